@@ -1,0 +1,203 @@
+//! Limits, cancellation and progress reporting shared by every solver.
+
+use std::fmt;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use crate::arena::MAX_NODES;
+use crate::outcome::{Limit, Stats};
+
+/// A snapshot of a running search, handed to the progress callback.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Progress {
+    /// States expanded so far.
+    pub expanded: u64,
+    /// States stored so far (seen-set or arena size; 0 for the tree searches).
+    pub stored: u64,
+    /// The depth (or cost bound, for the cost-driven solvers) being searched.
+    pub depth: u64,
+    /// Seconds since the search started.
+    pub seconds: f64,
+    /// The `max_states` budget, if any, so a progress bar can show how full it is.
+    pub max_states: Option<u64>,
+}
+
+/// A progress observer: called from the search thread about ten times a second.
+pub type ProgressFn = Arc<dyn Fn(&Progress) + Send + Sync>;
+
+/// How a search may run: its limits, a cancel flag, a progress observer, and parallelism.
+///
+/// Every limit ends the search cleanly with [`crate::Status::Limit`] naming it; none panics.
+///
+/// ```
+/// use std::time::Duration;
+/// use frontier_search::Config;
+///
+/// let config = Config::default()
+///     .max_depth(20)
+///     .max_states(1_000_000)
+///     .timeout(Duration::from_secs(5));
+/// assert_eq!(config.max_depth, Some(20));
+/// ```
+#[derive(Clone, Default)]
+pub struct Config {
+    /// The longest path (in moves) a solver may consider.
+    pub max_depth: Option<u32>,
+    /// The most states a solver may store (seen-set, arena, queue); bounds memory.
+    pub max_states: Option<u64>,
+    /// Wall-clock time after which the search stops.
+    pub timeout: Option<Duration>,
+    /// A flag another thread may set to stop the search (e.g. on Ctrl-C).
+    pub cancel: Option<Arc<AtomicBool>>,
+    /// Called about ten times a second while the search runs.
+    pub progress: Option<ProgressFn>,
+    /// Worker threads for the parallel solvers (`par_bfs`, `par_explore`); 0 or 1 means one.
+    pub threads: usize,
+}
+
+impl fmt::Debug for Config {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Config")
+            .field("max_depth", &self.max_depth)
+            .field("max_states", &self.max_states)
+            .field("timeout", &self.timeout)
+            .field("cancel", &self.cancel.is_some())
+            .field("progress", &self.progress.is_some())
+            .field("threads", &self.threads)
+            .finish()
+    }
+}
+
+impl Config {
+    /// Sets the longest path, in moves.
+    pub fn max_depth(mut self, depth: u32) -> Self {
+        self.max_depth = Some(depth);
+        self
+    }
+
+    /// Sets the most states a search may store.
+    pub fn max_states(mut self, states: u64) -> Self {
+        self.max_states = Some(states);
+        self
+    }
+
+    /// Sets the wall-clock limit.
+    pub fn timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = Some(timeout);
+        self
+    }
+
+    /// Sets the flag that cancels the search when it becomes true.
+    pub fn cancel(mut self, flag: Arc<AtomicBool>) -> Self {
+        self.cancel = Some(flag);
+        self
+    }
+
+    /// Sets the progress observer.
+    pub fn progress(mut self, observer: impl Fn(&Progress) + Send + Sync + 'static) -> Self {
+        self.progress = Some(Arc::new(observer));
+        self
+    }
+
+    /// Sets the number of worker threads for the parallel solvers.
+    pub fn threads(mut self, threads: usize) -> Self {
+        self.threads = threads;
+        self
+    }
+}
+
+/// How many expansions pass between two looks at the clock and the cancel flag.
+const CHECK_EVERY: u64 = 1 << 10;
+/// How often the progress observer is called.
+const PROGRESS_EVERY: Duration = Duration::from_millis(100);
+
+/// The solvers' bookkeeping: statistics, and the periodic check of time, cancel flag and progress.
+pub(crate) struct Meter<'a> {
+    config: &'a Config,
+    started: Instant,
+    deadline: Option<Instant>,
+    next_check: u64,
+    last_progress: Instant,
+    pub stats: Stats,
+}
+
+impl<'a> Meter<'a> {
+    pub fn new(config: &'a Config) -> Self {
+        let started = Instant::now();
+        Meter {
+            config,
+            started,
+            deadline: config.timeout.map(|t| started + t),
+            next_check: CHECK_EVERY,
+            last_progress: started,
+            stats: Stats::default(),
+        }
+    }
+
+    /// Counts one expansion; every `CHECK_EVERY` of them, checks the clock and the cancel flag.
+    #[inline]
+    pub fn expand(&mut self, depth: u64) -> Result<(), Limit> {
+        self.stats.expanded += 1;
+        if self.stats.expanded >= self.next_check {
+            self.next_check = self.stats.expanded + CHECK_EVERY;
+            return self.check(depth);
+        }
+        Ok(())
+    }
+
+    /// Checks the clock and the cancel flag now, and reports progress when it is due.
+    pub fn check(&mut self, depth: u64) -> Result<(), Limit> {
+        if let Some(flag) = &self.config.cancel {
+            if flag.load(Ordering::Relaxed) {
+                return Err(Limit::Cancelled);
+            }
+        }
+        let now = Instant::now();
+        if self.deadline.is_some_and(|d| now >= d) {
+            return Err(Limit::Time);
+        }
+        if let Some(observer) = &self.config.progress {
+            if now.duration_since(self.last_progress) >= PROGRESS_EVERY {
+                self.last_progress = now;
+                observer(&Progress {
+                    expanded: self.stats.expanded,
+                    stored: self.stats.stored,
+                    depth,
+                    seconds: now.duration_since(self.started).as_secs_f64(),
+                    max_states: self.config.max_states,
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// Records that the store now holds `stored` states; fails once past `max_states`.
+    #[inline]
+    pub fn store(&mut self, stored: usize) -> Result<(), Limit> {
+        self.stats.stored = stored as u64;
+        let max = self.config.max_states.unwrap_or(u64::MAX);
+        if stored > MAX_NODES || self.stats.stored > max {
+            return Err(Limit::States);
+        }
+        Ok(())
+    }
+
+    /// Whether a path of `depth` moves may be extended by one more move.
+    #[inline]
+    pub fn may_deepen(&self, depth: u32) -> bool {
+        self.config.max_depth.is_none_or(|max| depth < max)
+    }
+
+    /// Records the current frontier size for the peak statistic.
+    #[inline]
+    pub fn frontier(&mut self, size: usize) {
+        self.stats.peak_frontier = self.stats.peak_frontier.max(size as u64);
+    }
+
+    /// Stops the clock and returns the statistics.
+    pub fn finish(mut self) -> Stats {
+        self.stats.seconds = self.started.elapsed().as_secs_f64();
+        self.stats
+    }
+}

@@ -1,0 +1,559 @@
+//! The graph searches: every seen state is stored once, so no state is expanded twice.
+
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+use std::hash::Hash;
+
+use crate::arena::{Arena, Insert, StateSet};
+use crate::config::{Config, Meter};
+use crate::outcome::{Exploration, Limit, Outcome, Solution, Status};
+use crate::space::{Cost, Reversible, Space};
+
+/// How a solver's main loop ended.
+pub(crate) enum End {
+    /// Found a goal: the arena id of the goal state and the solution's cost.
+    Found(u32, Cost),
+    /// Examined everything reachable within the limits.
+    Exhausted,
+    /// Stopped by a limit.
+    Stopped(Limit),
+}
+
+impl From<Limit> for End {
+    fn from(limit: Limit) -> Self {
+        End::Stopped(limit)
+    }
+}
+
+/// Turns the end of a search over `arena` into an outcome; `cut` tells whether `max_depth`
+/// kept some state from being expanded (then "exhausted" is only "nothing within the depth").
+fn finish<S: Clone + Hash + Eq, M: Clone>(
+    end: End,
+    arena: &Arena<S, M>,
+    meter: Meter,
+    cut: bool,
+) -> Outcome<S, M> {
+    let stats = meter.finish();
+    match end {
+        End::Found(id, cost) => Outcome::solved(arena.solution(id, cost), stats),
+        End::Exhausted if cut => Outcome::stopped(Status::Limit(Limit::Depth), stats),
+        End::Exhausted => Outcome::stopped(Status::Exhausted, stats),
+        End::Stopped(limit) => Outcome::stopped(Status::Limit(limit), stats),
+    }
+}
+
+/// Depth-first search with a seen-set: finds *a* solution, not a shortest one.
+///
+/// The seed's solver: it follows the first move first, and never enters a state it has seen
+/// before, so it terminates on any finite space. Memory: every seen state.
+/// With `max_depth`, a state first seen deep is not revisited by a shorter path, so an answer
+/// within the depth may be missed; the outcome then says the depth limit was hit.
+pub fn dfs<P>(space: &P, config: &Config) -> Outcome<P::State, P::Move>
+where
+    P: Space,
+    P::State: Hash + Eq,
+{
+    let mut meter = Meter::new(config);
+    let mut arena = Arena::new();
+    let mut cut = false;
+    let end = run_dfs(space, &mut meter, &mut arena, &mut cut);
+    finish(end, &arena, meter, cut)
+}
+
+fn run_dfs<P>(
+    space: &P,
+    meter: &mut Meter,
+    arena: &mut Arena<P::State, P::Move>,
+    cut: &mut bool,
+) -> End
+where
+    P: Space,
+    P::State: Hash + Eq,
+{
+    let start = space.start();
+    let start_is_goal = space.is_goal(&start);
+    arena.insert_root(start);
+    if start_is_goal {
+        return End::Found(0, 0);
+    }
+    if let Err(limit) = meter.store(1) {
+        return limit.into();
+    }
+    // Each stack entry: (id, depth, cost so far).
+    let mut stack: Vec<(u32, u32, Cost)> = vec![(0, 0, 0)];
+    let mut children = Vec::new();
+    let mut fresh = Vec::new();
+    while let Some((id, depth, cost)) = stack.pop() {
+        if !meter.may_deepen(depth) {
+            *cut = true;
+            continue;
+        }
+        if let Err(limit) = meter.expand(u64::from(depth)) {
+            return limit.into();
+        }
+        let state = arena.state(id);
+        space.successors(state, None, |mv, next| children.push((mv, next)));
+        meter.stats.generated += children.len() as u64;
+        fresh.clear();
+        for (mv, next) in children.drain(..) {
+            let step = space.step_cost(arena.state(id), &mv);
+            let goal = space.is_goal(&next);
+            if let Insert::New(child) = arena.insert(next, id, &mv) {
+                if goal {
+                    return End::Found(child, cost + step);
+                }
+                fresh.push((child, depth + 1, cost + step));
+            }
+        }
+        if let Err(limit) = meter.store(arena.len()) {
+            return limit.into();
+        }
+        // Reversed, so the first successor is explored first.
+        stack.extend(fresh.drain(..).rev());
+        meter.frontier(stack.len());
+    }
+    End::Exhausted
+}
+
+/// Breadth-first search with a seen-set (the seed's transposition table): a solution with the
+/// fewest moves. Memory: every seen state, once, with a `u32` parent link.
+///
+/// Layers are expanded in order; since the arena stores states in the order they were found,
+/// the frontier is a range of its ids and needs no queue of its own.
+pub fn bfs<P>(space: &P, config: &Config) -> Outcome<P::State, P::Move>
+where
+    P: Space,
+    P::State: Hash + Eq,
+{
+    let mut meter = Meter::new(config);
+    let mut arena = Arena::new();
+    let mut cut = false;
+    let end = run_bfs(space, &mut meter, &mut arena, &mut cut);
+    finish(end, &arena, meter, cut)
+}
+
+fn run_bfs<P>(
+    space: &P,
+    meter: &mut Meter,
+    arena: &mut Arena<P::State, P::Move>,
+    cut: &mut bool,
+) -> End
+where
+    P: Space,
+    P::State: Hash + Eq,
+{
+    let start = space.start();
+    let start_is_goal = space.is_goal(&start);
+    arena.insert_root(start);
+    if start_is_goal {
+        return End::Found(0, 0);
+    }
+    if let Err(limit) = meter.store(1) {
+        return limit.into();
+    }
+    let mut children = Vec::new();
+    let mut layer = 0..1usize;
+    let mut depth = 0u32;
+    while !layer.is_empty() {
+        meter.frontier(layer.len());
+        if !meter.may_deepen(depth) {
+            *cut = true;
+            break;
+        }
+        for id in layer.clone() {
+            let id = id as u32;
+            if let Err(limit) = meter.expand(u64::from(depth)) {
+                return limit.into();
+            }
+            space.successors(arena.state(id), None, |mv, next| children.push((mv, next)));
+            meter.stats.generated += children.len() as u64;
+            for (mv, next) in children.drain(..) {
+                let goal = space.is_goal(&next);
+                if let Insert::New(child) = arena.insert(next, id, &mv) {
+                    if goal {
+                        let cost = path_cost(space, arena, child);
+                        return End::Found(child, cost);
+                    }
+                }
+            }
+            if let Err(limit) = meter.store(arena.len()) {
+                return limit.into();
+            }
+        }
+        layer = layer.end..arena.len();
+        depth += 1;
+    }
+    End::Exhausted
+}
+
+/// The summed step costs of the arena path to `id`.
+pub(crate) fn path_cost<P: Space>(space: &P, arena: &Arena<P::State, P::Move>, id: u32) -> Cost
+where
+    P::State: Hash + Eq,
+{
+    let mut cost = 0;
+    let mut at = id;
+    while let Some((parent, mv)) = arena.parent(at) {
+        cost += space.step_cost(arena.state(parent), mv);
+        at = parent;
+    }
+    cost
+}
+
+/// Uniform-cost search (Dijkstra): a cheapest solution under [`Space::step_cost`].
+///
+/// Memory: every seen state plus a heap of `(cost, id)` entries; stale entries are skipped.
+pub fn ucs<P>(space: &P, config: &Config) -> Outcome<P::State, P::Move>
+where
+    P: Space,
+    P::State: Hash + Eq,
+{
+    best_first(space, config, false)
+}
+
+/// A*: a cheapest solution, expanding fewer states than [`ucs`] thanks to
+/// [`Space::heuristic`]. Optimal when the heuristic is admissible (never overestimates); states
+/// are re-opened when a cheaper path turns up, so an inconsistent heuristic is still exact.
+pub fn astar<P>(space: &P, config: &Config) -> Outcome<P::State, P::Move>
+where
+    P: Space,
+    P::State: Hash + Eq,
+{
+    best_first(space, config, true)
+}
+
+/// The open list's entry: ordered by `f`, ties broken towards the deeper `g` (closer to a goal).
+#[derive(PartialEq, Eq, PartialOrd, Ord)]
+struct Open {
+    f: Reverse<Cost>,
+    g: Cost,
+    id: Reverse<u32>,
+}
+
+fn best_first<P>(space: &P, config: &Config, informed: bool) -> Outcome<P::State, P::Move>
+where
+    P: Space,
+    P::State: Hash + Eq,
+{
+    let mut meter = Meter::new(config);
+    let mut arena = Arena::new();
+    let mut cut = false;
+    let end = run_best_first(space, &mut meter, &mut arena, &mut cut, informed);
+    finish(end, &arena, meter, cut)
+}
+
+fn run_best_first<P>(
+    space: &P,
+    meter: &mut Meter,
+    arena: &mut Arena<P::State, P::Move>,
+    cut: &mut bool,
+    informed: bool,
+) -> End
+where
+    P: Space,
+    P::State: Hash + Eq,
+{
+    let h = |state: &P::State| if informed { space.heuristic(state) } else { 0 };
+    let start = space.start();
+    let f0 = h(&start);
+    arena.insert_root(start);
+    // Per id: the cheapest known cost from the start, and the depth in moves of that path.
+    let mut g: Vec<Cost> = vec![0];
+    let mut depths: Vec<u32> = vec![0];
+    let mut open = BinaryHeap::new();
+    open.push(Open {
+        f: Reverse(f0),
+        g: 0,
+        id: Reverse(0),
+    });
+    let mut children = Vec::new();
+    while let Some(Open {
+        f: Reverse(f),
+        g: cost,
+        id: Reverse(id),
+    }) = open.pop()
+    {
+        if cost > g[id as usize] {
+            continue; // stale: a cheaper path to this state was found after it was queued
+        }
+        let state = arena.state(id);
+        if space.is_goal(state) {
+            return End::Found(id, cost);
+        }
+        let depth = depths[id as usize];
+        if !meter.may_deepen(depth) {
+            *cut = true;
+            continue;
+        }
+        if let Err(limit) = meter.expand(f) {
+            return limit.into();
+        }
+        space.successors(state, None, |mv, next| children.push((mv, next)));
+        meter.stats.generated += children.len() as u64;
+        for (mv, next) in children.drain(..) {
+            let next_cost = cost + space.step_cost(arena.state(id), &mv);
+            let next_f = next_cost.saturating_add(h(&next));
+            match arena.insert(next, id, &mv) {
+                Insert::New(child) => {
+                    g.push(next_cost);
+                    depths.push(depth + 1);
+                    open.push(Open {
+                        f: Reverse(next_f),
+                        g: next_cost,
+                        id: Reverse(child),
+                    });
+                }
+                Insert::Seen(child) if next_cost < g[child as usize] => {
+                    arena.relink(child, id, &mv);
+                    g[child as usize] = next_cost;
+                    depths[child as usize] = depth + 1;
+                    open.push(Open {
+                        f: Reverse(next_f),
+                        g: next_cost,
+                        id: Reverse(child),
+                    });
+                }
+                Insert::Seen(_) => {}
+            }
+        }
+        meter.frontier(open.len());
+        if let Err(limit) = meter.store(arena.len() + open.len()) {
+            return limit.into();
+        }
+    }
+    End::Exhausted
+}
+
+/// Bidirectional breadth-first search: a solution with the fewest moves, found by growing one
+/// layer at a time from the start and from every goal, always the smaller side, until they meet.
+///
+/// The first meeting is a shortest path: before the layer that meets, the two balls (radii `a`
+/// and `b`) were disjoint, so the answer is longer than `a + b`; the meeting layer finds one of
+/// length `a + b + 1`. Memory: both seen-sets, typically far smaller than one [`bfs`] ball.
+pub fn bidirectional<P>(space: &P, config: &Config) -> Outcome<P::State, P::Move>
+where
+    P: Reversible,
+    P::State: Hash + Eq,
+{
+    let mut meter = Meter::new(config);
+    let mut forward = Arena::new();
+    let mut backward = Arena::new();
+    let mut cut = false;
+    let end = run_bidirectional(space, &mut meter, &mut forward, &mut backward, &mut cut);
+    let stats = meter.finish();
+    match end {
+        Meet::Found(f, b) => {
+            let (mut moves, mut states) = forward.path_to(f);
+            let mut at = b;
+            while let Some((next, mv)) = backward.parent(at) {
+                moves.push(mv.clone());
+                states.push(backward.state(next).clone());
+                at = next;
+            }
+            let cost = states
+                .iter()
+                .zip(&moves)
+                .map(|(s, m)| space.step_cost(s, m))
+                .sum();
+            let solution = Solution {
+                moves,
+                states,
+                cost,
+            };
+            Outcome::solved(solution, stats)
+        }
+        Meet::Exhausted if cut => Outcome::stopped(Status::Limit(Limit::Depth), stats),
+        Meet::Exhausted => Outcome::stopped(Status::Exhausted, stats),
+        Meet::Stopped(limit) => Outcome::stopped(Status::Limit(limit), stats),
+    }
+}
+
+/// How the two searches of [`bidirectional`] ended.
+enum Meet {
+    /// Met: the forward id and the backward id of the same state.
+    Found(u32, u32),
+    Exhausted,
+    Stopped(Limit),
+}
+
+impl From<Limit> for Meet {
+    fn from(limit: Limit) -> Self {
+        Meet::Stopped(limit)
+    }
+}
+
+fn run_bidirectional<P>(
+    space: &P,
+    meter: &mut Meter,
+    forward: &mut Arena<P::State, P::Move>,
+    backward: &mut Arena<P::State, P::Move>,
+    cut: &mut bool,
+) -> Meet
+where
+    P: Reversible,
+    P::State: Hash + Eq,
+{
+    forward.insert_root(space.start());
+    for goal in space.goals() {
+        if let Insert::New(b) = backward.insert_root(goal) {
+            if let Some(f) = forward.set.find(backward.state(b)) {
+                return Meet::Found(f, b);
+            }
+        }
+    }
+    if let Err(limit) = meter.store(forward.len() + backward.len()) {
+        return limit.into();
+    }
+    let mut ahead = 0..forward.len();
+    let mut behind = 0..backward.len();
+    let (mut depth_ahead, mut depth_behind) = (0u32, 0u32);
+    let mut children = Vec::new();
+    while !ahead.is_empty() && !behind.is_empty() {
+        if !meter.may_deepen(depth_ahead + depth_behind) {
+            *cut = true;
+            return Meet::Exhausted;
+        }
+        meter.frontier(ahead.len() + behind.len());
+        let depth = u64::from(depth_ahead + depth_behind);
+        if ahead.len() <= behind.len() {
+            for id in ahead.clone() {
+                let id = id as u32;
+                if let Err(limit) = meter.expand(depth) {
+                    return limit.into();
+                }
+                space.successors(forward.state(id), None, |mv, next| children.push((mv, next)));
+                meter.stats.generated += children.len() as u64;
+                for (mv, next) in children.drain(..) {
+                    if let Insert::New(f) = forward.insert(next, id, &mv) {
+                        if let Some(b) = backward.set.find(forward.state(f)) {
+                            return Meet::Found(f, b);
+                        }
+                    }
+                }
+                if let Err(limit) = meter.store(forward.len() + backward.len()) {
+                    return limit.into();
+                }
+            }
+            ahead = ahead.end..forward.len();
+            depth_ahead += 1;
+        } else {
+            for id in behind.clone() {
+                let id = id as u32;
+                if let Err(limit) = meter.expand(depth) {
+                    return limit.into();
+                }
+                space.predecessors(backward.state(id), |mv, prev| children.push((mv, prev)));
+                meter.stats.generated += children.len() as u64;
+                for (mv, prev) in children.drain(..) {
+                    if let Insert::New(b) = backward.insert(prev, id, &mv) {
+                        if let Some(f) = forward.set.find(backward.state(b)) {
+                            return Meet::Found(f, b);
+                        }
+                    }
+                }
+                if let Err(limit) = meter.store(forward.len() + backward.len()) {
+                    return limit.into();
+                }
+            }
+            behind = behind.end..backward.len();
+            depth_behind += 1;
+        }
+    }
+    Meet::Exhausted
+}
+
+/// Counts the whole reachable set by distance from the start: `layers[d]` states lie exactly `d`
+/// moves away. With `max_depth`, stops after that layer. Memory: every seen state, once.
+///
+/// ```
+/// use frontier_search::{explore, Config, Space};
+///
+/// /// A ring of 10 states; each step goes one way or the other.
+/// struct Ring;
+/// impl Space for Ring {
+///     type State = u8;
+///     type Move = i8;
+///     fn start(&self) -> u8 { 0 }
+///     fn is_goal(&self, _: &u8) -> bool { false }
+///     fn successors(&self, s: &u8, _: Option<&i8>, mut out: impl FnMut(i8, u8)) {
+///         out(1, (s + 1) % 10);
+///         out(-1, (s + 9) % 10);
+///     }
+/// }
+///
+/// let exploration = explore(&Ring, &Config::default());
+/// assert_eq!(exploration.layers, [1, 2, 2, 2, 2, 1]);
+/// assert!(exploration.is_complete());
+/// ```
+pub fn explore<P>(space: &P, config: &Config) -> Exploration
+where
+    P: Space,
+    P::State: Hash + Eq,
+{
+    let mut meter = Meter::new(config);
+    let mut set = StateSet::new();
+    let mut layers = Vec::new();
+    let end = run_explore(space, &mut meter, &mut set, &mut layers);
+    Exploration {
+        layers,
+        status: end,
+        stats: meter.finish(),
+    }
+}
+
+fn run_explore<P>(
+    space: &P,
+    meter: &mut Meter,
+    set: &mut StateSet<P::State>,
+    layers: &mut Vec<u64>,
+) -> Status
+where
+    P: Space,
+    P::State: Hash + Eq,
+{
+    set.insert(space.start());
+    layers.push(1);
+    if let Err(limit) = meter.store(1) {
+        return Status::Limit(limit);
+    }
+    let mut children = Vec::new();
+    let mut layer = 0..1usize;
+    let mut depth = 0u32;
+    loop {
+        meter.frontier(layer.len());
+        if !meter.may_deepen(depth) {
+            // Complete anyway if nothing lies beyond the last layer counted.
+            let mut beyond = false;
+            for id in layer {
+                space.successors(&set.states[id], None, |_, next| {
+                    beyond = beyond || set.find(&next).is_none();
+                });
+                if beyond {
+                    return Status::Limit(Limit::Depth);
+                }
+            }
+            return Status::Exhausted;
+        }
+        for id in layer.clone() {
+            if let Err(limit) = meter.expand(u64::from(depth)) {
+                return Status::Limit(limit);
+            }
+            space.successors(&set.states[id], None, |_, next| children.push(next));
+            meter.stats.generated += children.len() as u64;
+            for next in children.drain(..) {
+                set.insert(next);
+            }
+            if let Err(limit) = meter.store(set.len()) {
+                // Count what was found, so the partial last layer is reported too.
+                layers.push((set.len() - layer.end) as u64);
+                return Status::Limit(limit);
+            }
+        }
+        layer = layer.end..set.len();
+        if layer.is_empty() {
+            return Status::Exhausted;
+        }
+        layers.push(layer.len() as u64);
+        depth += 1;
+    }
+}

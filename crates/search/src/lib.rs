@@ -1,0 +1,79 @@
+//! # frontier-search
+//!
+//! A generic state-space search engine. Describe a problem by implementing [`Space`] (a start
+//! state, a goal test, successors labelled with moves; optionally step costs and a heuristic),
+//! then hand it to any solver:
+//!
+//! | solver | returns | memory | needs |
+//! |---|---|---|---|
+//! | [`dfs`] | a solution, not necessarily shortest | all seen states | `State: Hash + Eq` |
+//! | [`bfs`] / [`par_bfs`] | fewest moves | all seen states | `State: Hash + Eq` |
+//! | [`iddfs`] | fewest moves | linear in depth | `State: Eq` |
+//! | [`ucs`] | cheapest (Dijkstra) | all seen states | positive step costs |
+//! | [`astar`] | cheapest | all seen states | an admissible heuristic |
+//! | [`idastar`] | cheapest | linear in depth | an admissible heuristic |
+//! | [`bidirectional`] | fewest moves | both seen-sets | [`Reversible`] |
+//! | [`explore`] / [`par_explore`] | states at each distance | all seen states | `State: Hash + Eq` |
+//!
+//! Every solver takes a [`Config`] (max depth, max stored states, timeout, cancel flag, progress
+//! observer) and returns an outcome with three possible statuses: solved, proven unsolvable
+//! ([`Status::Exhausted`]), or stopped by a named [`Limit`] — always with [`Stats`].
+//!
+//! Seen states are stored once, in insertion order, indexed by an FxHash table of `u32` ids;
+//! parents are ids, so a path is rebuilt only for the final answer. Successors are passed to a
+//! callback and collected in a reused buffer: the hot loops allocate nothing per node.
+//!
+//! ```
+//! use frontier_search::{astar, bfs, Config, Space, Status};
+//!
+//! /// A walk on the number line from 0 to 7; steps of +1 or +3, a step of 3 costs 2.
+//! struct Walk;
+//!
+//! impl Space for Walk {
+//!     type State = i32;
+//!     type Move = i32;
+//!     fn start(&self) -> i32 { 0 }
+//!     fn is_goal(&self, x: &i32) -> bool { *x == 7 }
+//!     fn successors(&self, x: &i32, _last: Option<&i32>, mut out: impl FnMut(i32, i32)) {
+//!         if *x < 7 { out(1, x + 1); out(3, x + 3); }
+//!     }
+//!     fn step_cost(&self, _x: &i32, step: &i32) -> u64 { if *step == 3 { 2 } else { 1 } }
+//!     fn heuristic(&self, x: &i32) -> u64 { ((7 - x).max(0) as u64 * 2).div_ceil(3) }
+//! }
+//!
+//! let fewest = bfs(&Walk, &Config::default()).solution.unwrap();
+//! assert_eq!(fewest.moves, [1, 3, 3]);
+//! let cheapest = astar(&Walk, &Config::default());
+//! assert_eq!(cheapest.status, Status::Solved);
+//! assert_eq!(cheapest.solution.unwrap().cost, 5);
+//! ```
+
+mod arena;
+mod config;
+mod graph;
+mod outcome;
+mod parallel;
+mod space;
+mod tree;
+
+pub use config::{Config, Progress, ProgressFn};
+pub use graph::{astar, bfs, bidirectional, dfs, explore, ucs};
+pub use outcome::{Exploration, Limit, Outcome, Solution, Stats, Status};
+pub use parallel::{par_bfs, par_explore};
+pub use space::{Cost, Reversible, Space};
+pub use tree::{idastar, iddfs};
+
+/// An estimate of the bytes one stored state costs a graph search (the state, its parent link
+/// and move, and the hash table's share), for turning a memory budget into `max_states`.
+///
+/// It counts only the inline size of `S` and `M`: a state that owns heap memory costs more.
+///
+/// ```
+/// let per_state = frontier_search::bytes_per_state::<u64, u8>();
+/// assert!(per_state >= 8 + 4 + 1);
+/// ```
+pub fn bytes_per_state<S, M>() -> u64 {
+    // The vectors and the table grow by doubling, so budget for a half-empty copy of each.
+    let inline = std::mem::size_of::<S>() + std::mem::size_of::<M>() + 4 + 5;
+    (inline as u64) * 2
+}

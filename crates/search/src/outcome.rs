@@ -1,0 +1,144 @@
+//! What a search returns: a status, perhaps a solution, and statistics.
+
+use std::fmt;
+
+use crate::space::Cost;
+
+/// The limit that stopped a search before it could answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Limit {
+    /// `max_depth`: no solution within that many moves, but deeper states were cut off.
+    Depth,
+    /// `max_states`: the store of seen states reached its budget.
+    States,
+    /// `timeout`: the wall-clock limit passed.
+    Time,
+    /// The cancel flag was set.
+    Cancelled,
+}
+
+impl Limit {
+    /// A short lowercase name: `depth`, `states`, `time`, `cancelled`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Limit::Depth => "depth",
+            Limit::States => "states",
+            Limit::Time => "time",
+            Limit::Cancelled => "cancelled",
+        }
+    }
+}
+
+impl fmt::Display for Limit {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Limit::Depth => "the depth limit was reached",
+            Limit::States => "the limit on stored states was reached",
+            Limit::Time => "the time limit was reached",
+            Limit::Cancelled => "the search was cancelled",
+        })
+    }
+}
+
+/// Why a search stopped: the three outcomes, never two.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Status {
+    /// A solution was found.
+    Solved,
+    /// Every reachable state was examined and none is a goal: proven unsolvable.
+    Exhausted,
+    /// A limit stopped the search before it could answer either way.
+    Limit(Limit),
+}
+
+/// A path from the start to a goal.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Solution<S, M> {
+    /// The moves, in the order to play them.
+    pub moves: Vec<M>,
+    /// The states, start first and goal last: one more than `moves`.
+    pub states: Vec<S>,
+    /// The sum of the step costs (the number of moves where every step costs 1).
+    pub cost: Cost,
+}
+
+impl<S, M> Solution<S, M> {
+    /// The number of moves.
+    pub fn len(&self) -> usize {
+        self.moves.len()
+    }
+
+    /// Whether the start already is a goal.
+    pub fn is_empty(&self) -> bool {
+        self.moves.is_empty()
+    }
+}
+
+/// Counters kept by every solver.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Stats {
+    /// States whose successors were generated.
+    pub expanded: u64,
+    /// Successors generated.
+    pub generated: u64,
+    /// States held in the seen-set or arena at the end (0 for the tree searches, whose memory
+    /// is linear in depth).
+    pub stored: u64,
+    /// The largest frontier (open list, layer or recursion depth) held at once.
+    pub peak_frontier: u64,
+    /// Wall-clock seconds.
+    pub seconds: f64,
+}
+
+/// The result of a solver.
+#[derive(Clone, Debug)]
+pub struct Outcome<S, M> {
+    /// Why the search stopped.
+    pub status: Status,
+    /// The solution, when `status` is [`Status::Solved`].
+    pub solution: Option<Solution<S, M>>,
+    /// What the search did.
+    pub stats: Stats,
+}
+
+impl<S, M> Outcome<S, M> {
+    pub(crate) fn stopped(status: Status, stats: Stats) -> Self {
+        Outcome {
+            status,
+            solution: None,
+            stats,
+        }
+    }
+
+    pub(crate) fn solved(solution: Solution<S, M>, stats: Stats) -> Self {
+        Outcome {
+            status: Status::Solved,
+            solution: Some(solution),
+            stats,
+        }
+    }
+}
+
+/// The result of [`crate::explore`]: how many states lie at each distance from the start.
+#[derive(Clone, Debug)]
+pub struct Exploration {
+    /// `layers[d]` is the number of states at distance `d` (in moves) from the start.
+    pub layers: Vec<u64>,
+    /// [`Status::Exhausted`] when the whole reachable set was counted, else the limit that
+    /// stopped it (the last layer may then be partial).
+    pub status: Status,
+    /// What the exploration did.
+    pub stats: Stats,
+}
+
+impl Exploration {
+    /// The number of states counted.
+    pub fn states(&self) -> u64 {
+        self.layers.iter().sum()
+    }
+
+    /// Whether the whole reachable set was counted.
+    pub fn is_complete(&self) -> bool {
+        self.status == Status::Exhausted
+    }
+}

@@ -1,0 +1,210 @@
+//! Layer-parallel versions of [`crate::bfs`] and [`crate::explore`].
+//!
+//! Worker threads expand slices of a layer and hash the children; one thread then inserts them
+//! into the seen-set in a fixed order, so the answers are the same as the serial solvers' for any
+//! number of threads.
+
+use std::hash::Hash;
+
+use rayon::prelude::*;
+
+use crate::arena::{Arena, Insert, StateSet};
+use crate::config::{Config, Meter};
+use crate::graph::path_cost;
+use crate::outcome::{Exploration, Limit, Outcome, Status};
+use crate::space::Space;
+
+/// States a worker expands in one batch.
+const CHUNK: usize = 1 << 12;
+
+fn pool(config: &Config) -> Option<rayon::ThreadPool> {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(config.threads.max(1))
+        .build()
+        .ok()
+}
+
+/// [`crate::bfs`] with each layer expanded by `config.threads` worker threads.
+/// Returns the same solution as the serial solver.
+pub fn par_bfs<P>(space: &P, config: &Config) -> Outcome<P::State, P::Move>
+where
+    P: Space + Sync,
+    P::State: Hash + Eq + Send + Sync,
+    P::Move: Send + Sync,
+{
+    let Some(pool) = pool(config) else {
+        return crate::bfs(space, config);
+    };
+    pool.install(|| {
+        let mut meter = Meter::new(config);
+        let mut arena = Arena::new();
+        let end = run_par_bfs(space, &mut meter, &mut arena);
+        let stats = meter.finish();
+        match end {
+            Ok(Some(id)) => {
+                let cost = path_cost(space, &arena, id);
+                Outcome::solved(arena.solution(id, cost), stats)
+            }
+            Ok(None) => Outcome::stopped(Status::Exhausted, stats),
+            Err(limit) => Outcome::stopped(Status::Limit(limit), stats),
+        }
+    })
+}
+
+fn run_par_bfs<P>(
+    space: &P,
+    meter: &mut Meter,
+    arena: &mut Arena<P::State, P::Move>,
+) -> Result<Option<u32>, Limit>
+where
+    P: Space + Sync,
+    P::State: Hash + Eq + Send + Sync,
+    P::Move: Send + Sync,
+{
+    let start = space.start();
+    let start_is_goal = space.is_goal(&start);
+    arena.insert_root(start);
+    if start_is_goal {
+        return Ok(Some(0));
+    }
+    meter.store(1)?;
+    let mut layer = 0..1usize;
+    let mut depth = 0u32;
+    while !layer.is_empty() {
+        meter.frontier(layer.len());
+        if !meter.may_deepen(depth) {
+            return Err(Limit::Depth);
+        }
+        let mut from = layer.start;
+        while from < layer.end {
+            let to = layer.end.min(from + CHUNK * rayon::current_num_threads());
+            let batches: Vec<Vec<_>> = arena.set.states[from..to]
+                .par_chunks(CHUNK)
+                .enumerate()
+                .map(|(chunk, states)| {
+                    let mut out = Vec::new();
+                    for (i, state) in states.iter().enumerate() {
+                        let parent = (from + chunk * CHUNK + i) as u32;
+                        space.successors(state, None, |mv, next| {
+                            let hash = arena.set.hash(&next);
+                            out.push((hash, parent, mv, next));
+                        });
+                    }
+                    out
+                })
+                .collect();
+            for _ in from..to {
+                meter.expand(u64::from(depth))?;
+            }
+            for (hash, parent, mv, next) in batches.into_iter().flatten() {
+                meter.stats.generated += 1;
+                let goal = space.is_goal(&next);
+                if let Insert::New(child) = arena.insert_hashed(hash, next, parent, &mv) {
+                    if goal {
+                        return Ok(Some(child));
+                    }
+                }
+            }
+            meter.store(arena.len())?;
+            from = to;
+        }
+        layer = layer.end..arena.len();
+        depth += 1;
+    }
+    Ok(None)
+}
+
+/// [`crate::explore`] with each layer expanded by `config.threads` worker threads.
+pub fn par_explore<P>(space: &P, config: &Config) -> Exploration
+where
+    P: Space + Sync,
+    P::State: Hash + Eq + Send + Sync,
+{
+    let Some(pool) = pool(config) else {
+        return crate::explore(space, config);
+    };
+    pool.install(|| {
+        let mut meter = Meter::new(config);
+        let mut set = StateSet::new();
+        let mut layers = Vec::new();
+        let status = run_par_explore(space, &mut meter, &mut set, &mut layers);
+        Exploration {
+            layers,
+            status,
+            stats: meter.finish(),
+        }
+    })
+}
+
+fn run_par_explore<P>(
+    space: &P,
+    meter: &mut Meter,
+    set: &mut StateSet<P::State>,
+    layers: &mut Vec<u64>,
+) -> Status
+where
+    P: Space + Sync,
+    P::State: Hash + Eq + Send + Sync,
+{
+    set.insert(space.start());
+    layers.push(1);
+    if let Err(limit) = meter.store(1) {
+        return Status::Limit(limit);
+    }
+    let mut layer = 0..1usize;
+    let mut depth = 0u32;
+    loop {
+        meter.frontier(layer.len());
+        let last = !meter.may_deepen(depth);
+        let mut from = layer.start;
+        while from < layer.end {
+            let to = layer.end.min(from + CHUNK * rayon::current_num_threads());
+            let batches: Vec<Vec<_>> = set.states[from..to]
+                .par_chunks(CHUNK)
+                .map(|states| {
+                    let mut out = Vec::new();
+                    for state in states {
+                        space.successors(state, None, |_, next| {
+                            let hash = set.hash(&next);
+                            if set.find_hashed(hash, &next).is_none() {
+                                out.push((hash, next));
+                            }
+                        });
+                    }
+                    out
+                })
+                .collect();
+            if last {
+                // At the depth limit: complete only if nothing lies beyond the last layer.
+                return if batches.iter().all(Vec::is_empty) {
+                    Status::Exhausted
+                } else {
+                    Status::Limit(Limit::Depth)
+                };
+            }
+            for _ in from..to {
+                if let Err(limit) = meter.expand(u64::from(depth)) {
+                    return Status::Limit(limit);
+                }
+            }
+            for (hash, next) in batches.into_iter().flatten() {
+                meter.stats.generated += 1;
+                set.insert_hashed(hash, next);
+            }
+            if let Err(limit) = meter.store(set.len()) {
+                layers.push((set.len() - layer.end) as u64);
+                return Status::Limit(limit);
+            }
+            from = to;
+        }
+        if last {
+            return Status::Exhausted;
+        }
+        layer = layer.end..set.len();
+        if layer.is_empty() {
+            return Status::Exhausted;
+        }
+        layers.push(layer.len() as u64);
+        depth += 1;
+    }
+}

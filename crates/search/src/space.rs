@@ -1,0 +1,83 @@
+//! The problem side of the engine: what a search space must say about itself.
+
+/// The cost of a step or of a whole path. Every step costs 1 unless a space says otherwise.
+pub type Cost = u64;
+
+/// A search problem: a start state, a goal test, and transitions labelled with moves.
+///
+/// This is the seed's `SearchSpace` class in Rust. Optional parts have defaults: every step costs
+/// 1 ([`Space::step_cost`]) and the heuristic is 0 ([`Space::heuristic`]), which is admissible for
+/// any space.
+///
+/// Successors are handed to a callback instead of being returned in a collection, so a solver's
+/// inner loop allocates nothing. Keep states small: a `Copy` integer encoding makes every solver
+/// faster and every stored state cheaper.
+///
+/// # Example
+///
+/// ```
+/// use frontier_search::{bfs, Config, Space, Status};
+///
+/// /// Reach `target` from 1 by doubling or adding one.
+/// struct Doubling { target: u32 }
+///
+/// impl Space for Doubling {
+///     type State = u32;
+///     type Move = &'static str;
+///     fn start(&self) -> u32 { 1 }
+///     fn is_goal(&self, n: &u32) -> bool { *n == self.target }
+///     fn successors(&self, n: &u32, _last: Option<&Self::Move>, mut out: impl FnMut(Self::Move, u32)) {
+///         if *n < self.target { out("+1", n + 1); out("*2", n * 2); }
+///     }
+/// }
+///
+/// let outcome = bfs(&Doubling { target: 10 }, &Config::default());
+/// assert_eq!(outcome.status, Status::Solved);
+/// assert_eq!(outcome.solution.unwrap().moves, ["+1", "*2", "+1", "*2"]);
+/// ```
+pub trait Space {
+    /// One configuration of the problem.
+    type State: Clone;
+    /// The label of a transition, reported in solutions.
+    type Move: Clone;
+
+    /// The state the search starts from.
+    fn start(&self) -> Self::State;
+
+    /// Whether `state` solves the problem.
+    fn is_goal(&self, state: &Self::State) -> bool;
+
+    /// Calls `out(move, next)` for every transition out of `state`.
+    ///
+    /// `last` is the move that produced `state` when the solver follows a single path (the tree
+    /// searches `iddfs`, `idastar`); a space may skip moves that are redundant after it, such as
+    /// turning the same cube face twice, as long as every state keeps some shortest path that
+    /// survives the pruning. Solvers with a seen-set pass `None`.
+    fn successors(
+        &self,
+        state: &Self::State,
+        last: Option<&Self::Move>,
+        out: impl FnMut(Self::Move, Self::State),
+    );
+
+    /// The cost of playing `mv` in `from`; 1 unless overridden. Must be positive for `ucs`,
+    /// `astar` and `idastar` to return a cheapest path.
+    fn step_cost(&self, _from: &Self::State, _mv: &Self::Move) -> Cost {
+        1
+    }
+
+    /// An estimate of the cheapest cost from `state` to a goal, used by `astar` and `idastar`.
+    /// They return a cheapest solution when it never overestimates (is admissible). Default 0.
+    fn heuristic(&self, _state: &Self::State) -> Cost {
+        0
+    }
+}
+
+/// A space that can also be searched backwards from its goals, as [`crate::bidirectional`] does.
+pub trait Reversible: Space {
+    /// Every goal state: the backward search starts from all of them at once.
+    fn goals(&self) -> Vec<Self::State>;
+
+    /// Calls `out(move, prev)` for every transition `prev --move--> state`.
+    fn predecessors(&self, state: &Self::State, out: impl FnMut(Self::Move, Self::State));
+}
