@@ -1,0 +1,485 @@
+//! What every command shares: the search flags, running a solver with limits, progress and
+//! Ctrl-C, and printing the answer as text or JSON with the right exit code.
+
+use std::fmt::Write as _;
+use std::hash::Hash;
+use std::io::{self, BufWriter, IsTerminal, Write};
+use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use frontier_search::{
+    astar, bfs, bidirectional, bytes_per_state, dfs, explore, idastar, iddfs, par_bfs,
+    par_explore, ucs, Config, Exploration, Limit, Outcome, Progress, Reversible, Solution, Space,
+    Stats, Status,
+};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use serde_json::{json, Value};
+
+/// The flags shared by every solving command.
+#[derive(clap::Args, Debug, Clone, Default)]
+pub struct SearchArgs {
+    /// The solver [default: the domain's fastest solver that returns a shortest or cheapest solution]
+    #[arg(long, value_enum)]
+    pub algo: Option<Algo>,
+    /// Consider no solution longer than N moves
+    #[arg(long, value_name = "N")]
+    pub max_depth: Option<u32>,
+    /// Store at most N states [default: about half of the available memory]
+    #[arg(long, value_name = "N")]
+    pub max_states: Option<u64>,
+    /// Stop after SECONDS (fractions allowed)
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+    pub timeout: Option<Duration>,
+    /// Worker threads for the solvers that run in parallel [default: 1]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    pub threads: Option<u16>,
+    /// Print search statistics
+    #[arg(long)]
+    pub stats: bool,
+    /// Print one JSON object on stdout instead of text
+    #[arg(long)]
+    pub json: bool,
+    /// Print only the answer: no drawings, no progress bar
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+/// The generic solvers a user can pick with `--algo`.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Algo {
+    /// Depth-first: a solution, not necessarily shortest
+    Dfs,
+    /// Breadth-first: fewest moves
+    Bfs,
+    /// Iterative deepening: fewest moves, little memory
+    Iddfs,
+    /// Uniform cost (Dijkstra): cheapest
+    Ucs,
+    /// A*: cheapest, guided by the domain's heuristic
+    Astar,
+    /// IDA*: cheapest, little memory
+    Idastar,
+    /// Breadth-first from both ends: fewest moves
+    Bidirectional,
+}
+
+impl Algo {
+    /// The name used on the command line and in JSON.
+    pub fn name(self) -> &'static str {
+        match self {
+            Algo::Dfs => "dfs",
+            Algo::Bfs => "bfs",
+            Algo::Iddfs => "iddfs",
+            Algo::Ucs => "ucs",
+            Algo::Astar => "astar",
+            Algo::Idastar => "idastar",
+            Algo::Bidirectional => "bidirectional",
+        }
+    }
+}
+
+fn parse_seconds(text: &str) -> Result<Duration, String> {
+    let seconds: f64 = text
+        .parse()
+        .map_err(|_| format!("'{text}' is not a number of seconds"))?;
+    Duration::try_from_secs_f64(seconds)
+        .map_err(|_| format!("'{text}' is not a positive number of seconds"))
+}
+
+/// The fraction of the available memory a search may fill by default.
+const MEMORY_SHARE: f64 = 0.5;
+
+/// Bytes of memory available to this process: `MemAvailable` from `/proc/meminfo`, or 8 GiB
+/// where that cannot be read.
+fn available_memory() -> u64 {
+    let from_meminfo = std::fs::read_to_string("/proc/meminfo").ok().and_then(|text| {
+        let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
+        let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+        Some(kib * 1024)
+    });
+    from_meminfo.unwrap_or(8 << 30)
+}
+
+/// Process-wide state of one run: the Ctrl-C flag, the terminals, the progress bar.
+pub struct Context {
+    /// Set by Ctrl-C; every search watches it.
+    pub cancel: Arc<AtomicBool>,
+    /// Whether stdout is a terminal (colours, drawings).
+    pub stdout_is_terminal: bool,
+    /// Whether stderr is a terminal (progress bars).
+    pub stderr_is_terminal: bool,
+    bar: Arc<Mutex<Option<ProgressBar>>>,
+}
+
+impl Context {
+    /// Sets up the Ctrl-C handler: the first press cancels the search (which then reports what
+    /// it did and exits 130); a second press exits at once.
+    pub fn new() -> Self {
+        let cancel = Arc::new(AtomicBool::new(false));
+        let flag = Arc::clone(&cancel);
+        // Without a handler (e.g. one is already installed) Ctrl-C simply kills the process.
+        let _ = ctrlc::set_handler(move || {
+            if flag.swap(true, Ordering::SeqCst) {
+                std::process::exit(130);
+            }
+        });
+        Context {
+            cancel,
+            stdout_is_terminal: io::stdout().is_terminal(),
+            stderr_is_terminal: io::stderr().is_terminal(),
+            bar: Arc::new(Mutex::new(None)),
+        }
+    }
+
+    /// A progress observer that draws a spinner on stderr once a search has run for a second,
+    /// or `None` where no bar should be drawn (stderr not a terminal, or `--quiet`).
+    pub fn progress_observer(&self, quiet: bool) -> Option<impl Fn(&Progress) + Send + Sync> {
+        if quiet || !self.stderr_is_terminal {
+            return None;
+        }
+        let slot = Arc::clone(&self.bar);
+        Some(move |progress: &Progress| {
+            if progress.seconds < 1.0 {
+                return;
+            }
+            let Ok(mut slot) = slot.lock() else { return };
+            let bar = slot.get_or_insert_with(|| {
+                let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
+                bar.set_style(
+                    ProgressStyle::with_template("{spinner} [{elapsed_precise}] {msg}")
+                        .unwrap_or_else(|_| ProgressStyle::default_spinner()),
+                );
+                bar.enable_steady_tick(Duration::from_millis(120));
+                bar
+            });
+            bar.set_message(progress_message(progress));
+        })
+    }
+
+    /// Removes the progress bar, if one is drawn, before the answer is printed.
+    pub fn clear_progress(&self) {
+        if let Ok(mut slot) = self.bar.lock() {
+            if let Some(bar) = slot.take() {
+                bar.finish_and_clear();
+            }
+        }
+    }
+}
+
+impl Default for Context {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+fn progress_message(p: &Progress) -> String {
+    let mut message = format!(
+        "bound {} · {} expanded ({}/s)",
+        p.depth,
+        count(p.expanded),
+        count((p.expanded as f64 / p.seconds.max(1e-9)) as u64)
+    );
+    if p.stored > 0 {
+        let _ = write!(message, " · {} stored", count(p.stored));
+        if let Some(max) = p.max_states {
+            let _ = write!(message, " ({:.0}% of budget)", 100.0 * p.stored as f64 / max as f64);
+        }
+    }
+    message
+}
+
+/// A count with thousands separators: `1,234,567`.
+pub fn count(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+impl SearchArgs {
+    /// The state budget: `--max-states`, or what fits in about half the available memory.
+    pub fn state_budget<S, M>(&self) -> u64 {
+        self.max_states.unwrap_or_else(|| {
+            (available_memory() as f64 * MEMORY_SHARE) as u64 / bytes_per_state::<S, M>()
+        })
+    }
+
+    /// The engine configuration these flags ask for, with the Ctrl-C flag and progress bar.
+    pub fn config<S, M>(&self, ctx: &Context) -> Config {
+        let mut config = Config::default()
+            .max_states(self.state_budget::<S, M>())
+            .cancel(Arc::clone(&ctx.cancel))
+            .threads(usize::from(self.threads.unwrap_or(1)));
+        config.max_depth = self.max_depth;
+        config.timeout = self.timeout;
+        if let Some(observer) = ctx.progress_observer(self.quiet) {
+            config = config.progress(observer);
+        }
+        config
+    }
+
+    /// Runs `--algo` (or `default`) on `space` and returns the algorithm used and its outcome.
+    pub fn solve<P>(
+        &self,
+        ctx: &Context,
+        space: &P,
+        default: Algo,
+    ) -> (Algo, Outcome<P::State, P::Move>)
+    where
+        P: Reversible + Sync,
+        P::State: Hash + Eq + Send + Sync,
+        P::Move: Send + Sync,
+    {
+        let algo = self.algo.unwrap_or(default);
+        let config = self.config::<P::State, P::Move>(ctx);
+        let outcome = match algo {
+            Algo::Dfs => dfs(space, &config),
+            Algo::Bfs if config.threads > 1 => par_bfs(space, &config),
+            Algo::Bfs => bfs(space, &config),
+            Algo::Iddfs => iddfs(space, &config),
+            Algo::Ucs => ucs(space, &config),
+            Algo::Astar => astar(space, &config),
+            Algo::Idastar => idastar(space, &config),
+            Algo::Bidirectional => bidirectional(space, &config),
+        };
+        ctx.clear_progress();
+        (algo, outcome)
+    }
+
+    /// Counts the states reachable from `space`'s start, layer by layer.
+    pub fn explore<P>(&self, ctx: &Context, space: &P) -> Exploration
+    where
+        P: Space + Sync,
+        P::State: Hash + Eq + Send + Sync,
+    {
+        let config = self.config::<P::State, ()>(ctx);
+        let exploration = if config.threads > 1 {
+            par_explore(space, &config)
+        } else {
+            explore(space, &config)
+        };
+        ctx.clear_progress();
+        exploration
+    }
+}
+
+/// The exit code for a search's status: 0 solved, 1 unsolvable, 3 a limit, 130 cancelled.
+pub fn exit_code(status: Status) -> ExitCode {
+    match status {
+        Status::Solved => ExitCode::SUCCESS,
+        Status::Exhausted => ExitCode::from(1),
+        Status::Limit(Limit::Cancelled) => ExitCode::from(130),
+        Status::Limit(_) => ExitCode::from(3),
+    }
+}
+
+fn stats_json(stats: &Stats) -> Value {
+    json!({
+        "expanded": stats.expanded,
+        "generated": stats.generated,
+        "stored": stats.stored,
+        "seconds": stats.seconds,
+    })
+}
+
+fn stats_line(stats: &Stats) -> String {
+    format!(
+        "stats: {} expanded, {} generated, {} stored, peak frontier {}, {:.3} s ({}/s)",
+        count(stats.expanded),
+        count(stats.generated),
+        count(stats.stored),
+        count(stats.peak_frontier),
+        stats.seconds,
+        count((stats.expanded as f64 / stats.seconds.max(1e-9)) as u64),
+    )
+}
+
+/// What to tell the user about a limit, with the flag that raises it.
+pub fn limit_message(limit: Limit, args: &SearchArgs, stats: &Stats) -> String {
+    match limit {
+        Limit::Depth => format!(
+            "no solution within {} moves (--max-depth); raise it to search deeper",
+            args.max_depth.unwrap_or(0)
+        ),
+        Limit::States if args.max_states.is_none() => format!(
+            "stopped after storing {} states, the default budget of about half the available \
+             memory; raise it with --max-states N",
+            count(stats.stored)
+        ),
+        Limit::States => format!(
+            "stopped after storing {} states (--max-states); raise it to search further",
+            count(stats.stored)
+        ),
+        Limit::Time => format!(
+            "stopped by --timeout after {:.1} s; raise it to search longer",
+            stats.seconds
+        ),
+        Limit::Cancelled => "interrupted".to_owned(),
+    }
+}
+
+/// Writes to stdout; a closed pipe (`frontier ... | head`) ends the program quietly.
+fn emit(write: impl FnOnce(&mut dyn Write) -> io::Result<()>) -> anyhow::Result<()> {
+    let stdout = io::stdout();
+    let mut out = BufWriter::new(stdout.lock());
+    match write(&mut out).and_then(|()| out.flush()) {
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => std::process::exit(0),
+        other => Ok(other?),
+    }
+}
+
+/// Prints a search's answer — JSON with `--json`, else text through `human` — and returns the
+/// exit code for its status.
+///
+/// `algorithm` names the solver in the output; `move_json` turns a move into its JSON form;
+/// `human` renders a solution for people (it is called only for a solved search).
+pub fn report<S, M>(
+    ctx: &Context,
+    args: &SearchArgs,
+    domain: &str,
+    algorithm: &str,
+    outcome: &Outcome<S, M>,
+    move_json: impl Fn(&M) -> Value,
+    human: impl FnOnce(&mut dyn Write, &Solution<S, M>) -> io::Result<()>,
+) -> anyhow::Result<ExitCode> {
+    ctx.clear_progress();
+    if args.json {
+        let mut object = json!({
+            "domain": domain,
+            "algorithm": algorithm,
+            "status": match outcome.status {
+                Status::Solved => "solved",
+                Status::Exhausted => "unsolvable",
+                Status::Limit(_) => "limit",
+            },
+        });
+        if let Status::Limit(limit) = outcome.status {
+            object["limit"] = json!(limit.name());
+        }
+        if let Some(solution) = &outcome.solution {
+            object["length"] = json!(solution.len());
+            object["cost"] = json!(solution.cost);
+            object["moves"] = solution.moves.iter().map(&move_json).collect();
+        }
+        object["stats"] = stats_json(&outcome.stats);
+        emit(|out| writeln!(out, "{object}"))?;
+    } else {
+        emit(|out| {
+            match (&outcome.status, &outcome.solution) {
+                (Status::Solved, Some(solution)) => human(out, solution)?,
+                (Status::Exhausted, _) => writeln!(
+                    out,
+                    "unsolvable: all {} reachable states were examined and none is a goal",
+                    count(outcome.stats.stored)
+                )?,
+                (Status::Limit(limit), _) => {
+                    writeln!(
+                        out,
+                        "no answer: {}",
+                        limit_message(*limit, args, &outcome.stats)
+                    )?;
+                }
+                (Status::Solved, None) => {}
+            }
+            if args.stats {
+                writeln!(out, "{}", stats_line(&outcome.stats))?;
+            }
+            Ok(())
+        })?;
+    }
+    Ok(exit_code(outcome.status))
+}
+
+/// Prints an exploration: the number of states at each distance, as a table or as JSON.
+pub fn report_exploration(
+    ctx: &Context,
+    args: &SearchArgs,
+    domain: &str,
+    exploration: &Exploration,
+) -> anyhow::Result<ExitCode> {
+    ctx.clear_progress();
+    let complete = exploration.is_complete();
+    if args.json {
+        let object = json!({
+            "domain": domain,
+            "layers": exploration.layers,
+            "states": exploration.states(),
+            "complete": complete,
+            "stats": stats_json(&exploration.stats),
+        });
+        emit(|out| writeln!(out, "{object}"))?;
+    } else {
+        emit(|out| {
+            if !args.quiet {
+                writeln!(out, "{:>5}  {:>15}", "depth", "states")?;
+            }
+            for (depth, states) in exploration.layers.iter().enumerate() {
+                writeln!(out, "{depth:>5}  {:>15}", count(*states))?;
+            }
+            let total = count(exploration.states());
+            match exploration.status {
+                Status::Exhausted => writeln!(out, "total {total} states: the whole reachable set")?,
+                Status::Limit(Limit::Depth) => writeln!(
+                    out,
+                    "total {total} states within {} moves (more lie deeper)",
+                    exploration.layers.len().saturating_sub(1)
+                )?,
+                Status::Limit(limit) => writeln!(
+                    out,
+                    "total {total} states counted, incomplete: {}",
+                    limit_message(limit, args, &exploration.stats)
+                )?,
+                Status::Solved => {}
+            }
+            if args.stats {
+                writeln!(out, "{}", stats_line(&exploration.stats))?;
+            }
+            Ok(())
+        })?;
+    }
+    // Stopping at the requested depth is the job done; other limits are not.
+    Ok(match exploration.status {
+        Status::Limit(Limit::Depth) => ExitCode::SUCCESS,
+        status => exit_code(status),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counts_get_thousands_separators() {
+        assert_eq!(count(0), "0");
+        assert_eq!(count(999), "999");
+        assert_eq!(count(1000), "1,000");
+        assert_eq!(count(181_440), "181,440");
+        assert_eq!(count(1_234_567), "1,234,567");
+    }
+
+    #[test]
+    fn seconds_must_be_positive_numbers() {
+        assert_eq!(parse_seconds("1.5"), Ok(Duration::from_millis(1500)));
+        assert!(parse_seconds("-1").is_err());
+        assert!(parse_seconds("soon").is_err());
+        assert!(parse_seconds("NaN").is_err());
+    }
+
+    #[test]
+    fn default_budget_scales_with_state_size() {
+        let args = SearchArgs::default();
+        assert!(args.state_budget::<u8, ()>() > args.state_budget::<[u64; 8], ()>());
+        let capped = SearchArgs {
+            max_states: Some(10),
+            ..SearchArgs::default()
+        };
+        assert_eq!(capped.state_budget::<u8, ()>(), 10);
+    }
+}
