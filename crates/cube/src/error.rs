@@ -1,0 +1,96 @@
+//! What can be wrong with a cube or a move sequence, said precisely.
+
+use thiserror::Error;
+
+use crate::geometry::Face;
+
+/// Why a facelet string or a cubie description is not a cube that can be solved.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum CubeError {
+    /// The facelet string is not 54 characters long.
+    #[error("the facelet string has {0} characters; it needs 54 (9 per face, faces in the order U R F D L B)")]
+    Length(usize),
+    /// A character of the facelet string is not a face letter.
+    #[error("facelet string, column {column}: {found:?} is not a face letter (U R F D L B)")]
+    Letter {
+        /// 1-based position in the string.
+        column: usize,
+        /// The character found.
+        found: char,
+    },
+    /// A colour does not appear on exactly nine facelets.
+    #[error("colour {colour} appears on {count} facelets; every colour appears on exactly 9")]
+    StickerCount {
+        /// The colour.
+        colour: Face,
+        /// How often it appears.
+        count: usize,
+    },
+    /// A centre facelet does not show its own face's colour.
+    #[error("the centre of face {face} shows {found}; the centres must read U R F D L B (facelets 5, 14, 23, 32, 41, 50)")]
+    Centre {
+        /// The face whose centre is wrong.
+        face: Face,
+        /// The colour shown there.
+        found: Face,
+    },
+    /// No corner cubie has these colours in this clockwise order.
+    #[error("the corner at {position} shows {colours}: no corner has these colours in this order")]
+    NoSuchCorner {
+        /// The corner position (`URF`, ...).
+        position: &'static str,
+        /// Its colours read clockwise from the position's first face.
+        colours: String,
+    },
+    /// No edge cubie has these colours.
+    #[error("the edge at {position} shows {colours}: no edge has these colours")]
+    NoSuchEdge {
+        /// The edge position (`UR`, ...).
+        position: &'static str,
+        /// Its colours in the order of the position's name.
+        colours: String,
+    },
+    /// A corner cubie appears twice (so another is missing).
+    #[error("corner {0} appears twice")]
+    DuplicateCorner(&'static str),
+    /// An edge cubie appears twice (so another is missing).
+    #[error("edge {0} appears twice")]
+    DuplicateEdge(&'static str),
+    /// An orientation value out of range in a cubie description.
+    #[error("{0}: orientation out of range")]
+    Orientation(&'static str),
+    /// The corner twists do not add up to a multiple of 3.
+    #[error("a corner is twisted: the corner orientations add up to {0} mod 3 instead of 0")]
+    TwistedCorner(u8),
+    /// The edge flips do not add up to an even number.
+    #[error("an edge is flipped: an odd number of edges is flipped")]
+    FlippedEdge,
+    /// The corner and edge permutations have different parities.
+    #[error("odd parity: the corner and edge permutations differ in parity (as if two pieces were swapped)")]
+    Parity,
+}
+
+/// Why a move sequence could not be read.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum NotationError {
+    /// A character that starts no move.
+    #[error("column {column}: {found:?} is not a move{hint}")]
+    UnknownMove {
+        /// 1-based column of the character.
+        column: usize,
+        /// The character.
+        found: char,
+        /// A hint for the notation in use.
+        hint: &'static str,
+    },
+    /// An amount that the notation does not allow, such as `R3` or `R'2`.
+    #[error("column {column}: {found:?} is not a valid move; write {suggestion}")]
+    BadAmount {
+        /// 1-based column of the move.
+        column: usize,
+        /// The move as written.
+        found: String,
+        /// What to write instead.
+        suggestion: String,
+    },
+}

@@ -1,0 +1,66 @@
+//! # frontier-cube
+//!
+//! The 3x3x3 Rubik's cube as a first-class search domain: the seed's puzzle, with every move
+//! derived from the cube's geometry and every convention the one cube software uses.
+//!
+//! - [`geometry`]: the 54 facelets as points in space; a turn of any set of layers is a
+//!   rotation of those points, which gives every facelet permutation. Nothing is pasted in.
+//! - [`Facelets`]: the facelet model (54 colours, the URFDLB string of Kociemba's format), for
+//!   input, output, drawing, and as an independent checker of solutions.
+//! - [`CubieCube`]: the cubie model with Kociemba's conventions (corners URF UFL ULB UBR DFR
+//!   DLF DBL DRB, edges UR UF UL UB DR DF DL DB FR FL BL BR), whose face moves are read off
+//!   the facelet model; conversions both ways refuse impossible cubes with the reason
+//!   ([`CubeError`]).
+//! - [`Cube`]: the cubie model packed in a `u128`, `Copy`, with table-driven face moves: the
+//!   search state.
+//! - [`parse`]: WCA notation (with wide, slice and rotation moves, normalised away so the
+//!   centres stay fixed) and the seed's letters ([`Notation`]).
+//! - [`CubeSpace`]: the engine's [`frontier_search::Space`] and
+//!   [`frontier_search::Reversible`] in either [`Metric`], with move pruning and an
+//!   admissible [`Heuristic`] for `astar`/`idastar`.
+//!
+//! ```
+//! use frontier_cube::{write_moves, Cube, CubeSpace, Facelets, Metric, Notation};
+//! use frontier_search::{bidirectional, Config};
+//!
+//! // The seed's example, in its own notation: B l U L B, solved in 5 quarter turns.
+//! let cube = Cube::from_scramble("B l U L B", Notation::Seed).unwrap();
+//! let outcome = bidirectional(&CubeSpace::new(cube, Metric::Qtm), &Config::default());
+//! let solution = outcome.solution.unwrap();
+//! assert_eq!(write_moves(&solution.moves, Notation::Seed), "b l u L b");
+//!
+//! // Replay it on the facelet model, which knows nothing of cubies.
+//! let mut facelets = cube.to_facelets();
+//! for &mv in &solution.moves {
+//!     facelets.apply(mv);
+//! }
+//! assert_eq!(facelets, Facelets::SOLVED);
+//! ```
+//!
+//! Solvers: `bidirectional` is the default here (fewest moves, both seen-sets in memory: a
+//! 14-move HTM scramble stores about 10^8 states); `iddfs` and `idastar` use memory linear in
+//! the depth; `bfs` stores the whole ball around the scramble and suits only short ones.
+
+// Cubie arrays are indexed in parallel (position i of cp, co, and the facelet tables): index
+// loops say that more plainly than zipped iterators.
+#![allow(clippy::needless_range_loop)]
+
+mod cube;
+mod cubie;
+mod error;
+mod facelet;
+pub mod geometry;
+mod heuristic;
+mod moves;
+mod notation;
+mod space;
+
+pub use cube::{random_scramble, scramble_facelets, Cube};
+pub use cubie::CubieCube;
+pub use error::{CubeError, NotationError};
+pub use facelet::Facelets;
+pub use geometry::Face;
+pub use heuristic::Heuristic;
+pub use moves::{Metric, Move};
+pub use notation::{parse, parse_moves, write_moves, Notation, Turn, TurnKind};
+pub use space::CubeSpace;
