@@ -1,0 +1,746 @@
+//! The board: a rectangle of letters, where the robot starts, and the board file format.
+
+use std::fmt;
+use std::str::FromStr;
+
+use thiserror::Error;
+
+/// The letter stored in a padding cell around the board: nothing may move onto it.
+pub(crate) const OUTSIDE: u8 = u8::MAX;
+
+/// The largest board accepted, counting the one-cell padding ring: states pack a padded cell
+/// index and a heading into a `u32`.
+pub const MAX_PADDED_CELLS: usize = 1 << 29;
+
+/// A compass heading; north is up (towards the top row of the file).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Heading {
+    /// Up, towards the first line of the file.
+    N = 0,
+    /// Right.
+    E = 1,
+    /// Down.
+    S = 2,
+    /// Left.
+    W = 3,
+}
+
+impl Heading {
+    /// All four headings, clockwise from north.
+    pub const ALL: [Heading; 4] = [Heading::N, Heading::E, Heading::S, Heading::W];
+
+    /// The heading with index `i % 4` (0 north, 1 east, 2 south, 3 west).
+    pub fn from_index(i: u32) -> Heading {
+        Heading::ALL[(i & 3) as usize]
+    }
+
+    /// The heading after a quarter turn to the right (clockwise).
+    pub fn right(self) -> Heading {
+        Heading::from_index(self as u32 + 1)
+    }
+
+    /// The heading after a quarter turn to the left (counter-clockwise).
+    pub fn left(self) -> Heading {
+        Heading::from_index(self as u32 + 3)
+    }
+
+    /// The step `(dx, dy)` one cell ahead, with `y` counted upwards from the bottom row.
+    pub fn delta(self) -> (i64, i64) {
+        match self {
+            Heading::N => (0, 1),
+            Heading::E => (1, 0),
+            Heading::S => (0, -1),
+            Heading::W => (-1, 0),
+        }
+    }
+
+    /// The letter naming the heading: `N`, `E`, `S` or `W`.
+    pub fn letter(self) -> char {
+        match self {
+            Heading::N => 'N',
+            Heading::E => 'E',
+            Heading::S => 'S',
+            Heading::W => 'W',
+        }
+    }
+}
+
+impl fmt::Display for Heading {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.letter())
+    }
+}
+
+impl FromStr for Heading {
+    type Err = ();
+
+    /// Reads `N`, `E`, `S` or `W` (either case).
+    fn from_str(s: &str) -> Result<Heading, ()> {
+        match s {
+            "N" | "n" => Ok(Heading::N),
+            "E" | "e" => Ok(Heading::E),
+            "S" | "s" => Ok(Heading::S),
+            "W" | "w" => Ok(Heading::W),
+            _ => Err(()),
+        }
+    }
+}
+
+/// Where the robot stands, in board coordinates.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Place {
+    /// On the cell in column `x`, row `y` (row 0 is the bottom row, the last line of letters).
+    Cell {
+        /// The column, 0 at the left.
+        x: usize,
+        /// The row, 0 at the bottom.
+        y: usize,
+    },
+    /// Off the board, waiting just below the bottom row in this column (the file's `*`).
+    Below {
+        /// The column, 0 at the left.
+        column: usize,
+    },
+}
+
+/// Where and how the robot starts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Start {
+    /// The robot's place.
+    pub place: Place,
+    /// The robot's heading.
+    pub heading: Heading,
+}
+
+/// A rectangular board of letters `A`–`Z` and the robot's start.
+///
+/// Letters are stored as `0..26` in a grid padded with one ring of [`OUTSIDE`] cells, so a step
+/// never needs a bounds check and the place just below the bottom row (the `*` start) is itself
+/// a cell index.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Board {
+    width: usize,
+    height: usize,
+    /// `(height + 2)` rows of `(width + 2)` letters, the padding row below the board first.
+    cells: Vec<u8>,
+    start: Start,
+}
+
+/// What is wrong in a board file; [`ParseError`] adds where.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum ParseErrorKind {
+    /// No rows of letters at all.
+    #[error("the file holds no board (expected rows of letters A-Z)")]
+    Empty,
+    /// The bytes are not UTF-8 text.
+    #[error("the file is not UTF-8 text")]
+    NotUtf8,
+    /// A character in a row of letters that is not `A`–`Z`.
+    #[error("{0:?} is not a letter A-Z")]
+    NotALetter(char),
+    /// A row whose width differs from the first row's.
+    #[error("this row is {found} letters wide, but the first row (line {first_line}) is {expected}")]
+    Ragged {
+        /// The first row's width.
+        expected: usize,
+        /// This row's width.
+        found: usize,
+        /// The line of the first row.
+        first_line: usize,
+    },
+    /// An empty line between rows or before the start lines.
+    #[error("blank line inside the board")]
+    BlankLine,
+    /// A second `*`.
+    #[error("a second '*' (the first is on line {first_line}, column {first_column})")]
+    TwoStars {
+        /// The line of the first `*`.
+        first_line: usize,
+        /// The column of the first `*`.
+        first_column: usize,
+    },
+    /// Something other than spaces beside the `*`.
+    #[error("{0:?} in the '*' line, which may hold only spaces and one '*'")]
+    StarLineChar(char),
+    /// A `*` beyond the last column.
+    #[error("the '*' is in column {column}, outside the board's columns 1-{width}")]
+    StarOutside {
+        /// The `*`'s column (1-based, as in the file).
+        column: usize,
+        /// The board's width.
+        width: usize,
+    },
+    /// A row of letters below the `*` line or the start line.
+    #[error("a row of letters after the '*' or start line")]
+    RowAfterStart,
+    /// The start line came before the `*` line.
+    #[error("the '*' line must come before the `X Y D` start line")]
+    StarAfterStart,
+    /// Text after the start line.
+    #[error("unexpected text after the `X Y D` start line")]
+    AfterStart,
+    /// The start line does not have three fields.
+    #[error("the start line must be `X Y D` (column, row from the bottom, heading N|E|S|W)")]
+    StartFields,
+    /// A coordinate that is not a whole number.
+    #[error("{0:?} is not a whole number")]
+    NotANumber(String),
+    /// A heading other than `N`, `E`, `S`, `W`.
+    #[error("{0:?} is not a heading (N, E, S or W)")]
+    BadHeading(String),
+    /// A start cell outside the board.
+    #[error("the start ({x}, {y}) is outside the board (columns 0-{max_x}, rows 0-{max_y} from the bottom)")]
+    StartOutside {
+        /// The start column.
+        x: i64,
+        /// The start row.
+        y: i64,
+        /// The last column.
+        max_x: usize,
+        /// The last row.
+        max_y: usize,
+    },
+    /// With a `*` line, the start must be the cell above the `*`.
+    #[error("the start ({x}, {y}) is not the cell the robot enters from the '*': ({column}, 0)")]
+    StartNotAboveStar {
+        /// The start column.
+        x: i64,
+        /// The start row.
+        y: i64,
+        /// The `*`'s column (0-based, a coordinate).
+        column: usize,
+    },
+    /// The board is too large to index.
+    #[error("the board is too large ({width} x {height}; at most {max} cells)")]
+    TooLarge {
+        /// The width.
+        width: usize,
+        /// The number of rows so far.
+        height: usize,
+        /// The most cells accepted.
+        max: usize,
+    },
+}
+
+/// A board file error, with its 1-based line and column.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[error("line {line}, column {column}: {kind}")]
+pub struct ParseError {
+    /// The line, from 1.
+    pub line: usize,
+    /// The column in characters, from 1.
+    pub column: usize,
+    /// What is wrong.
+    pub kind: ParseErrorKind,
+}
+
+fn err(line: usize, column: usize, kind: ParseErrorKind) -> ParseError {
+    ParseError { line, column, kind }
+}
+
+impl Board {
+    /// Reads a board file (the format of the seed and DESIGN.md):
+    ///
+    /// ```text
+    /// AAAA        rows of letters A-Z, top row first, all the same width
+    /// ACCB
+    /// ADEF
+    /// *           optional: the robot waits below this column and must first enter the board
+    /// 0 0 N       optional: X Y D, column and row from the bottom-left cell, heading N|E|S|W
+    /// ```
+    ///
+    /// With a `*` line, `X Y` must name the cell above the `*`, and `D` is the robot's heading
+    /// while it waits (it can only enter heading north). Without a `*` line, `X Y D` puts the robot
+    /// on that cell. Without either, the robot waits below column 0 heading north. Trailing
+    /// spaces and blank lines before and after the board are ignored.
+    ///
+    /// ```
+    /// use frontier_board::{Board, Place};
+    ///
+    /// let board = Board::parse("AB\nAC\n")?;
+    /// assert_eq!((board.width(), board.height()), (2, 2));
+    /// assert_eq!(board.start().place, Place::Below { column: 0 });
+    /// assert_eq!(board.letter(1, 1), Some('B'));
+    ///
+    /// let error = Board::parse("AB\nA\n").unwrap_err();
+    /// assert_eq!((error.line, error.column), (2, 2));
+    /// # Ok::<(), frontier_board::ParseError>(())
+    /// ```
+    pub fn parse(text: &str) -> Result<Board, ParseError> {
+        Parser::default().run(text)
+    }
+
+    /// Reads a board file from bytes, refusing text that is not UTF-8 with its line and column.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Board, ParseError> {
+        match std::str::from_utf8(bytes) {
+            Ok(text) => Board::parse(text),
+            Err(e) => {
+                let good = &bytes[..e.valid_up_to()];
+                let line = good.iter().filter(|&&b| b == b'\n').count() + 1;
+                let line_start = good.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+                // `good` is valid UTF-8, so counting non-continuation bytes counts characters.
+                let column = good[line_start..]
+                    .iter()
+                    .filter(|&&b| (b & 0xC0) != 0x80)
+                    .count()
+                    + 1;
+                Err(err(line, column, ParseErrorKind::NotUtf8))
+            }
+        }
+    }
+
+    /// Builds a board from its rows (top row first, letters `A`–`Z`) and a start.
+    ///
+    /// Returns `None` when the rows are empty or ragged, hold another character, or the start is
+    /// not on the board (or, for [`Place::Below`], not below one of its columns).
+    pub fn from_rows(rows: &[&str], start: Start) -> Option<Board> {
+        let width = rows.first()?.len();
+        if width == 0 || rows.iter().any(|r| r.len() != width) {
+            return None;
+        }
+        let letters: Vec<Vec<u8>> = rows
+            .iter()
+            .map(|r| r.bytes().map(|b| b.wrapping_sub(b'A')).collect())
+            .collect();
+        if letters.iter().flatten().any(|&l| l >= 26) {
+            return None;
+        }
+        if (width + 2).checked_mul(rows.len() + 2)? > MAX_PADDED_CELLS {
+            return None;
+        }
+        let ok = match start.place {
+            Place::Cell { x, y } => x < width && y < rows.len(),
+            Place::Below { column } => column < width,
+        };
+        ok.then(|| Board::build(&letters, start))
+    }
+
+    fn build(rows: &[Vec<u8>], start: Start) -> Board {
+        let width = rows[0].len();
+        let height = rows.len();
+        let pw = width + 2;
+        let mut cells = vec![OUTSIDE; pw * (height + 2)];
+        for (i, row) in rows.iter().enumerate() {
+            let y = height - 1 - i;
+            let base = (y + 1) * pw + 1;
+            cells[base..base + width].copy_from_slice(row);
+        }
+        Board {
+            width,
+            height,
+            cells,
+            start,
+        }
+    }
+
+    /// The number of columns.
+    pub fn width(&self) -> usize {
+        self.width
+    }
+
+    /// The number of rows.
+    pub fn height(&self) -> usize {
+        self.height
+    }
+
+    /// The robot's start.
+    pub fn start(&self) -> Start {
+        self.start
+    }
+
+    /// The letter in column `x`, row `y` counted from the bottom; `None` off the board.
+    pub fn letter(&self, x: usize, y: usize) -> Option<char> {
+        (x < self.width && y < self.height).then(|| char::from(b'A' + self.cells[self.index(x, y)]))
+    }
+
+    /// The highest letter on the board (the default target).
+    pub fn highest_letter(&self) -> char {
+        let top = self.cells.iter().filter(|&&c| c != OUTSIDE).max();
+        char::from(b'A' + top.copied().unwrap_or(0))
+    }
+
+    /// Whether some cell holds `letter`.
+    pub fn contains(&self, letter: char) -> bool {
+        letter.is_ascii_uppercase() && self.cells.contains(&(letter as u8 - b'A'))
+    }
+
+    /// The rows as text, top row first.
+    pub fn rows(&self) -> Vec<String> {
+        (0..self.height)
+            .rev()
+            .map(|y| (0..self.width).filter_map(|x| self.letter(x, y)).collect())
+            .collect()
+    }
+
+    /// The padded index of the cell `(x, y)`; `y == -1` is the padding row below the board.
+    pub(crate) fn index(&self, x: usize, y: usize) -> usize {
+        (y + 1) * (self.width + 2) + x + 1
+    }
+
+    /// The padded index below column `x`.
+    pub(crate) fn below(&self, x: usize) -> usize {
+        x + 1
+    }
+
+    /// The place of a padded index.
+    pub(crate) fn place(&self, index: usize) -> Place {
+        let pw = self.width + 2;
+        let (row, col) = (index / pw, index % pw);
+        if row == 0 {
+            Place::Below {
+                column: col.saturating_sub(1),
+            }
+        } else {
+            Place::Cell {
+                x: col.saturating_sub(1),
+                y: row - 1,
+            }
+        }
+    }
+
+    /// The padded letters.
+    pub(crate) fn cells(&self) -> &[u8] {
+        &self.cells
+    }
+
+    /// The padded row length: a step north adds it to an index.
+    pub(crate) fn stride(&self) -> usize {
+        self.width + 2
+    }
+}
+
+impl fmt::Display for Board {
+    /// Writes the board back in its file format.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for row in self.rows() {
+            writeln!(f, "{row}")?;
+        }
+        match self.start.place {
+            Place::Below { column } => {
+                writeln!(f, "{:>width$}", '*', width = column + 1)?;
+                writeln!(f, "{} 0 {}", column, self.start.heading)
+            }
+            Place::Cell { x, y } => writeln!(f, "{x} {y} {}", self.start.heading),
+        }
+    }
+}
+
+impl FromStr for Board {
+    type Err = ParseError;
+
+    fn from_str(s: &str) -> Result<Board, ParseError> {
+        Board::parse(s)
+    }
+}
+
+/// Where the parser is in the file.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
+enum Phase {
+    #[default]
+    Rows,
+    Star,
+    Position,
+}
+
+#[derive(Default)]
+struct Parser {
+    phase: Phase,
+    rows: Vec<Vec<u8>>,
+    first_row_line: usize,
+    /// The `*`: (line, 0-based column).
+    star: Option<(usize, usize)>,
+    start: Option<Start>,
+    /// A blank line seen after content (an error if more content follows).
+    blank: Option<usize>,
+}
+
+impl Parser {
+    fn run(mut self, text: &str) -> Result<Board, ParseError> {
+        for (i, raw) in text.split('\n').enumerate() {
+            let line = i + 1;
+            let content = raw.trim_end_matches([' ', '\t', '\r']);
+            if content.is_empty() {
+                if !self.rows.is_empty() && self.blank.is_none() {
+                    self.blank = Some(line);
+                }
+                continue;
+            }
+            if self.blank.is_some() {
+                return Err(err(line, 1, ParseErrorKind::BlankLine));
+            }
+            if content.contains('*') {
+                self.star_line(line, content)?;
+            } else if content
+                .trim_start()
+                .starts_with(|c: char| c.is_ascii_digit() || c == '-' || c == '+')
+            {
+                self.position_line(line, content)?;
+            } else {
+                self.row(line, content)?;
+            }
+        }
+        if self.rows.is_empty() {
+            return Err(err(1, 1, ParseErrorKind::Empty));
+        }
+        let start = match (self.star, self.start) {
+            (_, Some(start)) => start,
+            (Some((_, column)), None) => Start {
+                place: Place::Below { column },
+                heading: Heading::N,
+            },
+            (None, None) => Start {
+                place: Place::Below { column: 0 },
+                heading: Heading::N,
+            },
+        };
+        Ok(Board::build(&self.rows, start))
+    }
+
+    fn row(&mut self, line: usize, content: &str) -> Result<(), ParseError> {
+        if self.phase != Phase::Rows {
+            return Err(err(line, 1, ParseErrorKind::RowAfterStart));
+        }
+        let mut row = Vec::with_capacity(content.len());
+        for (col, c) in content.chars().enumerate() {
+            if !c.is_ascii_uppercase() {
+                return Err(err(line, col + 1, ParseErrorKind::NotALetter(c)));
+            }
+            row.push(c as u8 - b'A');
+        }
+        if let Some(first) = self.rows.first() {
+            if row.len() != first.len() {
+                let column = row.len().min(first.len()) + 1;
+                return Err(err(
+                    line,
+                    column,
+                    ParseErrorKind::Ragged {
+                        expected: first.len(),
+                        found: row.len(),
+                        first_line: self.first_row_line,
+                    },
+                ));
+            }
+        } else {
+            self.first_row_line = line;
+        }
+        let (width, height) = (row.len(), self.rows.len() + 1);
+        let padded = (width + 2).checked_mul(height + 2);
+        if padded.is_none_or(|p| p > MAX_PADDED_CELLS) {
+            return Err(err(
+                line,
+                1,
+                ParseErrorKind::TooLarge {
+                    width,
+                    height,
+                    max: MAX_PADDED_CELLS,
+                },
+            ));
+        }
+        self.rows.push(row);
+        Ok(())
+    }
+
+    fn star_line(&mut self, line: usize, content: &str) -> Result<(), ParseError> {
+        if self.rows.is_empty() {
+            return Err(err(line, 1, ParseErrorKind::Empty));
+        }
+        let width = self.rows[0].len();
+        for (col, c) in content.chars().enumerate() {
+            match c {
+                ' ' => {}
+                '*' => {
+                    if let Some((first_line, first)) = self.star {
+                        return Err(err(
+                            line,
+                            col + 1,
+                            ParseErrorKind::TwoStars {
+                                first_line,
+                                first_column: first + 1,
+                            },
+                        ));
+                    }
+                    if self.phase == Phase::Position {
+                        return Err(err(line, col + 1, ParseErrorKind::StarAfterStart));
+                    }
+                    if col >= width {
+                        return Err(err(
+                            line,
+                            col + 1,
+                            ParseErrorKind::StarOutside {
+                                column: col + 1,
+                                width,
+                            },
+                        ));
+                    }
+                    self.star = Some((line, col));
+                }
+                other => return Err(err(line, col + 1, ParseErrorKind::StarLineChar(other))),
+            }
+        }
+        self.phase = Phase::Star;
+        Ok(())
+    }
+
+    fn position_line(&mut self, line: usize, content: &str) -> Result<(), ParseError> {
+        if self.rows.is_empty() {
+            return Err(err(line, 1, ParseErrorKind::Empty));
+        }
+        if self.phase == Phase::Position {
+            return Err(err(line, 1, ParseErrorKind::AfterStart));
+        }
+        let fields = fields(content);
+        if fields.len() != 3 {
+            let column = fields
+                .get(3)
+                .map_or(content.chars().count() + 1, |&(c, _)| c);
+            return Err(err(line, column, ParseErrorKind::StartFields));
+        }
+        let number = |&(column, text): &(usize, &str)| {
+            text.parse::<i64>()
+                .map_err(|_| err(line, column, ParseErrorKind::NotANumber(text.to_string())))
+        };
+        let x = number(&fields[0])?;
+        let y = number(&fields[1])?;
+        let (hcol, htext) = fields[2];
+        let heading = htext
+            .parse::<Heading>()
+            .map_err(|()| err(line, hcol, ParseErrorKind::BadHeading(htext.to_string())))?;
+        let (width, height) = (self.rows[0].len(), self.rows.len());
+        let place = if let Some((_, column)) = self.star {
+            if x != column as i64 || y != 0 {
+                let kind = ParseErrorKind::StartNotAboveStar { x, y, column };
+                return Err(err(line, fields[0].0, kind));
+            }
+            Place::Below { column }
+        } else {
+            if x < 0 || y < 0 || x >= width as i64 || y >= height as i64 {
+                let kind = ParseErrorKind::StartOutside {
+                    x,
+                    y,
+                    max_x: width - 1,
+                    max_y: height - 1,
+                };
+                let column = if x < 0 || x >= width as i64 {
+                    fields[0].0
+                } else {
+                    fields[1].0
+                };
+                return Err(err(line, column, kind));
+            }
+            Place::Cell {
+                x: x as usize,
+                y: y as usize,
+            }
+        };
+        self.start = Some(Start { place, heading });
+        self.phase = Phase::Position;
+        Ok(())
+    }
+}
+
+/// The whitespace-separated fields of a line, each with its 1-based column.
+fn fields(line: &str) -> Vec<(usize, &str)> {
+    let mut out = Vec::new();
+    let mut begin: Option<(usize, usize)> = None; // (column, byte offset)
+    for (col, (offset, c)) in line.char_indices().enumerate() {
+        if c.is_whitespace() {
+            if let Some((column, from)) = begin.take() {
+                out.push((column + 1, &line[from..offset]));
+            }
+        } else if begin.is_none() {
+            begin = Some((col, offset));
+        }
+    }
+    if let Some((column, from)) = begin {
+        out.push((column + 1, &line[from..]));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn kind(text: &str) -> (usize, usize, ParseErrorKind) {
+        let e = Board::parse(text).unwrap_err();
+        (e.line, e.column, e.kind)
+    }
+
+    #[test]
+    fn reads_the_seed_board() {
+        let board = Board::parse("AAAA\nACCB\nADEF\n*\n0 0 N\n").unwrap();
+        assert_eq!((board.width(), board.height()), (4, 3));
+        assert_eq!(
+            board.start(),
+            Start {
+                place: Place::Below { column: 0 },
+                heading: Heading::N
+            }
+        );
+        // (3, 0) is F, the seed's "F coordinates are (3,0)".
+        assert_eq!(board.letter(3, 0), Some('F'));
+        assert_eq!(board.letter(0, 2), Some('A'));
+        assert_eq!(board.letter(4, 0), None);
+        assert_eq!(board.highest_letter(), 'F');
+        assert_eq!(board.rows(), ["AAAA", "ACCB", "ADEF"]);
+    }
+
+    #[test]
+    fn defaults_and_positions() {
+        let board = Board::parse("AB\r\nAC\r\n\r\n").unwrap();
+        assert_eq!(board.start().place, Place::Below { column: 0 });
+        let board = Board::parse("AB\nAC\n *\n").unwrap();
+        assert_eq!(board.start().place, Place::Below { column: 1 });
+        let board = Board::parse("AB\nAC\n1 1 w\n").unwrap();
+        assert_eq!(board.start().place, Place::Cell { x: 1, y: 1 });
+        assert_eq!(board.start().heading, Heading::W);
+    }
+
+    #[test]
+    fn display_round_trips() {
+        for text in ["AB\nAC\n *\n1 0 E\n", "ABC\nCDE\n2 1 S\n"] {
+            let board = Board::parse(text).unwrap();
+            assert_eq!(board.to_string(), text);
+            assert_eq!(Board::parse(&board.to_string()).unwrap(), board);
+        }
+    }
+
+    #[test]
+    fn errors_name_line_and_column() {
+        use ParseErrorKind::*;
+        assert_eq!(kind(""), (1, 1, Empty));
+        assert_eq!(kind("\n\n"), (1, 1, Empty));
+        assert_eq!(kind("AB\nAx\n").2, NotALetter('x'));
+        assert_eq!(kind("AB\nAx\n").0, 2);
+        assert_eq!(kind("AB\nAx\n").1, 2);
+        assert!(matches!(kind("AB\nABC\n"), (2, 3, Ragged { .. })));
+        assert!(matches!(kind("AB\n\nAB\n"), (3, 1, BlankLine)));
+        assert!(matches!(kind("AB\n**\n"), (2, 2, TwoStars { .. })));
+        assert!(matches!(kind("AB\n*\n *\n"), (3, 2, TwoStars { .. })));
+        assert!(matches!(kind("AB\n  *\n"), (2, 3, StarOutside { .. })));
+        assert!(matches!(kind("AB\n*x\n"), (2, 2, StarLineChar('x'))));
+        assert!(matches!(kind("AB\n*\nAB\n"), (3, 1, RowAfterStart)));
+        assert!(matches!(kind("AB\n0 0 N\n*\n"), (3, 1, StarAfterStart)));
+        assert!(matches!(kind("AB\n0 0 N\n0 0 N\n"), (3, 1, AfterStart)));
+        assert!(matches!(kind("AB\n0 0\n"), (2, 4, StartFields)));
+        assert!(matches!(kind("AB\n0 0 N N\n"), (2, 7, StartFields)));
+        assert!(matches!(kind("AB\n0 y N\n"), (2, 3, NotANumber(_))));
+        assert!(matches!(kind("AB\n0 0 Q\n"), (2, 5, BadHeading(_))));
+        assert!(matches!(kind("AB\n2 0 N\n"), (2, 1, StartOutside { .. })));
+        assert!(matches!(kind("AB\n0 1 N\n"), (2, 3, StartOutside { .. })));
+        assert!(matches!(kind("AB\n-1 0 N\n"), (2, 1, StartOutside { .. })));
+        assert!(matches!(kind("AB\n *\n0 0 N\n"), (3, 1, StartNotAboveStar { .. })));
+        assert!(matches!(kind("*\n"), (1, 1, Empty)));
+        let e = Board::from_bytes(b"AB\nA\xffB\n").unwrap_err();
+        assert_eq!((e.line, e.column, e.kind), (2, 2, NotUtf8));
+    }
+
+    #[test]
+    fn messages_read_well() {
+        let e = Board::parse("AAAA\nACCB\nADE\n").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "line 3, column 4: this row is 3 letters wide, but the first row (line 1) is 4"
+        );
+    }
+}
