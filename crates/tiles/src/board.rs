@@ -1,0 +1,534 @@
+//! Boards, moves, the input format and the solvability (parity) check.
+
+use std::fmt;
+
+use thiserror::Error;
+
+/// The most cells a board may have (an 8 x 8 board); tiles are numbered below this.
+pub const MAX_CELLS: usize = 64;
+
+/// A direction the blank moves in: a move is named by where the blank goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Dir {
+    /// The blank moves up (the tile above it slides down).
+    U,
+    /// The blank moves down.
+    D,
+    /// The blank moves left.
+    L,
+    /// The blank moves right.
+    R,
+}
+
+impl Dir {
+    /// The four directions, in the order solvers try them.
+    pub const ALL: [Dir; 4] = [Dir::U, Dir::D, Dir::L, Dir::R];
+
+    /// The move that undoes this one.
+    pub fn inverse(self) -> Dir {
+        match self {
+            Dir::U => Dir::D,
+            Dir::D => Dir::U,
+            Dir::L => Dir::R,
+            Dir::R => Dir::L,
+        }
+    }
+
+    /// The one-letter name: `U`, `D`, `L` or `R`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Dir::U => "U",
+            Dir::D => "D",
+            Dir::L => "L",
+            Dir::R => "R",
+        }
+    }
+
+    /// Reads a one-letter name (`U D L R`, either case).
+    pub fn from_char(c: char) -> Option<Dir> {
+        match c.to_ascii_uppercase() {
+            'U' => Some(Dir::U),
+            'D' => Some(Dir::D),
+            'L' => Some(Dir::L),
+            'R' => Some(Dir::R),
+            _ => None,
+        }
+    }
+
+    /// The direction's index in [`Dir::ALL`].
+    pub fn index(self) -> usize {
+        self as usize
+    }
+}
+
+impl fmt::Display for Dir {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The dimensions of a board: `rows` x `cols` cells, at most [`MAX_CELLS`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Shape {
+    /// Number of rows.
+    pub rows: usize,
+    /// Number of columns.
+    pub cols: usize,
+}
+
+impl Shape {
+    /// A shape, if it has between 2 and [`MAX_CELLS`] cells.
+    pub fn new(rows: usize, cols: usize) -> Result<Shape, ParseError> {
+        let cells = rows.saturating_mul(cols);
+        if rows == 0 || cols == 0 || cells < 2 {
+            return Err(ParseError::BadSize {
+                text: format!("{rows}x{cols}"),
+                reason: "a board needs at least 2 cells",
+            });
+        }
+        if cells > MAX_CELLS {
+            return Err(ParseError::TooLarge { cells });
+        }
+        Ok(Shape { rows, cols })
+    }
+
+    /// Reads `RxC` (rows x columns), e.g. `4x4` or `3X5`.
+    pub fn parse(text: &str) -> Result<Shape, ParseError> {
+        let bad = |reason| ParseError::BadSize {
+            text: text.to_string(),
+            reason,
+        };
+        let lower = text.trim().to_ascii_lowercase();
+        let (r, c) = lower
+            .split_once('x')
+            .ok_or_else(|| bad("expected ROWSxCOLS, e.g. 4x4"))?;
+        let num = |s: &str| -> Result<usize, ParseError> {
+            let s = s.trim();
+            if s.is_empty() || !s.bytes().all(|b| b.is_ascii_digit()) || s.len() > 4 {
+                return Err(bad("rows and columns must be small positive numbers"));
+            }
+            s.parse().map_err(|_| bad("not a number"))
+        };
+        Shape::new(num(r)?, num(c)?)
+    }
+
+    /// The number of cells.
+    pub fn cells(self) -> usize {
+        self.rows * self.cols
+    }
+
+    /// The cell reached by moving the blank from `cell` in `dir`, if it stays on the board.
+    pub fn step(self, cell: usize, dir: Dir) -> Option<usize> {
+        let (r, c) = (cell / self.cols, cell % self.cols);
+        match dir {
+            Dir::U if r > 0 => Some(cell - self.cols),
+            Dir::D if r + 1 < self.rows => Some(cell + self.cols),
+            Dir::L if c > 0 => Some(cell - 1),
+            Dir::R if c + 1 < self.cols => Some(cell + 1),
+            _ => None,
+        }
+    }
+
+    /// The goal used when none is given: tiles `1..n-1` in reading order, the blank last.
+    pub fn default_goal(self) -> Vec<u8> {
+        let n = self.cells();
+        (1..n as u8).chain(std::iter::once(0)).collect()
+    }
+}
+
+impl fmt::Display for Shape {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}x{}", self.rows, self.cols)
+    }
+}
+
+/// What was wrong with a puzzle's input, and where (columns count characters from 1).
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum ParseError {
+    /// A token that is not a tile number.
+    #[error("{what}, column {column}: `{token}` is not a tile number")]
+    BadToken {
+        /// `tiles` or `goal`.
+        what: &'static str,
+        /// The offending text.
+        token: String,
+        /// Where it starts.
+        column: usize,
+    },
+    /// A tile number at or above the number of cells.
+    #[error("{what}, column {column}: tile {tile} is too large for a board of {cells} cells (tiles are 0..{max})", max = cells - 1)]
+    TileOutOfRange {
+        /// `tiles` or `goal`.
+        what: &'static str,
+        /// The number read.
+        tile: u64,
+        /// Where it starts.
+        column: usize,
+        /// The board's number of cells.
+        cells: usize,
+    },
+    /// A tile given twice.
+    #[error("{what}, column {column}: tile {tile} appears twice (first at column {first})")]
+    Repeated {
+        /// `tiles` or `goal`.
+        what: &'static str,
+        /// The repeated tile.
+        tile: u8,
+        /// Where it first appears.
+        first: usize,
+        /// Where it appears again.
+        column: usize,
+    },
+    /// Tiles that do not appear.
+    #[error("{what}: tile {tile} is missing")]
+    Missing {
+        /// `tiles` or `goal`.
+        what: &'static str,
+        /// The lowest missing tile.
+        tile: u8,
+    },
+    /// No tiles at all.
+    #[error("{what}: no tiles given")]
+    Empty {
+        /// `tiles` or `goal`.
+        what: &'static str,
+    },
+    /// A count that is not a square, without `--size`.
+    #[error(
+        "{what}: {count} tiles do not make a square board; give the size with --size ROWSxCOLS"
+    )]
+    NotSquare {
+        /// `tiles` or `goal`.
+        what: &'static str,
+        /// How many tiles were given.
+        count: usize,
+    },
+    /// A count that does not match the board's size.
+    #[error("{what}: {count} tiles given, but a {shape} board has {cells} cells")]
+    WrongCount {
+        /// `tiles` or `goal`.
+        what: &'static str,
+        /// How many tiles were given.
+        count: usize,
+        /// The board's shape.
+        shape: Shape,
+        /// Its number of cells.
+        cells: usize,
+    },
+    /// A `--size` that cannot be read or is out of range.
+    #[error("size `{text}`: {reason}")]
+    BadSize {
+        /// The text given.
+        text: String,
+        /// What is wrong with it.
+        reason: &'static str,
+    },
+    /// A board with more cells than supported.
+    #[error("a board of {cells} cells is too large (at most {MAX_CELLS})")]
+    TooLarge {
+        /// The number of cells asked for.
+        cells: usize,
+    },
+}
+
+/// A sliding-tile puzzle: a board shape, a start layout and a goal layout.
+///
+/// Layouts list the tile in each cell in reading order, `0` for the blank.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Puzzle {
+    shape: Shape,
+    start: Vec<u8>,
+    goal: Vec<u8>,
+}
+
+impl Puzzle {
+    /// Reads a puzzle in the DESIGN format: `"8 6 7 2 5 4 3 0 1"`. The size is `shape` if given,
+    /// else the square the tile count makes; the goal is `goal` if given (same format), else
+    /// `1 2 ... n-1 0`. Tiles may be separated by spaces, commas or newlines.
+    ///
+    /// ```
+    /// use frontier_tiles::Puzzle;
+    /// let p = Puzzle::parse("8 6 7 2 5 4 3 0 1", None, None).unwrap();
+    /// assert_eq!(p.shape().to_string(), "3x3");
+    /// assert!(p.is_solvable());
+    /// assert!(Puzzle::parse("1 2 3 4 5", None, None).is_err());
+    /// ```
+    pub fn parse(
+        text: &str,
+        shape: Option<Shape>,
+        goal: Option<&str>,
+    ) -> Result<Puzzle, ParseError> {
+        let start = read_tiles("tiles", text)?;
+        let shape = match shape {
+            Some(shape) => shape,
+            None => infer_shape("tiles", start.len())?,
+        };
+        let start = check_layout("tiles", start, shape)?;
+        let goal = match goal {
+            Some(g) => check_layout("goal", read_tiles("goal", g)?, shape)?,
+            None => shape.default_goal(),
+        };
+        Ok(Puzzle { shape, start, goal })
+    }
+
+    /// A puzzle from layouts already in memory (checked like parsed input).
+    pub fn new(shape: Shape, start: &[u8], goal: &[u8]) -> Result<Puzzle, ParseError> {
+        let to_tokens = |v: &[u8]| {
+            v.iter()
+                .enumerate()
+                .map(|(i, &t)| (t as u64, i + 1))
+                .collect()
+        };
+        Ok(Puzzle {
+            shape,
+            start: check_layout("tiles", to_tokens(start), shape)?,
+            goal: check_layout("goal", to_tokens(goal), shape)?,
+        })
+    }
+
+    /// The board's shape.
+    pub fn shape(&self) -> Shape {
+        self.shape
+    }
+
+    /// The start layout.
+    pub fn start(&self) -> &[u8] {
+        &self.start
+    }
+
+    /// The goal layout.
+    pub fn goal(&self) -> &[u8] {
+        &self.goal
+    }
+
+    /// The same puzzle with another start layout (which must be a permutation of the goal's tiles).
+    pub fn with_start(&self, start: &[u8]) -> Result<Puzzle, ParseError> {
+        Puzzle::new(self.shape, start, &self.goal)
+    }
+
+    /// Whether the goal can be reached from the start.
+    ///
+    /// On boards with at least 2 rows and 2 columns: exactly when the permutation taking the start
+    /// to the goal (blank included) has the parity of the blank's taxicab distance between its two
+    /// cells. On a single row or column, tiles cannot pass each other: exactly when they appear in
+    /// the same order.
+    pub fn is_solvable(&self) -> bool {
+        is_solvable(self.shape, &self.start, &self.goal)
+    }
+
+    /// Plays `moves` from the start; `None` if one leaves the board. Returns the final layout.
+    pub fn replay(&self, moves: &[Dir]) -> Option<Vec<u8>> {
+        let mut board = self.start.clone();
+        let mut blank = board.iter().position(|&t| t == 0)?;
+        for &m in moves {
+            let next = self.shape.step(blank, m)?;
+            board.swap(blank, next);
+            blank = next;
+        }
+        Some(board)
+    }
+}
+
+/// The solvability test of [`Puzzle::is_solvable`] on raw layouts (both permutations of
+/// `0..shape.cells()`).
+pub fn is_solvable(shape: Shape, start: &[u8], goal: &[u8]) -> bool {
+    if shape.rows == 1 || shape.cols == 1 {
+        let a = start.iter().filter(|&&t| t != 0);
+        let b = goal.iter().filter(|&&t| t != 0);
+        return a.eq(b);
+    }
+    let n = shape.cells();
+    let mut goal_cell = [0usize; MAX_CELLS];
+    for (cell, &t) in goal.iter().enumerate() {
+        goal_cell[t as usize] = cell;
+    }
+    // perm[cell] = the goal cell of the tile now in `cell`; count its cycles for the parity.
+    let perm: Vec<usize> = start.iter().map(|&t| goal_cell[t as usize]).collect();
+    let mut seen = [false; MAX_CELLS];
+    let mut transpositions = 0;
+    for i in 0..n {
+        if seen[i] {
+            continue;
+        }
+        let mut j = i;
+        let mut len = 0;
+        while !seen[j] {
+            seen[j] = true;
+            j = perm[j];
+            len += 1;
+        }
+        transpositions += len - 1;
+    }
+    let (sb, gb) = (
+        start.iter().position(|&t| t == 0).unwrap_or(0),
+        goal.iter().position(|&t| t == 0).unwrap_or(0),
+    );
+    let dist =
+        (sb / shape.cols).abs_diff(gb / shape.cols) + (sb % shape.cols).abs_diff(gb % shape.cols);
+    transpositions % 2 == dist % 2
+}
+
+/// Splits the input into numbers with their columns.
+fn read_tiles(what: &'static str, text: &str) -> Result<Vec<(u64, usize)>, ParseError> {
+    let mut out = Vec::new();
+    let mut chars = text.char_indices().peekable();
+    let mut column = 0;
+    while let Some((_, c)) = chars.next() {
+        column += 1;
+        if c.is_whitespace() || c == ',' {
+            continue;
+        }
+        let start_col = column;
+        let mut token = String::new();
+        token.push(c);
+        while let Some(&(_, d)) = chars.peek() {
+            if d.is_whitespace() || d == ',' {
+                break;
+            }
+            token.push(d);
+            chars.next();
+            column += 1;
+        }
+        let bad = || ParseError::BadToken {
+            what,
+            token: token.chars().take(20).collect(),
+            column: start_col,
+        };
+        if !token.bytes().all(|b| b.is_ascii_digit()) {
+            return Err(bad());
+        }
+        let value = token.parse::<u64>().unwrap_or(u64::MAX);
+        out.push((value, start_col));
+        if out.len() > MAX_CELLS {
+            return Err(ParseError::TooLarge { cells: out.len() });
+        }
+    }
+    if out.is_empty() {
+        return Err(ParseError::Empty { what });
+    }
+    Ok(out)
+}
+
+fn infer_shape(what: &'static str, count: usize) -> Result<Shape, ParseError> {
+    let side = (1..=8).find(|s| s * s == count);
+    match side {
+        Some(s) if s >= 2 => Shape::new(s, s),
+        _ => Err(ParseError::NotSquare { what, count }),
+    }
+}
+
+fn check_layout(
+    what: &'static str,
+    tokens: Vec<(u64, usize)>,
+    shape: Shape,
+) -> Result<Vec<u8>, ParseError> {
+    let cells = shape.cells();
+    if tokens.len() != cells {
+        return Err(ParseError::WrongCount {
+            what,
+            count: tokens.len(),
+            shape,
+            cells,
+        });
+    }
+    let mut first = [0usize; MAX_CELLS];
+    let mut layout = Vec::with_capacity(cells);
+    for (tile, column) in tokens {
+        if tile >= cells as u64 {
+            return Err(ParseError::TileOutOfRange {
+                what,
+                tile,
+                column,
+                cells,
+            });
+        }
+        let t = tile as usize;
+        if first[t] != 0 {
+            return Err(ParseError::Repeated {
+                what,
+                tile: t as u8,
+                first: first[t],
+                column,
+            });
+        }
+        first[t] = column;
+        layout.push(t as u8);
+    }
+    // With `cells` distinct tiles below `cells`, none is missing; keep the check for clarity.
+    if let Some(t) = (0..cells).find(|&t| first[t] == 0) {
+        return Err(ParseError::Missing {
+            what,
+            tile: t as u8,
+        });
+    }
+    Ok(layout)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_design_example() {
+        let p = Puzzle::parse("8 6 7 2 5 4 3 0 1", None, None).unwrap();
+        assert_eq!(p.shape(), Shape { rows: 3, cols: 3 });
+        assert_eq!(p.goal(), &[1, 2, 3, 4, 5, 6, 7, 8, 0]);
+        assert!(p.is_solvable());
+    }
+
+    #[test]
+    fn errors_say_where() {
+        let e = Puzzle::parse("1 2 3 3 0 5 6 7 8", None, None).unwrap_err();
+        assert_eq!(
+            e,
+            ParseError::Repeated {
+                what: "tiles",
+                tile: 3,
+                first: 5,
+                column: 7
+            }
+        );
+        assert!(matches!(
+            Puzzle::parse("1 2 x 4", None, None),
+            Err(ParseError::BadToken { column: 5, .. })
+        ));
+        assert!(matches!(
+            Puzzle::parse("1 2 3 4 5 0", None, None),
+            Err(ParseError::NotSquare { count: 6, .. })
+        ));
+        assert!(Puzzle::parse("1 2 3 4 5 0", Some(Shape::parse("2x3").unwrap()), None).is_ok());
+        assert!(matches!(
+            Puzzle::parse("1 2 3 9", None, None),
+            Err(ParseError::TileOutOfRange { tile: 9, .. })
+        ));
+        assert!(matches!(
+            Puzzle::parse("  ", None, None),
+            Err(ParseError::Empty { .. })
+        ));
+        assert!(Shape::parse("4by4").is_err());
+        assert!(Shape::parse("9x9").is_err());
+        assert!(Shape::parse("1x1").is_err());
+    }
+
+    #[test]
+    fn parity_matches_the_classics() {
+        // Sam Loyd's 14-15 puzzle: unsolvable.
+        let loyd = "1 2 3 4 5 6 7 8 9 10 11 12 13 15 14 0";
+        assert!(!Puzzle::parse(loyd, None, None).unwrap().is_solvable());
+        // One move away from the goal: solvable.
+        let one = "1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15";
+        assert!(Puzzle::parse(one, None, None).unwrap().is_solvable());
+        // Korf's goal puts the blank first.
+        let korf = "14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3";
+        let goal = "0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15";
+        assert!(Puzzle::parse(korf, None, Some(goal)).unwrap().is_solvable());
+        // A single row: order matters.
+        let row = Shape::parse("1x3").unwrap();
+        assert!(Puzzle::parse("0 1 2", Some(row), None)
+            .unwrap()
+            .is_solvable());
+        assert!(!Puzzle::parse("2 0 1", Some(row), None)
+            .unwrap()
+            .is_solvable());
+    }
+}

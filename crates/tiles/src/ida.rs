@@ -1,0 +1,646 @@
+//! The fast solver: IDA* specialised for sliding tiles.
+//!
+//! One board array is updated in place (a move swaps the blank with a neighbour, and undoes it
+//! on the way back), the heuristic is updated incrementally from the one tile that moved, the
+//! blank never steps straight back, and nothing is allocated per node. With `threads > 1`, each
+//! iteration splits the tree a few levels below the root and hands the subtrees to rayon's
+//! workers under the same bound, so the answer stays optimal.
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
+
+use frontier_search::{Config, Limit, Outcome, Progress, Solution, Stats, Status};
+use rayon::prelude::*;
+
+use crate::board::{is_solvable, Dir, Puzzle, MAX_CELLS};
+use crate::heuristic::{Tables, NONE};
+use crate::pdb::PatternDb;
+use crate::space::Estimate;
+
+/// How many expansions pass between two looks at the clock, the cancel flag and progress.
+const CHECK_MASK: u64 = (1 << 14) - 1;
+/// Aim for this many subtrees per worker when splitting an iteration.
+const SUBTREES_PER_THREAD: usize = 64;
+
+/// A heuristic updated move by move.
+trait Eval: Clone + Send + Sync {
+    /// What `undo` needs to restore the state before a move.
+    type Undo: Copy;
+    /// The heuristic of a whole board; resets the incremental state.
+    fn init(&mut self, t: &Tables, board: &[u8; MAX_CELLS]) -> u32;
+    /// `tile` moved from `from` to `to` (`board` is already updated); returns the new value.
+    fn step(
+        &mut self,
+        t: &Tables,
+        board: &[u8; MAX_CELLS],
+        tile: u8,
+        from: usize,
+        to: usize,
+        h: u32,
+    ) -> (u32, Self::Undo);
+    /// Undoes the last `step`.
+    fn undo(&mut self, u: Self::Undo);
+}
+
+#[derive(Clone)]
+struct ManhattanEval;
+
+impl Eval for ManhattanEval {
+    type Undo = ();
+    fn init(&mut self, t: &Tables, board: &[u8; MAX_CELLS]) -> u32 {
+        t.manhattan(&board[..t.cells()])
+    }
+    #[inline(always)]
+    fn step(
+        &mut self,
+        t: &Tables,
+        _: &[u8; MAX_CELLS],
+        tile: u8,
+        from: usize,
+        to: usize,
+        h: u32,
+    ) -> (u32, ()) {
+        (h + t.distance(tile, to) - t.distance(tile, from), ())
+    }
+    #[inline(always)]
+    fn undo(&mut self, _: ()) {}
+}
+
+/// Manhattan distance plus linear conflicts; only the two lines a move touches are recounted.
+#[derive(Clone)]
+struct ConflictEval {
+    row: [u8; MAX_CELLS],
+    col: [u8; MAX_CELLS],
+}
+
+#[derive(Clone, Copy)]
+struct ConflictUndo {
+    is_row: bool,
+    a: u8,
+    old_a: u8,
+    b: u8,
+    old_b: u8,
+}
+
+impl Eval for ConflictEval {
+    type Undo = ConflictUndo;
+    fn init(&mut self, t: &Tables, board: &[u8; MAX_CELLS]) -> u32 {
+        for r in 0..t.shape.rows {
+            self.row[r] = t.line_conflict(board, true, r) as u8;
+        }
+        for c in 0..t.shape.cols {
+            self.col[c] = t.line_conflict(board, false, c) as u8;
+        }
+        t.conflict(&board[..t.cells()])
+    }
+    #[inline(always)]
+    fn step(
+        &mut self,
+        t: &Tables,
+        board: &[u8; MAX_CELLS],
+        tile: u8,
+        from: usize,
+        to: usize,
+        h: u32,
+    ) -> (u32, ConflictUndo) {
+        let cols = t.shape.cols;
+        let md = h + t.distance(tile, to) - t.distance(tile, from);
+        // A vertical move changes the two rows' conflicts; the column keeps its order of tiles.
+        let is_row = from / cols != to / cols;
+        let (a, b, lines) = if is_row {
+            (from / cols, to / cols, &mut self.row)
+        } else {
+            (from % cols, to % cols, &mut self.col)
+        };
+        let (old_a, old_b) = (lines[a], lines[b]);
+        let new_a = t.line_conflict(board, is_row, a) as u8;
+        let new_b = t.line_conflict(board, is_row, b) as u8;
+        lines[a] = new_a;
+        lines[b] = new_b;
+        let h = md + new_a as u32 + new_b as u32 - old_a as u32 - old_b as u32;
+        (
+            h,
+            ConflictUndo {
+                is_row,
+                a: a as u8,
+                old_a,
+                b: b as u8,
+                old_b,
+            },
+        )
+    }
+    #[inline(always)]
+    fn undo(&mut self, u: ConflictUndo) {
+        let lines = if u.is_row {
+            &mut self.row
+        } else {
+            &mut self.col
+        };
+        lines[u.b as usize] = u.old_b;
+        lines[u.a as usize] = u.old_a;
+    }
+}
+
+/// Additive pattern databases; only the moved tile's pattern is re-ranked.
+#[derive(Clone)]
+struct PdbEval<'a> {
+    db: &'a PatternDb,
+    cell_of: [u8; MAX_CELLS],
+    values: [u32; MAX_CELLS],
+}
+
+impl Eval for PdbEval<'_> {
+    type Undo = (u8, u8, u8, u32);
+    fn init(&mut self, t: &Tables, board: &[u8; MAX_CELLS]) -> u32 {
+        for (cell, &tile) in board.iter().enumerate().take(t.cells()) {
+            self.cell_of[tile as usize] = cell as u8;
+        }
+        let mut h = 0;
+        for g in 0..self.db.patterns().len() {
+            self.values[g] = self.db.value(g, &self.cell_of);
+            h += self.values[g];
+        }
+        h
+    }
+    #[inline(always)]
+    fn step(
+        &mut self,
+        _: &Tables,
+        _: &[u8; MAX_CELLS],
+        tile: u8,
+        from: usize,
+        to: usize,
+        h: u32,
+    ) -> (u32, Self::Undo) {
+        self.cell_of[tile as usize] = to as u8;
+        let (g, _) = self.db.locate(tile);
+        let old = self.values[g];
+        let new = self.db.value(g, &self.cell_of);
+        self.values[g] = new;
+        (h + new - old, (tile, from as u8, g as u8, old))
+    }
+    #[inline(always)]
+    fn undo(&mut self, (tile, from, g, old): Self::Undo) {
+        self.cell_of[tile as usize] = from;
+        self.values[g as usize] = old;
+    }
+}
+
+/// Why a dive stopped early.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Halt {
+    Limit(Limit),
+    /// Another worker found the solution.
+    Elsewhere,
+}
+
+/// What the workers share: the limits, the clock, the progress observer, a found flag.
+struct Watch<'c> {
+    config: &'c Config,
+    started: Instant,
+    found: AtomicBool,
+    expanded: AtomicU64,
+    last_progress_ms: AtomicU64,
+}
+
+impl Watch<'_> {
+    fn check(&self, delta: u64, bound: u32) -> Result<(), Halt> {
+        if self.found.load(Ordering::Relaxed) {
+            return Err(Halt::Elsewhere);
+        }
+        let expanded = self.expanded.fetch_add(delta, Ordering::Relaxed) + delta;
+        if let Some(flag) = &self.config.cancel {
+            if flag.load(Ordering::Relaxed) {
+                return Err(Halt::Limit(Limit::Cancelled));
+            }
+        }
+        let elapsed = self.started.elapsed();
+        if self.config.timeout.is_some_and(|t| elapsed >= t) {
+            return Err(Halt::Limit(Limit::Time));
+        }
+        if let Some(observer) = &self.config.progress {
+            let ms = elapsed.as_millis() as u64;
+            let last = self.last_progress_ms.load(Ordering::Relaxed);
+            if ms >= last + 100
+                && self
+                    .last_progress_ms
+                    .compare_exchange(last, ms, Ordering::Relaxed, Ordering::Relaxed)
+                    .is_ok()
+            {
+                observer(&Progress {
+                    expanded,
+                    stored: 0,
+                    depth: bound as u64,
+                    seconds: elapsed.as_secs_f64(),
+                    max_states: self.config.max_states,
+                });
+            }
+        }
+        Ok(())
+    }
+}
+
+/// One depth-first dive's working memory.
+struct Dive<'a, E: Eval> {
+    t: &'a Tables,
+    eval: E,
+    board: [u8; MAX_CELLS],
+    path: Vec<Dir>,
+    bound: u32,
+    next: u32,
+    expanded: u64,
+    generated: u64,
+    unreported: u64,
+    /// Nodes at this depth are not expanded but collected into `frontier` (splitting mode).
+    split_at: u32,
+    frontier: Vec<Vec<Dir>>,
+    watch: &'a Watch<'a>,
+    halt: Option<Halt>,
+}
+
+impl<'a, E: Eval> Dive<'a, E> {
+    fn new(t: &'a Tables, eval: E, board: [u8; MAX_CELLS], watch: &'a Watch<'a>) -> Self {
+        Dive {
+            t,
+            eval,
+            board,
+            path: Vec::with_capacity(256),
+            bound: 0,
+            next: u32::MAX,
+            expanded: 0,
+            generated: 0,
+            unreported: 0,
+            split_at: u32::MAX,
+            frontier: Vec::new(),
+            watch,
+            halt: None,
+        }
+    }
+
+    /// Searches below the current board (its blank in `blank`, `g` moves from the root, heuristic
+    /// `h`), never moving the blank back in direction `back` (4: none). True when the goal is
+    /// reached; the path then holds the moves.
+    fn dfs(&mut self, g: u32, h: u32, blank: usize, back: usize) -> bool {
+        if g == self.split_at {
+            self.frontier.push(self.path.clone());
+            return false;
+        }
+        self.expanded += 1;
+        self.unreported += 1;
+        if self.unreported > CHECK_MASK {
+            if let Err(halt) = self.watch.check(self.unreported, self.bound) {
+                self.halt = Some(halt);
+                return false;
+            }
+            self.unreported = 0;
+        }
+        let neighbours = self.t.neighbours[blank];
+        for (d, &to) in neighbours.iter().enumerate() {
+            if to == NONE || d == back {
+                continue;
+            }
+            let to = to as usize;
+            let tile = self.board[to];
+            self.board[blank] = tile;
+            self.board[to] = 0;
+            let (h2, undo) = self.eval.step(self.t, &self.board, tile, to, blank, h);
+            self.generated += 1;
+            let f = g + 1 + h2;
+            if f > self.bound {
+                self.next = self.next.min(f);
+            } else {
+                self.path.push(Dir::ALL[d]);
+                if h2 == 0 || self.dfs(g + 1, h2, to, Dir::ALL[d].inverse().index()) {
+                    return true;
+                }
+                self.path.pop();
+                if self.halt.is_some() {
+                    self.eval.undo(undo);
+                    self.board[to] = tile;
+                    self.board[blank] = 0;
+                    return false;
+                }
+            }
+            self.eval.undo(undo);
+            self.board[to] = tile;
+            self.board[blank] = 0;
+        }
+        false
+    }
+
+    /// Plays `moves` from the current board (updating the heuristic); returns the blank's cell
+    /// and the new heuristic.
+    fn replay(&mut self, mut blank: usize, mut h: u32, moves: &[Dir]) -> (usize, u32) {
+        for &m in moves {
+            let to = self.t.neighbours[blank][m.index()] as usize;
+            let tile = self.board[to];
+            self.board[blank] = tile;
+            self.board[to] = 0;
+            h = self.eval.step(self.t, &self.board, tile, to, blank, h).0;
+            self.path.push(m);
+            blank = to;
+        }
+        (blank, h)
+    }
+}
+
+/// The fast IDA* solver for one board shape, goal and heuristic.
+///
+/// ```
+/// use frontier_search::{Config, Status};
+/// use frontier_tiles::{Estimate, Puzzle, Solver};
+///
+/// let puzzle = Puzzle::parse("8 6 7 2 5 4 3 0 1", None, None).unwrap();
+/// let solver = Solver::new(&puzzle, Estimate::Conflict);
+/// let outcome = solver.solve(puzzle.start(), &Config::default());
+/// assert_eq!(outcome.status, Status::Solved);
+/// assert_eq!(outcome.solution.unwrap().moves.len(), 31);
+/// ```
+#[derive(Clone, Debug)]
+pub struct Solver {
+    tables: Arc<Tables>,
+    puzzle: Puzzle,
+    estimate: Estimate,
+}
+
+impl Solver {
+    /// A solver for `puzzle`'s board and goal. [`Estimate::Zero`] is taken as Manhattan (the
+    /// solver's goal test relies on a heuristic that is 0 only at the goal).
+    pub fn new(puzzle: &Puzzle, estimate: Estimate) -> Solver {
+        let estimate = match estimate {
+            Estimate::Zero => Estimate::Manhattan,
+            e => e,
+        };
+        Solver {
+            tables: Arc::new(Tables::new(puzzle.shape(), puzzle.goal())),
+            puzzle: puzzle.clone(),
+            estimate,
+        }
+    }
+
+    /// The heuristic's value on a layout.
+    pub fn estimate(&self, board: &[u8]) -> u32 {
+        match &self.estimate {
+            Estimate::Zero | Estimate::Manhattan => self.tables.manhattan(board),
+            Estimate::Conflict => self.tables.conflict(board),
+            Estimate::Pdb(db) => db.estimate(board),
+        }
+    }
+
+    /// Solves from `start` (a permutation of the goal's tiles): an optimal solution, proven
+    /// unsolvable at once by parity ([`Status::Exhausted`]), or a limit from `config` (depth,
+    /// time, cancel). `config.threads > 1` searches each iteration in parallel.
+    pub fn solve(&self, start: &[u8], config: &Config) -> Outcome<Vec<u8>, Dir> {
+        let started = Instant::now();
+        let t = &*self.tables;
+        let n = t.cells();
+        let stats = |expanded, generated, depth: u32| Stats {
+            expanded,
+            generated,
+            stored: 0,
+            peak_frontier: depth as u64,
+            seconds: started.elapsed().as_secs_f64(),
+        };
+        let valid = start.len() == n && {
+            let mut seen = [false; MAX_CELLS];
+            start
+                .iter()
+                .all(|&x| (x as usize) < n && !std::mem::replace(&mut seen[x as usize], true))
+        };
+        if !valid || !is_solvable(t.shape, start, &t.goal[..n]) {
+            return Outcome {
+                status: Status::Exhausted,
+                solution: None,
+                stats: stats(0, 0, 0),
+            };
+        }
+        let mut board = [0u8; MAX_CELLS];
+        board[..n].copy_from_slice(start);
+        let watch = Watch {
+            config,
+            started,
+            found: AtomicBool::new(false),
+            expanded: AtomicU64::new(0),
+            last_progress_ms: AtomicU64::new(0),
+        };
+        let result = match &self.estimate {
+            Estimate::Zero | Estimate::Manhattan => run(t, ManhattanEval, board, &watch),
+            Estimate::Conflict => run(
+                t,
+                ConflictEval {
+                    row: [0; MAX_CELLS],
+                    col: [0; MAX_CELLS],
+                },
+                board,
+                &watch,
+            ),
+            Estimate::Pdb(db) => run(
+                t,
+                PdbEval {
+                    db,
+                    cell_of: [0; MAX_CELLS],
+                    values: [0; MAX_CELLS],
+                },
+                board,
+                &watch,
+            ),
+        };
+        let (status, moves, expanded, generated, depth) = result;
+        let solution = moves.map(|moves| {
+            let mut states = Vec::with_capacity(moves.len() + 1);
+            let mut b = start.to_vec();
+            let mut blank = b.iter().position(|&x| x == 0).unwrap_or(0);
+            states.push(b.clone());
+            for &m in &moves {
+                let to = t.neighbours[blank][m.index()] as usize;
+                b.swap(blank, to);
+                blank = to;
+                states.push(b.clone());
+            }
+            Solution {
+                cost: moves.len() as u64,
+                moves,
+                states,
+            }
+        });
+        Outcome {
+            status,
+            solution,
+            stats: stats(expanded, generated, depth),
+        }
+    }
+
+    /// The puzzle this solver was made for.
+    pub fn puzzle(&self) -> &Puzzle {
+        &self.puzzle
+    }
+}
+
+type RunResult = (Status, Option<Vec<Dir>>, u64, u64, u32);
+
+/// Iterative deepening on `f = g + h`, sequential or split across threads.
+fn run<E: Eval>(t: &Tables, mut eval: E, board: [u8; MAX_CELLS], watch: &Watch) -> RunResult {
+    let config = watch.config;
+    let threads = config.threads.max(1);
+    let blank = board
+        .iter()
+        .take(t.cells())
+        .position(|&x| x == 0)
+        .unwrap_or(0);
+    let h0 = eval.init(t, &board);
+    if h0 == 0 {
+        return (Status::Solved, Some(Vec::new()), 0, 0, 0);
+    }
+    let (mut expanded, mut generated) = (0u64, 0u64);
+    let mut bound = h0;
+    let pool = if threads > 1 {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .ok()
+    } else {
+        None
+    };
+    loop {
+        if config.max_depth.is_some_and(|max| bound > max) {
+            return (
+                Status::Limit(Limit::Depth),
+                None,
+                expanded,
+                generated,
+                bound,
+            );
+        }
+        let mut root = Dive::new(t, eval.clone(), board, watch);
+        root.bound = bound;
+        let outcome = match &pool {
+            None => {
+                let found = root.dfs(0, h0, blank, 4);
+                expanded += root.expanded;
+                generated += root.generated;
+                if found {
+                    return (Status::Solved, Some(root.path), expanded, generated, bound);
+                }
+                root.halt.map(Err).unwrap_or(Ok(root.next))
+            }
+            Some(pool) => {
+                let r = pool.install(|| parallel_iteration(root, h0, blank, threads));
+                expanded += r.expanded;
+                generated += r.generated;
+                if let Some(path) = r.path {
+                    return (Status::Solved, Some(path), expanded, generated, bound);
+                }
+                r.halt.map(Err).unwrap_or(Ok(r.next))
+            }
+        };
+        match outcome {
+            Err(Halt::Limit(limit)) => {
+                return (Status::Limit(limit), None, expanded, generated, bound)
+            }
+            Err(Halt::Elsewhere) => unreachable_halt(),
+            Ok(u32::MAX) => return (Status::Exhausted, None, expanded, generated, bound),
+            Ok(next) => bound = next,
+        }
+    }
+}
+
+/// `Elsewhere` only stops workers of an iteration that found the goal, which returns first.
+fn unreachable_halt() -> ! {
+    unreachable!("a worker stopped for a solution that was not returned")
+}
+
+struct IterationResult {
+    path: Option<Vec<Dir>>,
+    next: u32,
+    expanded: u64,
+    generated: u64,
+    halt: Option<Halt>,
+}
+
+/// One IDA* iteration in parallel: collect the nodes a few levels down (within the bound), then
+/// search below each of them on rayon's workers, sharing the found flag.
+fn parallel_iteration<E: Eval>(
+    mut root: Dive<'_, E>,
+    h0: u32,
+    blank: usize,
+    threads: usize,
+) -> IterationResult {
+    let board0 = root.board;
+    let eval0 = root.eval.clone();
+    let mut split = 1;
+    loop {
+        root.split_at = split;
+        root.frontier.clear();
+        root.next = u32::MAX;
+        root.path.clear();
+        let found = root.dfs(0, h0, blank, 4);
+        if found || root.halt.is_some() {
+            return IterationResult {
+                path: found.then(|| root.path.clone()),
+                next: root.next,
+                expanded: root.expanded,
+                generated: root.generated,
+                halt: root.halt,
+            };
+        }
+        if root.frontier.len() >= threads * SUBTREES_PER_THREAD
+            || split >= root.bound
+            || root.frontier.is_empty()
+        {
+            break;
+        }
+        split += 1;
+    }
+    let watch = root.watch;
+    let t = root.t;
+    let bound = root.bound;
+    let solution: Mutex<Option<Vec<Dir>>> = Mutex::new(None);
+    let expanded = AtomicU64::new(root.expanded);
+    let generated = AtomicU64::new(root.generated);
+    let halt: Mutex<Option<Halt>> = Mutex::new(None);
+    let split_next = root.next;
+    let h_root = h0;
+    let next = root
+        .frontier
+        .par_iter()
+        .map(|prefix| {
+            if watch.found.load(Ordering::Relaxed) {
+                return u32::MAX;
+            }
+            let mut dive = Dive::new(t, eval0.clone(), board0, watch);
+            dive.eval.init(t, &board0);
+            dive.bound = bound;
+            let (b, h) = dive.replay(blank, h_root, prefix);
+            let back = prefix.last().map_or(4, |d| d.inverse().index());
+            let found = dive.dfs(prefix.len() as u32, h, b, back);
+            expanded.fetch_add(dive.expanded, Ordering::Relaxed);
+            generated.fetch_add(dive.generated, Ordering::Relaxed);
+            if found {
+                watch.found.store(true, Ordering::Relaxed);
+                let mut s = solution.lock().unwrap_or_else(|e| e.into_inner());
+                if s.is_none() {
+                    *s = Some(dive.path);
+                }
+            } else if let Some(Halt::Limit(l)) = dive.halt {
+                *halt.lock().unwrap_or_else(|e| e.into_inner()) = Some(Halt::Limit(l));
+            }
+            dive.next
+        })
+        .min()
+        .unwrap_or(u32::MAX)
+        .min(split_next);
+    let path = solution.into_inner().unwrap_or_else(|e| e.into_inner());
+    let halt = if path.is_some() {
+        None
+    } else {
+        halt.into_inner().unwrap_or_else(|e| e.into_inner())
+    };
+    IterationResult {
+        path,
+        next,
+        expanded: expanded.into_inner(),
+        generated: generated.into_inner(),
+        halt,
+    }
+}

@@ -1,0 +1,58 @@
+//! # frontier-tiles
+//!
+//! Sliding-tile puzzles — the 8-, 15- and 24-puzzles and any `rows x cols` board up to 64
+//! cells — with the heuristics that made them the benchmark of heuristic search:
+//!
+//! - [`Puzzle`] reads the DESIGN input (`"8 6 7 2 5 4 3 0 1"`, the tiles row by row, `0` for the
+//!   blank; the size inferred as a square or given as a [`Shape`]; an optional goal, by default
+//!   `1 2 ... n-1 0`) with errors that name the column, and decides solvability by parity
+//!   without searching.
+//! - Moves ([`Dir`]) are named by the direction the blank moves: `U D L R`.
+//! - Heuristics ([`HeuristicKind`]): Manhattan distance, Manhattan plus linear conflicts, and
+//!   additive disjoint pattern databases ([`PatternDb`]: 7-8 on the 15-puzzle, 6-6-6-6 on the
+//!   24-puzzle), built by backward BFS and cached on disk with a checksum.
+//! - [`Solver`]: IDA* specialised for tiles (in-place board, incremental heuristic, no
+//!   allocation per node, the blank never steps back), optimal with every heuristic, in parallel
+//!   with `threads > 1`. Memory: the board and the path, plus the pattern tables if used.
+//! - [`TilesSpace`]: the same puzzle as a [`frontier_search::Space`] + `Reversible`, so every
+//!   generic solver (BFS, A*, bidirectional, explore, ...) runs on it, over a compact `Copy`
+//!   state: a `u64` (4 bits a cell) up to 16 cells, a `u128` up to 25, [`Wide`] beyond.
+//!
+//! ```
+//! use frontier_search::{Config, Status};
+//! use frontier_tiles::{Estimate, Puzzle, Solver};
+//!
+//! // One of the two hardest 8-puzzle positions: 31 moves.
+//! let puzzle = Puzzle::parse("8 6 7 2 5 4 3 0 1", None, None)?;
+//! assert!(puzzle.is_solvable());
+//! let outcome = Solver::new(&puzzle, Estimate::Conflict).solve(puzzle.start(), &Config::default());
+//! assert_eq!(outcome.status, Status::Solved);
+//! let moves = outcome.solution.unwrap().moves;
+//! assert_eq!(moves.len(), 31);
+//! assert_eq!(puzzle.replay(&moves).unwrap(), puzzle.goal());
+//! # Ok::<(), frontier_tiles::ParseError>(())
+//! ```
+
+mod board;
+mod heuristic;
+mod ida;
+pub mod pdb;
+mod space;
+
+pub use board::{is_solvable, Dir, ParseError, Puzzle, Shape, MAX_CELLS};
+pub use heuristic::{HeuristicKind, Tables};
+pub use ida::Solver;
+pub use pdb::{BuildProgress, Origin, PatternDb};
+pub use space::{Encoding, Estimate, TilesSpace, Wide};
+
+/// The directory pattern databases are cached in: `$FRONTIER_CACHE_DIR` if set, else
+/// `frontier/` in the user's cache directory (`dirs::cache_dir()`), else the system's
+/// temporary directory.
+pub fn cache_dir() -> std::path::PathBuf {
+    if let Some(dir) = std::env::var_os("FRONTIER_CACHE_DIR") {
+        return dir.into();
+    }
+    dirs::cache_dir()
+        .unwrap_or_else(std::env::temp_dir)
+        .join("frontier")
+}

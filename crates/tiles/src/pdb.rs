@@ -1,0 +1,565 @@
+//! Additive disjoint pattern databases (Korf and Felner 2002), built by backward BFS and cached
+//! on disk.
+//!
+//! The tiles are split into disjoint groups. For each group, a table gives, for every placement
+//! of the group's tiles on the board, the fewest moves *of those tiles* that bring them home,
+//! ignoring every other tile (a pattern tile may slide into any cell not held by another pattern
+//! tile). Since each table counts only its own tiles' moves, the sum over the groups never
+//! exceeds the true distance: the heuristic is admissible.
+//!
+//! A placement of `k` tiles on `n` cells is indexed by its rank among the `n!/(n-k)!`
+//! k-permutations; each entry is one byte. The 7-8 split of the 15-puzzle holds
+//! 57,657,600 + 518,918,400 entries (about 577 MB).
+
+use std::fs;
+use std::io::{self, Read, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
+
+use rayon::prelude::*;
+
+use crate::board::{Shape, MAX_CELLS};
+use crate::heuristic::{Tables, NONE};
+
+/// Entries not reached yet during a build.
+const UNSEEN: u8 = u8::MAX;
+/// The file format version; bump it when the layout or the indexing changes.
+const VERSION: u32 = 1;
+const MAGIC: &[u8; 8] = b"FTPDB\0\0\x01";
+
+/// Progress of a pattern-database build: `done` of `total` entries filled so far, in the
+/// `table`-th table (from 0) of `tables`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BuildProgress {
+    /// Which table is being built.
+    pub table: usize,
+    /// How many tables the set has.
+    pub tables: usize,
+    /// Entries filled in this table.
+    pub done: u64,
+    /// Entries in this table.
+    pub total: u64,
+}
+
+/// Where a loaded table came from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Origin {
+    /// Read from the cache.
+    Cache,
+    /// Built now (none was cached).
+    Built,
+    /// Built now because the cached file was damaged or outdated.
+    Rebuilt,
+}
+
+/// One pattern: its tiles (in index order) and its table of distances.
+#[derive(Clone, Debug)]
+pub struct Pattern {
+    tiles: Vec<u8>,
+    table: Vec<u8>,
+}
+
+impl Pattern {
+    /// The tiles of this pattern.
+    pub fn tiles(&self) -> &[u8] {
+        &self.tiles
+    }
+
+    /// The number of entries (placements) in the table.
+    pub fn len(&self) -> usize {
+        self.table.len()
+    }
+
+    /// Whether the table is empty (never, for a built pattern).
+    pub fn is_empty(&self) -> bool {
+        self.table.is_empty()
+    }
+
+    /// The largest distance in the table.
+    pub fn max(&self) -> u8 {
+        self.table.iter().copied().max().unwrap_or(0)
+    }
+
+    /// The stored distance of a placement rank.
+    #[inline]
+    pub fn get(&self, index: usize) -> u8 {
+        self.table[index]
+    }
+}
+
+/// The number of placements of `k` tiles on `n` cells: `n!/(n-k)!`.
+pub fn placements(n: usize, k: usize) -> u64 {
+    (0..k).map(|i| (n - i) as u64).product()
+}
+
+/// The rank of a placement: `cells[i]` is the cell of the i-th tile; mixed radix `n, n-1, ...`.
+#[inline]
+pub fn rank(cells: &[u8], n: usize) -> usize {
+    let mut used: u64 = 0;
+    let mut index = 0usize;
+    for (i, &c) in cells.iter().enumerate() {
+        let below = used & ((1u64 << c) - 1);
+        let r = c as usize - below.count_ones() as usize;
+        index = index * (n - i) + r;
+        used |= 1u64 << c;
+    }
+    index
+}
+
+/// The placement of a rank (inverse of [`rank`]); returns the occupied-cell mask.
+fn unrank(mut index: usize, k: usize, n: usize, cells: &mut [u8]) -> u64 {
+    let mut digits = [0usize; MAX_CELLS];
+    for i in (0..k).rev() {
+        let radix = n - i;
+        digits[i] = index % radix;
+        index /= radix;
+    }
+    let mut used: u64 = 0;
+    for i in 0..k {
+        // The digits[i]-th free cell.
+        let mut free = !used & low_mask(n);
+        for _ in 0..digits[i] {
+            free &= free - 1;
+        }
+        let c = free.trailing_zeros() as u8;
+        cells[i] = c;
+        used |= 1u64 << c;
+    }
+    used
+}
+
+fn low_mask(n: usize) -> u64 {
+    if n >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << n) - 1
+    }
+}
+
+/// A set of additive disjoint patterns covering every tile of a board and goal.
+#[derive(Clone, Debug)]
+pub struct PatternDb {
+    shape: Shape,
+    patterns: Vec<Pattern>,
+    /// `group_of[tile]`: which pattern holds the tile.
+    group_of: [u8; MAX_CELLS],
+    /// `slot_of[tile]`: the tile's position within its pattern.
+    slot_of: [u8; MAX_CELLS],
+    origins: Vec<Origin>,
+}
+
+/// The default split of a board's tiles into groups, by goal cell in reading order: 4-4 on the
+/// 8-puzzle, 7-8 on the 15-puzzle (Korf and Felner 2002), 6-6-6-6 on the 24-puzzle; other boards
+/// get groups as large as keep a table at or under 2^27 entries, sized evenly.
+pub fn default_sizes(shape: Shape) -> Vec<usize> {
+    let n = shape.cells();
+    let tiles = n - 1;
+    if n == 16 {
+        return vec![7, 8];
+    }
+    let mut k = 1;
+    while k < tiles && placements(n, k + 1) <= 1 << 27 {
+        k += 1;
+    }
+    let groups = tiles.div_ceil(k);
+    let base = tiles / groups;
+    let extra = tiles % groups;
+    (0..groups)
+        .map(|g| base + usize::from(g >= groups - extra))
+        .collect()
+}
+
+/// Splits the tiles into consecutive groups of `sizes` by their goal cell in reading order.
+/// `None` if the sizes do not add up to the number of tiles.
+pub fn groups_by_sizes(shape: Shape, goal: &[u8], sizes: &[usize]) -> Option<Vec<Vec<u8>>> {
+    let tiles: Vec<u8> = goal.iter().copied().filter(|&t| t != 0).collect();
+    if sizes.iter().sum::<usize>() != tiles.len()
+        || sizes.contains(&0)
+        || tiles.len() + 1 != shape.cells()
+    {
+        return None;
+    }
+    let mut out = Vec::new();
+    let mut at = 0;
+    for &s in sizes {
+        out.push(tiles[at..at + s].to_vec());
+        at += s;
+    }
+    Some(out)
+}
+
+impl PatternDb {
+    /// Builds every table now, in memory, calling `progress` as entries fill.
+    pub fn build(
+        tables: &Tables,
+        groups: &[Vec<u8>],
+        progress: &(dyn Fn(BuildProgress) + Sync),
+    ) -> PatternDb {
+        let patterns = groups
+            .iter()
+            .enumerate()
+            .map(|(i, g)| {
+                build_pattern(tables, g, &|done, total| {
+                    progress(BuildProgress {
+                        table: i,
+                        tables: groups.len(),
+                        done,
+                        total,
+                    })
+                })
+            })
+            .collect();
+        PatternDb::assemble(tables.shape, patterns, vec![Origin::Built; groups.len()])
+    }
+
+    /// Loads each table from `dir` (the cache), or builds and saves it when it is missing or
+    /// damaged (wrong header, size or checksum). Writes go to a temporary file that is then
+    /// renamed, so a reader never sees half a table. An unwritable cache is not an error: the
+    /// table is still built and used.
+    pub fn load_or_build(
+        dir: &Path,
+        tables: &Tables,
+        groups: &[Vec<u8>],
+        progress: &(dyn Fn(BuildProgress) + Sync),
+    ) -> PatternDb {
+        let mut patterns = Vec::new();
+        let mut origins = Vec::new();
+        for (i, g) in groups.iter().enumerate() {
+            let path = dir.join(file_name(tables, g));
+            let homes: Vec<u8> = g.iter().map(|&t| tables.goal_cell[t as usize]).collect();
+            let expected = placements(tables.cells(), g.len());
+            let (table, origin) = match read_table(&path, tables.shape, &homes, expected) {
+                Ok(table) => (table, Origin::Cache),
+                Err(e) => {
+                    let p = build_pattern(tables, g, &|done, total| {
+                        progress(BuildProgress {
+                            table: i,
+                            tables: groups.len(),
+                            done,
+                            total,
+                        })
+                    });
+                    let _ = fs::create_dir_all(dir)
+                        .and_then(|_| write_table(&path, tables.shape, &homes, &p.table));
+                    let origin = if e.kind() == io::ErrorKind::NotFound {
+                        Origin::Built
+                    } else {
+                        Origin::Rebuilt
+                    };
+                    (p.table, origin)
+                }
+            };
+            patterns.push(Pattern {
+                tiles: g.clone(),
+                table,
+            });
+            origins.push(origin);
+        }
+        PatternDb::assemble(tables.shape, patterns, origins)
+    }
+
+    fn assemble(shape: Shape, patterns: Vec<Pattern>, origins: Vec<Origin>) -> PatternDb {
+        let mut group_of = [u8::MAX; MAX_CELLS];
+        let mut slot_of = [0u8; MAX_CELLS];
+        for (g, p) in patterns.iter().enumerate() {
+            for (s, &t) in p.tiles.iter().enumerate() {
+                group_of[t as usize] = g as u8;
+                slot_of[t as usize] = s as u8;
+            }
+        }
+        PatternDb {
+            shape,
+            patterns,
+            group_of,
+            slot_of,
+            origins,
+        }
+    }
+
+    /// The patterns.
+    pub fn patterns(&self) -> &[Pattern] {
+        &self.patterns
+    }
+
+    /// Where each table came from (cache, built, rebuilt).
+    pub fn origins(&self) -> &[Origin] {
+        &self.origins
+    }
+
+    /// The board shape the tables are for.
+    pub fn shape(&self) -> Shape {
+        self.shape
+    }
+
+    /// The total size of the tables in bytes (one byte per entry).
+    pub fn bytes(&self) -> u64 {
+        self.patterns.iter().map(|p| p.len() as u64).sum()
+    }
+
+    /// Which pattern holds `tile`, and the tile's slot in it.
+    #[inline]
+    pub(crate) fn locate(&self, tile: u8) -> (usize, usize) {
+        (
+            self.group_of[tile as usize] as usize,
+            self.slot_of[tile as usize] as usize,
+        )
+    }
+
+    /// The value of pattern `g` given the cell of every tile (`cell_of[tile]`).
+    #[inline]
+    pub(crate) fn value(&self, g: usize, cell_of: &[u8; MAX_CELLS]) -> u32 {
+        let p = &self.patterns[g];
+        let n = self.shape.cells();
+        let mut used: u64 = 0;
+        let mut index = 0usize;
+        for (i, &t) in p.tiles.iter().enumerate() {
+            let c = cell_of[t as usize];
+            let below = used & ((1u64 << c) - 1);
+            index = index * (n - i) + (c as usize - below.count_ones() as usize);
+            used |= 1u64 << c;
+        }
+        p.table[index] as u32
+    }
+
+    /// The heuristic of a layout: the sum of the patterns' distances.
+    pub fn estimate(&self, board: &[u8]) -> u32 {
+        let mut cell_of = [0u8; MAX_CELLS];
+        for (cell, &t) in board.iter().enumerate() {
+            cell_of[t as usize] = cell as u8;
+        }
+        (0..self.patterns.len())
+            .map(|g| self.value(g, &cell_of))
+            .sum()
+    }
+
+    /// Whether the patterns cover every tile of the board exactly once.
+    pub fn covers(&self) -> bool {
+        let n = self.shape.cells();
+        (1..n).all(|t| self.group_of[t] != u8::MAX)
+            && self.patterns.iter().map(|p| p.tiles.len()).sum::<usize>() == n - 1
+    }
+}
+
+/// The backward BFS over placements of one group, from its goal placement. Layers are found by
+/// scanning the table for the current depth, split across rayon's workers; concurrent writers of
+/// a new entry all write the same depth, so relaxed atomics suffice.
+fn build_pattern(tables: &Tables, group: &[u8], progress: &(dyn Fn(u64, u64) + Sync)) -> Pattern {
+    let n = tables.cells();
+    let k = group.len();
+    let total = placements(n, k);
+    let table: Vec<AtomicU8> = (0..total).map(|_| AtomicU8::new(UNSEEN)).collect();
+    let home: Vec<u8> = group
+        .iter()
+        .map(|&t| tables.goal_cell[t as usize])
+        .collect();
+    table[rank(&home, n)].store(0, Ordering::Relaxed);
+    let filled = AtomicU64::new(1);
+    const CHUNK: usize = 1 << 15;
+    let mut depth = 0u8;
+    loop {
+        let added = AtomicU64::new(0);
+        table.par_chunks(CHUNK).enumerate().for_each(|(ci, chunk)| {
+            let mut cells = [0u8; MAX_CELLS];
+            let mut prefix_index = [0usize; MAX_CELLS];
+            let mut prefix_used = [0u64; MAX_CELLS];
+            let mut local = 0u64;
+            for (j, entry) in chunk.iter().enumerate() {
+                if entry.load(Ordering::Relaxed) != depth {
+                    continue;
+                }
+                let index = ci * CHUNK + j;
+                let used = unrank(index, k, n, &mut cells);
+                // Rank prefixes, so a successor moving tile i re-ranks only from i on.
+                let (mut acc, mut u) = (0usize, 0u64);
+                for i in 0..k {
+                    prefix_index[i] = acc;
+                    prefix_used[i] = u;
+                    let c = cells[i];
+                    acc = acc * (n - i)
+                        + (c as usize - (u & ((1u64 << c) - 1)).count_ones() as usize);
+                    u |= 1u64 << c;
+                }
+                for i in 0..k {
+                    let from = cells[i];
+                    for &to in &tables.neighbours[from as usize] {
+                        if to == NONE || used & (1u64 << to) != 0 {
+                            continue;
+                        }
+                        let (mut acc, mut u) = (prefix_index[i], prefix_used[i]);
+                        for (s, &c0) in cells.iter().enumerate().take(k).skip(i) {
+                            let c = if s == i { to } else { c0 };
+                            acc = acc * (n - s)
+                                + (c as usize - (u & ((1u64 << c) - 1)).count_ones() as usize);
+                            u |= 1u64 << c;
+                        }
+                        let next = &table[acc];
+                        if next.load(Ordering::Relaxed) == UNSEEN {
+                            next.store(depth + 1, Ordering::Relaxed);
+                            local += 1;
+                        }
+                    }
+                }
+            }
+            if local > 0 {
+                added.fetch_add(local, Ordering::Relaxed);
+                let done = filled.fetch_add(local, Ordering::Relaxed) + local;
+                if ci % 64 == 0 {
+                    progress(done.min(total), total);
+                }
+            }
+        });
+        // Two workers may both count a new entry; recount only the fill total from the table
+        // at the end, the layer loop needs only "something was added".
+        if added.load(Ordering::Relaxed) == 0 || depth == UNSEEN - 2 {
+            break;
+        }
+        depth += 1;
+    }
+    progress(total, total);
+    let table: Vec<u8> = table.into_iter().map(AtomicU8::into_inner).collect();
+    Pattern {
+        tiles: group.to_vec(),
+        table,
+    }
+}
+
+/// The cache file name of a pattern: the board and the goal cells of its tiles.
+fn file_name(tables: &Tables, group: &[u8]) -> String {
+    let homes: Vec<String> = group
+        .iter()
+        .map(|&t| tables.goal_cell[t as usize].to_string())
+        .collect();
+    format!(
+        "tiles-pdb-v{VERSION}-{}-{}.bin",
+        tables.shape,
+        homes.join("-")
+    )
+}
+
+/// A 64-bit checksum of a table (FNV-style over 8-byte words, then mixed).
+pub fn checksum(data: &[u8]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325 ^ data.len() as u64;
+    let mut words = data.chunks_exact(8);
+    for w in &mut words {
+        let w = u64::from_le_bytes(w.try_into().unwrap_or([0; 8]));
+        h = (h ^ w).wrapping_mul(0x0000_0100_0000_01b3).rotate_left(29);
+    }
+    for &b in words.remainder() {
+        h = (h ^ b as u64).wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    h ^= h >> 33;
+    h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
+    h ^ (h >> 33)
+}
+
+fn header(shape: Shape, homes: &[u8], len: u64, sum: u64) -> Vec<u8> {
+    let mut h = Vec::with_capacity(32 + homes.len());
+    h.extend_from_slice(MAGIC);
+    h.extend_from_slice(&VERSION.to_le_bytes());
+    h.push(shape.rows as u8);
+    h.push(shape.cols as u8);
+    h.push(homes.len() as u8);
+    h.extend_from_slice(homes);
+    h.extend_from_slice(&len.to_le_bytes());
+    h.extend_from_slice(&sum.to_le_bytes());
+    h
+}
+
+fn write_table(path: &Path, shape: Shape, homes: &[u8], table: &[u8]) -> io::Result<()> {
+    let tmp: PathBuf = path.with_extension(format!("tmp{}", std::process::id()));
+    let result = (|| {
+        let mut f = io::BufWriter::new(fs::File::create(&tmp)?);
+        f.write_all(&header(shape, homes, table.len() as u64, checksum(table)))?;
+        f.write_all(table)?;
+        f.into_inner().map_err(|e| e.into_error())?.sync_all()?;
+        fs::rename(&tmp, path)
+    })();
+    if result.is_err() {
+        let _ = fs::remove_file(&tmp);
+    }
+    result
+}
+
+fn read_table(path: &Path, shape: Shape, homes: &[u8], expected: u64) -> io::Result<Vec<u8>> {
+    let bad = |what: &str| {
+        io::Error::new(
+            io::ErrorKind::InvalidData,
+            format!("{}: {what}", path.display()),
+        )
+    };
+    let mut f = fs::File::open(path)?;
+    let want = header(shape, homes, expected, 0);
+    let mut got = vec![0u8; want.len()];
+    f.read_exact(&mut got).map_err(|_| bad("short header"))?;
+    let sum_at = want.len() - 8;
+    if got[..sum_at] != want[..sum_at] {
+        return Err(bad("header does not match"));
+    }
+    let sum = u64::from_le_bytes(got[sum_at..].try_into().unwrap_or([0; 8]));
+    let len = f.metadata()?.len();
+    if len != want.len() as u64 + expected {
+        return Err(bad("wrong size"));
+    }
+    let mut table = vec![0u8; expected as usize];
+    f.read_exact(&mut table)?;
+    if checksum(&table) != sum {
+        return Err(bad("checksum mismatch"));
+    }
+    Ok(table)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rank_round_trips() {
+        let n = 9;
+        let k = 4;
+        let total = placements(n, k) as usize;
+        let mut cells = [0u8; MAX_CELLS];
+        for index in 0..total {
+            unrank(index, k, n, &mut cells);
+            assert_eq!(rank(&cells[..k], n), index);
+        }
+    }
+
+    #[test]
+    fn default_splits() {
+        let s = |r, c| Shape::new(r, c).unwrap();
+        assert_eq!(default_sizes(s(3, 3)), vec![8]);
+        assert_eq!(default_sizes(s(4, 4)), vec![7, 8]);
+        assert_eq!(default_sizes(s(5, 5)), vec![6, 6, 6, 6]);
+        assert_eq!(default_sizes(s(2, 3)), vec![5]);
+    }
+
+    #[test]
+    fn cache_detects_damage_and_rebuilds() {
+        let dir =
+            std::env::temp_dir().join(format!("frontier-tiles-pdb-test-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        let shape = Shape::new(3, 3).unwrap();
+        let tables = Tables::new(shape, &shape.default_goal());
+        let groups = groups_by_sizes(shape, &shape.default_goal(), &[4, 4]).unwrap();
+        let quiet = |_: BuildProgress| {};
+        let built = PatternDb::load_or_build(&dir, &tables, &groups, &quiet);
+        assert_eq!(built.origins(), &[Origin::Built, Origin::Built]);
+        let cached = PatternDb::load_or_build(&dir, &tables, &groups, &quiet);
+        assert_eq!(cached.origins(), &[Origin::Cache, Origin::Cache]);
+        assert_eq!(cached.patterns()[0].table, built.patterns()[0].table);
+        // Flip one byte of the first table's data: the checksum catches it.
+        let path = dir.join(file_name(&tables, &groups[0]));
+        let mut bytes = fs::read(&path).unwrap();
+        let last = bytes.len() - 1;
+        bytes[last] ^= 1;
+        fs::write(&path, &bytes).unwrap();
+        let repaired = PatternDb::load_or_build(&dir, &tables, &groups, &quiet);
+        assert_eq!(repaired.origins(), &[Origin::Rebuilt, Origin::Cache]);
+        assert_eq!(repaired.patterns()[0].table, built.patterns()[0].table);
+        // Truncate it: the size check catches it.
+        fs::write(&path, &bytes[..bytes.len() / 2]).unwrap();
+        let again = PatternDb::load_or_build(&dir, &tables, &groups, &quiet);
+        assert_eq!(again.origins()[0], Origin::Rebuilt);
+        let _ = fs::remove_dir_all(&dir);
+    }
+}

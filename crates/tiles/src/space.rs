@@ -1,0 +1,276 @@
+//! The tiles as a [`frontier_search::Space`], so every generic solver works on them.
+
+use std::fmt::Debug;
+use std::hash::Hash;
+use std::sync::Arc;
+
+use frontier_search::{Cost, Reversible, Space};
+
+use crate::board::{Dir, Puzzle, Shape, MAX_CELLS};
+use crate::heuristic::{HeuristicKind, Tables, NONE};
+use crate::pdb::PatternDb;
+
+/// A compact `Copy` encoding of a layout, used as the engine's state.
+///
+/// Three encodings cover every board: [`u64`] (4 bits a cell, up to 16 cells: the 8- and
+/// 15-puzzles), [`u128`] (5 bits a cell, up to 25 cells: the 24-puzzle) and [`Wide`] (a byte a
+/// cell, up to 64 cells).
+pub trait Encoding: Copy + Eq + Hash + Send + Sync + Debug + 'static {
+    /// The most cells this encoding holds.
+    const MAX_CELLS: usize;
+    /// Encodes a layout of at most `MAX_CELLS` tiles.
+    fn encode(tiles: &[u8]) -> Self;
+    /// The tile in `cell`.
+    fn get(&self, cell: usize) -> u8;
+    /// Puts `tile` in `cell`.
+    fn set(&mut self, cell: usize, tile: u8);
+    /// The layout of the first `cells` cells.
+    fn decode(&self, cells: usize) -> Vec<u8> {
+        (0..cells).map(|c| self.get(c)).collect()
+    }
+}
+
+impl Encoding for u64 {
+    const MAX_CELLS: usize = 16;
+    fn encode(tiles: &[u8]) -> Self {
+        tiles
+            .iter()
+            .enumerate()
+            .fold(0, |acc, (i, &t)| acc | (t as u64 & 15) << (4 * i))
+    }
+    #[inline]
+    fn get(&self, cell: usize) -> u8 {
+        (self >> (4 * cell) & 15) as u8
+    }
+    #[inline]
+    fn set(&mut self, cell: usize, tile: u8) {
+        *self = (*self & !(15 << (4 * cell))) | (tile as u64 & 15) << (4 * cell);
+    }
+}
+
+impl Encoding for u128 {
+    const MAX_CELLS: usize = 25;
+    fn encode(tiles: &[u8]) -> Self {
+        tiles
+            .iter()
+            .enumerate()
+            .fold(0, |acc, (i, &t)| acc | (t as u128 & 31) << (5 * i))
+    }
+    #[inline]
+    fn get(&self, cell: usize) -> u8 {
+        (self >> (5 * cell) & 31) as u8
+    }
+    #[inline]
+    fn set(&mut self, cell: usize, tile: u8) {
+        *self = (*self & !(31 << (5 * cell))) | (tile as u128 & 31) << (5 * cell);
+    }
+}
+
+/// A byte per cell, for boards of up to 64 cells.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Wide(pub [u8; MAX_CELLS]);
+
+impl Encoding for Wide {
+    const MAX_CELLS: usize = MAX_CELLS;
+    fn encode(tiles: &[u8]) -> Self {
+        let mut w = [0u8; MAX_CELLS];
+        w[..tiles.len()].copy_from_slice(tiles);
+        Wide(w)
+    }
+    #[inline]
+    fn get(&self, cell: usize) -> u8 {
+        self.0[cell]
+    }
+    #[inline]
+    fn set(&mut self, cell: usize, tile: u8) {
+        self.0[cell] = tile;
+    }
+}
+
+/// A heuristic the generic solvers (`astar`, `idastar`) can call on a whole layout.
+#[derive(Clone, Debug)]
+pub enum Estimate {
+    /// Always 0 (uninformed).
+    Zero,
+    /// Manhattan distance.
+    Manhattan,
+    /// Manhattan distance plus linear conflicts.
+    Conflict,
+    /// Additive pattern databases.
+    Pdb(Arc<PatternDb>),
+}
+
+impl Estimate {
+    /// The kind, if informed.
+    pub fn kind(&self) -> Option<HeuristicKind> {
+        match self {
+            Estimate::Zero => None,
+            Estimate::Manhattan => Some(HeuristicKind::Manhattan),
+            Estimate::Conflict => Some(HeuristicKind::Conflict),
+            Estimate::Pdb(_) => Some(HeuristicKind::Pdb),
+        }
+    }
+}
+
+/// A sliding-tile puzzle as a search space over the encoding `E`.
+///
+/// Moves are named by the direction the blank moves. Tree searches never undo the last move.
+///
+/// ```
+/// use frontier_search::{bfs, Config, Status};
+/// use frontier_tiles::{Puzzle, TilesSpace};
+///
+/// let puzzle = Puzzle::parse("1 2 3 4 5 6 0 7 8", None, None).unwrap();
+/// let space = TilesSpace::<u64>::new(&puzzle);
+/// let outcome = bfs(&space, &Config::default());
+/// assert_eq!(outcome.status, Status::Solved);
+/// assert_eq!(outcome.solution.unwrap().moves.len(), 2);
+/// ```
+#[derive(Clone, Debug)]
+pub struct TilesSpace<E: Encoding> {
+    tables: Arc<Tables>,
+    start: E,
+    goal: E,
+    estimate: Estimate,
+}
+
+impl<E: Encoding> TilesSpace<E> {
+    /// The space of `puzzle`, guided by Manhattan distance. Panics if the board has more cells
+    /// than `E` holds (check with [`Encoding::MAX_CELLS`]).
+    pub fn new(puzzle: &Puzzle) -> Self {
+        let n = puzzle.shape().cells();
+        assert!(n <= E::MAX_CELLS, "{n} cells do not fit this encoding");
+        TilesSpace {
+            tables: Arc::new(Tables::new(puzzle.shape(), puzzle.goal())),
+            start: E::encode(puzzle.start()),
+            goal: E::encode(puzzle.goal()),
+            estimate: Estimate::Manhattan,
+        }
+    }
+
+    /// The same space with another heuristic.
+    pub fn with_estimate(mut self, estimate: Estimate) -> Self {
+        self.estimate = estimate;
+        self
+    }
+
+    /// The board's shape.
+    pub fn shape(&self) -> Shape {
+        self.tables.shape
+    }
+
+    /// The goal state.
+    pub fn goal(&self) -> E {
+        self.goal
+    }
+
+    fn blank(&self, state: &E) -> usize {
+        (0..self.tables.cells())
+            .find(|&c| state.get(c) == 0)
+            .unwrap_or(0)
+    }
+
+    #[inline]
+    fn slide(state: &E, blank: usize, to: usize) -> E {
+        let mut next = *state;
+        next.set(blank, state.get(to));
+        next.set(to, 0);
+        next
+    }
+}
+
+impl<E: Encoding> Space for TilesSpace<E> {
+    type State = E;
+    type Move = Dir;
+
+    fn start(&self) -> E {
+        self.start
+    }
+
+    fn is_goal(&self, state: &E) -> bool {
+        *state == self.goal
+    }
+
+    fn successors(&self, state: &E, last: Option<&Dir>, mut out: impl FnMut(Dir, E)) {
+        let blank = self.blank(state);
+        let back = last.map(|d| d.inverse());
+        for d in Dir::ALL {
+            let to = self.tables.neighbours[blank][d.index()];
+            if to == NONE || Some(d) == back {
+                continue;
+            }
+            out(d, Self::slide(state, blank, to as usize));
+        }
+    }
+
+    fn heuristic(&self, state: &E) -> Cost {
+        let board = state.decode(self.tables.cells());
+        let h = match &self.estimate {
+            Estimate::Zero => 0,
+            Estimate::Manhattan => self.tables.manhattan(&board),
+            Estimate::Conflict => self.tables.conflict(&board),
+            Estimate::Pdb(db) => db.estimate(&board),
+        };
+        h as Cost
+    }
+}
+
+impl<E: Encoding> Reversible for TilesSpace<E> {
+    fn goals(&self) -> Vec<E> {
+        vec![self.goal]
+    }
+
+    fn predecessors(&self, state: &E, mut out: impl FnMut(Dir, E)) {
+        // `prev --d--> state` exactly when moving the blank of `state` by `d.inverse()` gives `prev`.
+        let blank = self.blank(state);
+        for d in Dir::ALL {
+            let to = self.tables.neighbours[blank][d.index()];
+            if to != NONE {
+                out(d.inverse(), Self::slide(state, blank, to as usize));
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use frontier_search::{bfs, bidirectional, explore, Config, Status};
+
+    #[test]
+    fn encodings_round_trip() {
+        let t: Vec<u8> = (0..16).rev().collect();
+        assert_eq!(u64::encode(&t).decode(16), t);
+        let t: Vec<u8> = (0..25).rev().collect();
+        assert_eq!(u128::encode(&t).decode(25), t);
+        let t: Vec<u8> = (0..64).rev().collect();
+        assert_eq!(Wide::encode(&t).decode(64), t);
+    }
+
+    #[test]
+    fn eight_puzzle_has_181440_states_and_diameter_31() {
+        // Reinefeld (1993) and others: 9!/2 = 181,440 reachable layouts, the farthest 31 moves away.
+        let shape = Shape::new(3, 3).unwrap();
+        let goal = shape.default_goal();
+        let puzzle = Puzzle::new(shape, &goal, &goal).unwrap();
+        let space = TilesSpace::<u64>::new(&puzzle);
+        let ex = explore(&space, &Config::default());
+        assert!(ex.is_complete());
+        assert_eq!(ex.states(), 181_440);
+        assert_eq!(ex.layers.len() - 1, 31);
+        assert_eq!(*ex.layers.last().unwrap(), 2);
+    }
+
+    #[test]
+    fn bidirectional_agrees_with_bfs() {
+        let puzzle = Puzzle::parse("8 6 7 2 5 4 3 0 1", None, None).unwrap();
+        let space = TilesSpace::<u64>::new(&puzzle);
+        let a = bfs(&space, &Config::default());
+        let b = bidirectional(&space, &Config::default());
+        assert_eq!(a.status, Status::Solved);
+        assert_eq!(a.solution.as_ref().unwrap().len(), 31);
+        assert_eq!(b.solution.as_ref().unwrap().len(), 31);
+        let moves = &b.solution.unwrap().moves;
+        assert_eq!(puzzle.replay(moves).unwrap(), puzzle.goal());
+    }
+}

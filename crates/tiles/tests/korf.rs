@@ -1,0 +1,138 @@
+//! Korf's 100 random 15-puzzle instances (Korf 1985), solved optimally and replayed.
+//!
+//! The instance list and optimal lengths are in `data/korf100.txt`, with their source.
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use frontier_search::{Config, Status};
+use frontier_tiles::pdb::groups_by_sizes;
+use frontier_tiles::{Dir, Estimate, PatternDb, Puzzle, Shape, Solver, Tables};
+
+const KORF_GOAL: &str = "0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15";
+
+/// (instance number, optimal length, tiles)
+fn instances() -> Vec<(usize, usize, String)> {
+    include_str!("../data/korf100.txt")
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|l| {
+            let mut it = l.split_whitespace();
+            let id = it.next().unwrap().parse().unwrap();
+            let len = it.next().unwrap().parse().unwrap();
+            (id, len, it.collect::<Vec<_>>().join(" "))
+        })
+        .collect()
+}
+
+/// An independent check: play the moves on a plain array and compare with the goal.
+fn replay_reaches_goal(start: &[u8], goal: &[u8], cols: usize, moves: &[Dir]) -> bool {
+    let mut b = start.to_vec();
+    let mut blank = b.iter().position(|&t| t == 0).unwrap();
+    let rows = b.len() / cols;
+    for m in moves {
+        let (r, c) = (blank / cols, blank % cols);
+        let next = match m {
+            Dir::U if r > 0 => blank - cols,
+            Dir::D if r + 1 < rows => blank + cols,
+            Dir::L if c > 0 => blank - 1,
+            Dir::R if c + 1 < cols => blank + 1,
+            _ => return false,
+        };
+        b.swap(blank, next);
+        blank = next;
+    }
+    b == goal
+}
+
+fn solve_and_check(solver: &Solver, puzzle: &Puzzle, expected: usize, threads: usize) -> u64 {
+    let outcome = solver.solve(puzzle.start(), &Config::default().threads(threads));
+    assert_eq!(outcome.status, Status::Solved);
+    let moves = outcome.solution.unwrap().moves;
+    assert_eq!(moves.len(), expected, "{:?}", puzzle.start());
+    assert!(replay_reaches_goal(
+        puzzle.start(),
+        puzzle.goal(),
+        4,
+        &moves
+    ));
+    outcome.stats.expanded
+}
+
+#[test]
+fn the_list_matches_the_issue() {
+    let all = instances();
+    assert_eq!(all.len(), 100);
+    // The issue quotes instance 1 (57 moves) and instance 9 (46 moves).
+    assert_eq!(
+        all[0],
+        (1, 57, "14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3".to_string())
+    );
+    assert_eq!(
+        all[8],
+        (9, 46, "3 14 9 11 5 4 8 2 13 12 6 7 10 1 15 0".to_string())
+    );
+    for (id, _, tiles) in &all {
+        let p = Puzzle::parse(tiles, None, Some(KORF_GOAL)).unwrap();
+        assert!(p.is_solvable(), "instance {id}");
+    }
+}
+
+/// The easiest instances (41-46 moves) with linear conflicts, sequential and in parallel.
+#[test]
+fn easy_instances_with_linear_conflicts() {
+    let all = instances();
+    for &id in &[9, 55, 79] {
+        let (_, len, tiles) = &all[id - 1];
+        let p = Puzzle::parse(tiles, None, Some(KORF_GOAL)).unwrap();
+        let solver = Solver::new(&p, Estimate::Conflict);
+        solve_and_check(&solver, &p, *len, 1);
+        solve_and_check(&solver, &p, *len, 2);
+    }
+}
+
+/// The first few instances with a 6-6-3 pattern database (small enough to build in the test).
+#[test]
+fn first_instances_with_a_663_pattern_database() {
+    let shape = Shape::new(4, 4).unwrap();
+    let goal: Vec<u8> = (0..16).collect();
+    let tables = Tables::new(shape, &goal);
+    let groups = groups_by_sizes(shape, &goal, &[6, 6, 3]).unwrap();
+    let db = Arc::new(PatternDb::build(&tables, &groups, &|_| {}));
+    assert!(db.covers());
+    let all = instances();
+    for (_, len, tiles) in all.iter().take(3) {
+        let p = Puzzle::parse(tiles, None, Some(KORF_GOAL)).unwrap();
+        let solver = Solver::new(&p, Estimate::Pdb(db.clone()));
+        solve_and_check(&solver, &p, *len, 2);
+    }
+}
+
+/// All 100 with the 7-8 pattern database (built once and cached, ~1 min the first time):
+/// `cargo test --release -p frontier-tiles --test korf -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn korf_all_100() {
+    let shape = Shape::new(4, 4).unwrap();
+    let goal: Vec<u8> = (0..16).collect();
+    let tables = Tables::new(shape, &goal);
+    let groups = groups_by_sizes(shape, &goal, &[7, 8]).unwrap();
+    let db = Arc::new(PatternDb::load_or_build(
+        &frontier_tiles::cache_dir(),
+        &tables,
+        &groups,
+        &|_| {},
+    ));
+    let started = Instant::now();
+    let mut nodes = 0;
+    for (id, len, tiles) in instances() {
+        let p = Puzzle::parse(&tiles, None, Some(KORF_GOAL)).unwrap();
+        let solver = Solver::new(&p, Estimate::Pdb(db.clone()));
+        nodes += solve_and_check(&solver, &p, len, 1);
+        eprintln!("instance {id}: {len} moves");
+    }
+    eprintln!(
+        "all 100: {:.2} s, {nodes} nodes expanded",
+        started.elapsed().as_secs_f64()
+    );
+}
