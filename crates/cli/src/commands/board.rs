@@ -1,31 +1,236 @@
-//! `frontier board`: placeholder until the board domain lands.
+//! `frontier board`: the robot on a board of letters (the `frontier-board` crate).
 
+use std::io::{self, Read, Write};
 use std::process::ExitCode;
 
-use crate::common::{Context, SearchArgs};
+use anyhow::Context as _;
+use frontier_board::{Board, Heading, Move, Place, Puzzle, Rules, State};
+use frontier_search::Solution;
+use serde_json::json;
+
+use crate::common::{report, report_exploration, Algo, Context, SearchArgs};
+
+/// The rules the robot moves by.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum RulesArg {
+    /// The seed's: turn only on the board, Forward onto the same letter, Jump onto the next one
+    #[default]
+    Seed,
+    /// As seed, and Jump may also go down onto any lower letter
+    Lightbot,
+}
+
+impl From<RulesArg> for Rules {
+    fn from(rules: RulesArg) -> Rules {
+        match rules {
+            RulesArg::Seed => Rules::Seed,
+            RulesArg::Lightbot => Rules::Lightbot,
+        }
+    }
+}
 
 /// The arguments of `frontier board`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// The puzzle
-    input: String,
+    /// The board file (`-` reads standard input): rows of letters A-Z, top row first, then
+    /// optionally a line with `*` below the column where the robot waits, then optionally
+    /// `X Y D` (column, row from the bottom, heading N|E|S|W)
+    #[arg(value_name = "FILE|-")]
+    pub input: String,
+    /// The letter to reach [default: the highest letter on the board]
+    #[arg(long, value_name = "LETTER", value_parser = parse_letter)]
+    pub target: Option<char>,
+    /// The rules
+    #[arg(long, value_enum, default_value_t = RulesArg::Seed)]
+    pub rules: RulesArg,
     #[command(flatten)]
-    search: SearchArgs,
-}
-
-/// Solves the puzzle.
-pub fn run(args: Args, _ctx: &Context) -> anyhow::Result<ExitCode> {
-    anyhow::bail!("the board domain is not built yet ({}, {:?})", args.input, args.search.algo)
+    pub search: SearchArgs,
 }
 
 /// The arguments of `frontier explore board`.
 #[derive(clap::Args, Debug)]
 pub struct ExploreArgs {
+    /// The board file (`-` reads standard input)
+    #[arg(value_name = "FILE|-")]
+    pub input: String,
+    /// The rules
+    #[arg(long, value_enum, default_value_t = RulesArg::Seed)]
+    pub rules: RulesArg,
     #[command(flatten)]
-    search: SearchArgs,
+    pub search: SearchArgs,
 }
 
-/// Explores the puzzle.
-pub fn explore(args: ExploreArgs, _ctx: &Context) -> anyhow::Result<ExitCode> {
-    anyhow::bail!("the board domain is not built yet ({:?})", args.search.algo)
+fn parse_letter(text: &str) -> Result<char, String> {
+    let mut chars = text.chars();
+    match (chars.next(), chars.next()) {
+        (Some(c), None) if c.is_ascii_alphabetic() => Ok(c.to_ascii_uppercase()),
+        _ => Err(format!("'{text}' is not one letter A-Z")),
+    }
+}
+
+/// Reads and parses the board file, or standard input for `-`.
+fn load(input: &str) -> anyhow::Result<Board> {
+    let mut bytes = Vec::new();
+    if input == "-" {
+        io::stdin()
+            .read_to_end(&mut bytes)
+            .context("reading the board from standard input")?;
+    } else {
+        bytes = std::fs::read(input).with_context(|| format!("reading {input}"))?;
+    }
+    let name = if input == "-" { "<stdin>" } else { input };
+    Board::from_bytes(&bytes).with_context(|| format!("{name}: not a valid board"))
+}
+
+/// Solves the puzzle.
+pub fn run(args: Args, ctx: &Context) -> anyhow::Result<ExitCode> {
+    let board = load(&args.input)?;
+    let puzzle = Puzzle::new(board, args.rules.into(), args.target)?;
+    let (algo, outcome) = args.search.solve(ctx, &puzzle, Algo::Bfs);
+    let quiet = args.search.quiet;
+    report(
+        ctx,
+        &args.search,
+        "board",
+        algo.name(),
+        &outcome,
+        |mv| json!(mv.name()),
+        |out, solution| render(out, &puzzle, algo, solution, quiet),
+    )
+}
+
+/// Explores the puzzle: the robot's reachable states by distance from the start.
+pub fn explore(args: ExploreArgs, ctx: &Context) -> anyhow::Result<ExitCode> {
+    let board = load(&args.input)?;
+    let puzzle = Puzzle::new(board, args.rules.into(), None)?;
+    let exploration = args.search.explore(ctx, &puzzle);
+    report_exploration(ctx, &args.search, "board", &exploration)
+}
+
+/// The most columns or rows drawn; larger boards are drawn cropped to the route.
+const MAX_DRAWN: usize = 100;
+
+/// The numbered moves and, unless `quiet`, the board beside the route.
+fn render(
+    out: &mut dyn Write,
+    puzzle: &Puzzle,
+    algo: Algo,
+    solution: &Solution<State, Move>,
+    quiet: bool,
+) -> io::Result<()> {
+    let n = solution.len();
+    writeln!(
+        out,
+        "{n} move{} to {} ({}, rules {})",
+        if n == 1 { "" } else { "s" },
+        puzzle.target(),
+        algo.name(),
+        puzzle.rules()
+    )?;
+    let digits = n.max(1).to_string().len();
+    for (i, mv) in solution.moves.iter().enumerate() {
+        writeln!(out, "{:>digits$}. {mv}", i + 1)?;
+    }
+    if !quiet {
+        writeln!(out)?;
+        draw(out, puzzle, &solution.states)?;
+    }
+    Ok(())
+}
+
+/// What the route panel shows in a cell.
+fn mark(heading: Heading) -> char {
+    match heading {
+        Heading::N => '^',
+        Heading::E => '>',
+        Heading::S => 'v',
+        Heading::W => '<',
+    }
+}
+
+/// Draws the board and, beside it, the route: `S` the start, `G` the goal, an arrow where the
+/// robot left a cell (pointing the way it went), `.` a cell it never entered.
+fn draw(out: &mut dyn Write, puzzle: &Puzzle, states: &[State]) -> io::Result<()> {
+    let board = puzzle.board();
+    let (width, height) = (board.width(), board.height());
+    let cell = |state: &State| match puzzle.place(*state) {
+        Place::Cell { x, y } => Some((x, y)),
+        Place::Below { .. } => None,
+    };
+    // The columns and rows drawn: the whole board, or the route's box on a large board.
+    let (mut x0, mut x1, mut y0, mut y1) = (0, width - 1, 0, height - 1);
+    if width > MAX_DRAWN || height > MAX_DRAWN {
+        let cells: Vec<(usize, usize)> = states.iter().filter_map(cell).collect();
+        let xs = cells.iter().map(|c| c.0);
+        let ys = cells.iter().map(|c| c.1);
+        x0 = xs.clone().min().unwrap_or(0).saturating_sub(1);
+        x1 = (xs.max().unwrap_or(0) + 1).min(width - 1);
+        y0 = ys.clone().min().unwrap_or(0).saturating_sub(1);
+        y1 = (ys.max().unwrap_or(0) + 1).min(height - 1);
+        if x1 - x0 >= MAX_DRAWN || y1 - y0 >= MAX_DRAWN {
+            return writeln!(
+                out,
+                "(the route spans more than {MAX_DRAWN} columns or rows: not drawn)"
+            );
+        }
+        writeln!(
+            out,
+            "columns {x0}-{x1}, rows {y0}-{y1} (from the bottom) of the {width} x {height} board:"
+        )?;
+    }
+    let cols = x1 - x0 + 1;
+    let rows = y1 - y0 + 1;
+    let mut route = vec!['.'; cols * rows];
+    let at = |x: usize, y: usize| (y - y0) * cols + (x - x0);
+    for pair in states.windows(2) {
+        let (from, to) = (pair[0], pair[1]);
+        if let Some((x, y)) = cell(&from) {
+            if cell(&to) != Some((x, y)) {
+                route[at(x, y)] = mark(from.heading());
+            }
+        }
+    }
+    let first = states.first().copied();
+    let below_start = first.and_then(|s| match puzzle.place(s) {
+        Place::Below { column } => Some(column),
+        Place::Cell { .. } => None,
+    });
+    if let Some((x, y)) = first.as_ref().and_then(cell) {
+        route[at(x, y)] = 'S';
+    }
+    if let Some((x, y)) = states.last().and_then(cell) {
+        route[at(x, y)] = 'G';
+    }
+    let gap = "   ";
+    let panel = cols.max("board".len());
+    writeln!(
+        out,
+        "{:<panel$}{gap}route: S start, G goal, ^>v< the way the robot left a cell",
+        "board"
+    )?;
+    for y in (y0..=y1).rev() {
+        let letters: String = (x0..=x1).filter_map(|x| board.letter(x, y)).collect();
+        let marks: String = (x0..=x1).map(|x| route[at(x, y)]).collect();
+        writeln!(out, "{letters:<panel$}{gap}{marks}")?;
+    }
+    if let Some(column) = below_start.filter(|c| (x0..=x1).contains(c) && y0 == 0) {
+        let pad = " ".repeat(column - x0);
+        let star = format!("{pad}*");
+        writeln!(out, "{star:<panel$}{gap}{pad}S")?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn target_letters() {
+        assert_eq!(parse_letter("c"), Ok('C'));
+        assert_eq!(parse_letter("F"), Ok('F'));
+        assert!(parse_letter("").is_err());
+        assert!(parse_letter("AB").is_err());
+        assert!(parse_letter("1").is_err());
+    }
 }
