@@ -1,0 +1,63 @@
+//! # frontier-river
+//!
+//! River-crossing puzzles that users describe in TOML: a cast of roles with counts (identical
+//! people are one role with a count), a boat with a capacity and rowers, safety rules written as
+//! expressions over the counts on a bank, optional crossing times and start banks. The seed's
+//! puzzle and four classics ship as presets ([`PRESETS`]).
+//!
+//! A [`Puzzle`] is checked when it is read (TOML shape, names, counts, rule syntax, a safe
+//! start), and every error says where it is, as `line:column`. A [`RiverSpace`] turns it into a
+//! [`frontier_search::Space`]: a state is one `u64` (the counts on the near bank, packed, and the
+//! boat's side), a move is one `u64` (the counts aboard). Any solver of `frontier-search` runs on
+//! it:
+//!
+//! - `bfs` (or `bidirectional`, the space is [`frontier_search::Reversible`]) finds the fewest
+//!   crossings;
+//! - `ucs` and `astar` (with an admissible heuristic) find the quickest plan when roles have
+//!   times: a trip takes as long as the slowest aboard;
+//! - `dfs` finds the first plan in move order, as the seed's program does.
+//!
+//! ```
+//! use frontier_river::{Puzzle, RiverSpace};
+//! use frontier_search::{astar, bfs, Config, Status};
+//!
+//! let space = RiverSpace::new(Puzzle::preset("family").unwrap());
+//! let plan = bfs(&space, &Config::default()).solution.unwrap();
+//! assert_eq!(plan.len(), 17);
+//! print!("{}", space.plan_text(&plan)); // " 1. --> police, prisoner   near: ... | far: ..."
+//!
+//! let torch = RiverSpace::new(Puzzle::preset("bridge-torch").unwrap());
+//! assert_eq!(astar(&torch, &Config::default()).solution.unwrap().cost, 17);
+//!
+//! // Four missionaries and four cannibals cannot cross in a boat of two.
+//! let four = Puzzle::from_toml(r#"
+//!     rules = ["missionary -> missionary >= cannibal"]
+//!     [roles]
+//!     missionary = 4
+//!     cannibal = 4
+//!     [boat]
+//!     capacity = 2
+//! "#).unwrap();
+//! let outcome = bfs(&RiverSpace::new(four), &Config::default());
+//! assert_eq!(outcome.status, Status::Exhausted);
+//! ```
+//!
+//! ## The rule language
+//!
+//! See [`Rule`]: integers, role names (the count of that role on the bank, or aboard for boat
+//! rules), `+ - * ( )`, comparisons `< <= == != >= >`, `and or not`, and `->` (implies, lowest
+//! precedence, right-associative). A count used as a truth value is true when non-zero. Every
+//! bank rule must hold on both banks after every crossing (the people in the boat count with the
+//! bank they arrive at); boat rules must hold for the people aboard.
+
+mod error;
+mod presets;
+mod puzzle;
+mod rule;
+mod space;
+
+pub use error::{Bank, Location, RiverError};
+pub use presets::{Preset, PRESETS};
+pub use puzzle::{NamedRule, Puzzle, Role, MAX_COUNT, MAX_LOADS, MAX_TIME};
+pub use rule::{Rule, RuleError, RuleErrorKind};
+pub use space::{RiverSpace, State, Trip};

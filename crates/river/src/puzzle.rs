@@ -1,0 +1,633 @@
+//! A river-crossing puzzle: its cast, its boat and its rules, read from TOML.
+
+use std::fmt;
+use std::marker::PhantomData;
+use std::ops::Range;
+
+use serde::de::{self, Deserializer, MapAccess, Visitor};
+use serde::Deserialize;
+use toml::Spanned;
+
+use crate::error::{Bank, Location, RiverError};
+use crate::rule::Rule;
+
+/// The most people of one role.
+pub const MAX_COUNT: u32 = 1_000_000;
+/// The longest crossing time of one role.
+pub const MAX_TIME: u64 = 1_000_000_000;
+/// The most different boat loads a puzzle may allow (they are listed once, up front).
+pub const MAX_LOADS: u64 = 1 << 21;
+/// Bits of a state: one for the boat, and per role its count's bits plus one guard bit.
+pub(crate) const STATE_BITS: u32 = 64;
+
+/// One kind of person (or animal, or cabbage): identical people are one role with a count.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Role {
+    /// The name used in rules, rowers and output.
+    pub name: String,
+    /// How many people have this role.
+    pub count: u32,
+    /// Minutes (or any unit) this role needs to cross; a trip takes as long as the slowest
+    /// aboard. 1 when not given.
+    pub time: u64,
+    /// Whether this role can row the boat.
+    pub rows: bool,
+    /// How many of them start on the near bank.
+    pub start_near: u32,
+}
+
+/// A rule together with where it came from, for messages.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NamedRule {
+    /// `rule 2` or `boat rule 1` (1-based, in file order).
+    pub which: String,
+    /// The compiled rule.
+    pub rule: Rule,
+}
+
+/// A validated river-crossing puzzle.
+///
+/// Built from TOML with [`Puzzle::from_toml`] or from a shipped preset with [`Puzzle::preset`];
+/// every check (names, counts, rules, a safe start) is done then, so a `Puzzle` is always
+/// searchable.
+///
+/// ```
+/// use frontier_river::Puzzle;
+///
+/// let puzzle = Puzzle::from_toml(r#"
+///     rules = ["goat and (wolf + cabbage) -> farmer"]
+///     [roles]
+///     farmer = 1
+///     wolf = 1
+///     goat = 1
+///     cabbage = 1
+///     [boat]
+///     capacity = 2
+///     rowers = ["farmer"]
+/// "#).unwrap();
+/// assert_eq!(puzzle.roles().len(), 4);
+/// assert_eq!(puzzle.roles()[1].name, "wolf"); // file order is kept
+///
+/// let err = Puzzle::from_toml("[roles]\nfarmer = 1\n[boat]\ncapacity = 0\n").unwrap_err();
+/// assert_eq!(err.to_string(), "4:12: the boat's capacity must be at least 1, not 0");
+/// ```
+#[derive(Clone, Debug)]
+pub struct Puzzle {
+    name: String,
+    roles: Vec<Role>,
+    capacity: u32,
+    rules: Vec<NamedRule>,
+    boat_rules: Vec<NamedRule>,
+    boat_start: Bank,
+    timed: bool,
+}
+
+impl Puzzle {
+    /// Reads and checks a puzzle in the TOML format of `DESIGN.md`.
+    pub fn from_toml(source: &str) -> Result<Puzzle, RiverError> {
+        let doc: Doc = toml::from_str(source).map_err(|e| RiverError::Toml {
+            location: e.span().map(|s| Location::of_offset(source, s.start)),
+            message: e.message().trim_end().to_string(),
+        })?;
+        Builder { source }.build(doc)
+    }
+
+    /// The puzzle's title (`name = ...`; empty when not given).
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The roles, in file order.
+    pub fn roles(&self) -> &[Role] {
+        &self.roles
+    }
+
+    /// The most people aboard at once.
+    pub fn capacity(&self) -> u32 {
+        self.capacity
+    }
+
+    /// The rules that must hold on both banks after every crossing.
+    pub fn rules(&self) -> &[NamedRule] {
+        &self.rules
+    }
+
+    /// The rules that must hold for the people aboard.
+    pub fn boat_rules(&self) -> &[NamedRule] {
+        &self.boat_rules
+    }
+
+    /// The bank the boat starts on.
+    pub fn boat_start(&self) -> Bank {
+        self.boat_start
+    }
+
+    /// Whether some role has a crossing time: then the cheapest plan is the quickest one, not
+    /// the one with fewest crossings.
+    pub fn is_timed(&self) -> bool {
+        self.timed
+    }
+
+    /// The total number of people.
+    pub fn people(&self) -> u64 {
+        self.roles.iter().map(|r| u64::from(r.count)).sum()
+    }
+
+    /// The first bank rule that fails when role `r` counts `count(r)` on a bank.
+    pub fn broken_rule(&self, count: impl Fn(usize) -> i64 + Copy) -> Option<&NamedRule> {
+        self.rules.iter().find(|r| !r.rule.holds(count))
+    }
+
+    /// The first boat rule that fails when role `r` has `count(r)` people aboard.
+    pub fn broken_boat_rule(&self, count: impl Fn(usize) -> i64 + Copy) -> Option<&NamedRule> {
+        self.boat_rules.iter().find(|r| !r.rule.holds(count))
+    }
+
+    /// The number of different boat loads (non-empty, at most `capacity` people), before the
+    /// rowers and boat rules are applied; saturates at [`MAX_LOADS`] + 1.
+    pub fn load_count(&self) -> u64 {
+        count_loads(self.roles.iter().map(|r| r.count), self.capacity, MAX_LOADS)
+    }
+}
+
+/// Counts the multisets of 1..=capacity people drawn from roles of the given counts, up to
+/// `limit`: the answer is exact when at most `limit`, and `limit + 1` otherwise.
+fn count_loads(counts: impl Iterator<Item = u32>, capacity: u32, limit: u64) -> u64 {
+    let counts: Vec<u32> = counts.collect();
+    let people: u64 = counts.iter().map(|&c| u64::from(c)).sum();
+    let cap = u64::from(capacity).min(people);
+    // There is at least one load of each size up to `cap`.
+    if cap > limit {
+        return limit + 1;
+    }
+    let cap = cap as usize;
+    let clamp = u128::from(limit) + 1;
+    // ways[k]: multisets of exactly k people from the roles seen so far, clamped at limit + 1
+    // (clamping each term keeps "is the total above the limit" exact).
+    let mut ways = vec![0u128; cap + 1];
+    ways[0] = 1;
+    let mut next = vec![0u128; cap + 1];
+    for count in counts {
+        let count = count as usize;
+        // next[k] = ways[k] + ways[k-1] + ... + ways[k-count]: a sliding window.
+        let mut window = 0u128;
+        for k in 0..=cap {
+            window += ways[k];
+            if k > count {
+                window -= ways[k - count - 1];
+            }
+            next[k] = window.min(clamp);
+        }
+        std::mem::swap(&mut ways, &mut next);
+    }
+    let total: u128 = ways[1..].iter().sum();
+    total.min(clamp) as u64
+}
+
+/// The bits a count up to `count` needs (at least one).
+pub(crate) fn width(count: u32) -> u32 {
+    (32 - count.leading_zeros()).max(1)
+}
+
+// ---------------------------------------------------------------------------------------------
+// The file's shape, as serde sees it.
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Doc {
+    #[serde(default)]
+    name: Option<String>,
+    #[serde(default)]
+    rules: Vec<Spanned<String>>,
+    roles: Spanned<Entries<RoleSpec>>,
+    boat: Spanned<BoatDoc>,
+    #[serde(default)]
+    start: Option<Entries<StartSpec>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct BoatDoc {
+    capacity: Spanned<i64>,
+    #[serde(default)]
+    rowers: Option<Spanned<Vec<Spanned<String>>>>,
+    #[serde(default)]
+    rules: Vec<Spanned<String>>,
+    #[serde(default)]
+    start: Option<Spanned<String>>,
+}
+
+/// A TOML table read as a list of entries, keeping spans (re-sorted into file order later:
+/// the TOML reader hands tables over sorted by key).
+struct Entries<V>(Vec<(Spanned<String>, Spanned<V>)>);
+
+impl<'de, V: Deserialize<'de>> Deserialize<'de> for Entries<V> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct EntriesVisitor<V>(PhantomData<V>);
+        impl<'de, V: Deserialize<'de>> Visitor<'de> for EntriesVisitor<V> {
+            type Value = Entries<V>;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a table")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+                let mut entries = Vec::new();
+                while let Some(key) = map.next_key::<Spanned<String>>()? {
+                    let value = map.next_value::<Spanned<V>>()?;
+                    entries.push((key, value));
+                }
+                Ok(Entries(entries))
+            }
+        }
+        deserializer.deserialize_map(EntriesVisitor(PhantomData))
+    }
+}
+
+/// `boy = 2` or `boy = { count = 2, time = 5 }`.
+struct RoleSpec {
+    count: Option<Spanned<i64>>,
+    time: Option<Spanned<i64>>,
+}
+
+impl<'de> Deserialize<'de> for RoleSpec {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct RoleVisitor;
+        impl<'de> Visitor<'de> for RoleVisitor {
+            type Value = RoleSpec;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a count (an integer) or a table like { count = 1, time = 5 }")
+            }
+            fn visit_i64<E: de::Error>(self, v: i64) -> Result<RoleSpec, E> {
+                // The span is filled in from the entry's own span later.
+                Ok(RoleSpec {
+                    count: Some(Spanned::new(0..0, v)),
+                    time: None,
+                })
+            }
+            fn visit_u64<E: de::Error>(self, v: u64) -> Result<RoleSpec, E> {
+                self.visit_i64(i64::try_from(v).unwrap_or(i64::MAX))
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<RoleSpec, A::Error> {
+                let mut spec = RoleSpec {
+                    count: None,
+                    time: None,
+                };
+                while let Some(key) = map.next_key::<String>()? {
+                    match key.as_str() {
+                        "count" if spec.count.is_none() => spec.count = Some(map.next_value()?),
+                        "time" if spec.time.is_none() => spec.time = Some(map.next_value()?),
+                        "count" | "time" => return Err(de::Error::duplicate_field("count")),
+                        other => return Err(de::Error::unknown_field(other, &["count", "time"])),
+                    }
+                }
+                Ok(spec)
+            }
+        }
+        deserializer.deserialize_any(RoleVisitor)
+    }
+}
+
+/// `boy = "far"`, `boy = "near"` or `boy = 1` (how many start on the near bank).
+enum StartSpec {
+    Bank(String),
+    Near(i64),
+}
+
+impl<'de> Deserialize<'de> for StartSpec {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct StartVisitor;
+        impl Visitor<'_> for StartVisitor {
+            type Value = StartSpec;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("\"near\", \"far\", or how many start on the near bank")
+            }
+            fn visit_i64<E: de::Error>(self, v: i64) -> Result<StartSpec, E> {
+                Ok(StartSpec::Near(v))
+            }
+            fn visit_u64<E: de::Error>(self, v: u64) -> Result<StartSpec, E> {
+                Ok(StartSpec::Near(i64::try_from(v).unwrap_or(i64::MAX)))
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<StartSpec, E> {
+                Ok(StartSpec::Bank(v.to_string()))
+            }
+        }
+        deserializer.deserialize_any(StartVisitor)
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// From the file's shape to a checked puzzle.
+
+struct Builder<'s> {
+    source: &'s str,
+}
+
+fn is_identifier(name: &str) -> bool {
+    let mut chars = name.chars();
+    matches!(chars.next(), Some(c) if c.is_alphabetic() || c == '_')
+        && chars.all(|c| c.is_alphanumeric() || c == '_')
+        && !matches!(name, "and" | "or" | "not")
+}
+
+impl Builder<'_> {
+    fn at(&self, span: Range<usize>) -> Option<Location> {
+        Some(Location::of_offset(self.source, span.start))
+    }
+
+    fn invalid(&self, span: Range<usize>, message: String) -> RiverError {
+        RiverError::Invalid {
+            location: self.at(span),
+            message,
+        }
+    }
+
+    fn build(&self, doc: Doc) -> Result<Puzzle, RiverError> {
+        let roles_span = doc.roles.span();
+        let mut entries = doc.roles.into_inner().0;
+        entries.sort_by_key(|(key, _)| key.span().start);
+        if entries.is_empty() {
+            return Err(self.invalid(roles_span, "[roles] lists no role".into()));
+        }
+        let mut roles = Vec::with_capacity(entries.len());
+        let mut timed = false;
+        for (key, value) in &entries {
+            let name = key.get_ref();
+            if !is_identifier(name) {
+                return Err(self.invalid(
+                    key.span(),
+                    format!(
+                        "role name `{name}` must be a word of letters, digits and `_` \
+                         (not starting with a digit, not `and`, `or`, `not`) to be usable in rules"
+                    ),
+                ));
+            }
+            let spec = value.get_ref();
+            let count = match &spec.count {
+                None => 1,
+                Some(c) => {
+                    let span = if c.span() == (0..0) {
+                        value.span()
+                    } else {
+                        c.span()
+                    };
+                    let v = *c.get_ref();
+                    if !(0..=i64::from(MAX_COUNT)).contains(&v) {
+                        return Err(self.invalid(
+                            span,
+                            format!(
+                                "the count of `{name}` must be between 0 and {MAX_COUNT}, not {v}"
+                            ),
+                        ));
+                    }
+                    v as u32
+                }
+            };
+            let time = match &spec.time {
+                None => 1,
+                Some(t) => {
+                    let v = *t.get_ref();
+                    if !(1..=MAX_TIME as i64).contains(&v) {
+                        return Err(self.invalid(
+                            t.span(),
+                            format!(
+                                "the time of `{name}` must be between 1 and {MAX_TIME}, not {v}"
+                            ),
+                        ));
+                    }
+                    timed = true;
+                    v as u64
+                }
+            };
+            roles.push(Role {
+                name: name.clone(),
+                count,
+                time,
+                rows: true,
+                start_near: count,
+            });
+        }
+        let bits: u32 = 1 + roles.iter().map(|r| width(r.count) + 1).sum::<u32>();
+        if bits > STATE_BITS {
+            return Err(self.invalid(
+                roles_span,
+                format!(
+                    "the roles' counts overflow the state: they need {bits} bits and {STATE_BITS} \
+                     are available (each role takes the bits of its count plus one)"
+                ),
+            ));
+        }
+        let names: Vec<String> = roles.iter().map(|r| r.name.clone()).collect();
+
+        // The boat.
+        let boat = doc.boat.into_inner();
+        let capacity = *boat.capacity.get_ref();
+        if capacity < 1 {
+            return Err(self.invalid(
+                boat.capacity.span(),
+                format!("the boat's capacity must be at least 1, not {capacity}"),
+            ));
+        }
+        let people: u64 = roles.iter().map(|r| u64::from(r.count)).sum();
+        let capacity = u32::try_from(capacity.min(people.max(1) as i64)).unwrap_or(u32::MAX);
+        if let Some(rowers) = &boat.rowers {
+            if rowers.get_ref().is_empty() {
+                return Err(self.invalid(
+                    rowers.span(),
+                    "`rowers` is empty: nobody could row the boat".into(),
+                ));
+            }
+            for role in roles.iter_mut() {
+                role.rows = false;
+            }
+            for rower in rowers.get_ref() {
+                match names.iter().position(|n| n == rower.get_ref()) {
+                    Some(i) => roles[i].rows = true,
+                    None => {
+                        return Err(self.invalid(
+                            rower.span(),
+                            format!(
+                                "unknown role `{}` in rowers (roles: {})",
+                                rower.get_ref(),
+                                names.join(", ")
+                            ),
+                        ))
+                    }
+                }
+            }
+        }
+        let boat_start = match &boat.start {
+            None => Bank::Near,
+            Some(s) => self.bank(s)?,
+        };
+
+        // Where everyone starts.
+        if let Some(start) = doc.start {
+            let mut entries = start.0;
+            entries.sort_by_key(|(key, _)| key.span().start);
+            for (key, value) in entries {
+                let Some(i) = names.iter().position(|n| n == key.get_ref()) else {
+                    return Err(self.invalid(
+                        key.span(),
+                        format!(
+                            "unknown role `{}` in [start] (roles: {})",
+                            key.get_ref(),
+                            names.join(", ")
+                        ),
+                    ));
+                };
+                let count = roles[i].count;
+                roles[i].start_near = match value.get_ref() {
+                    StartSpec::Bank(b) => {
+                        match self.bank(&Spanned::new(value.span(), b.clone()))? {
+                            Bank::Near => count,
+                            Bank::Far => 0,
+                        }
+                    }
+                    StartSpec::Near(n) if (0..=i64::from(count)).contains(n) => *n as u32,
+                    StartSpec::Near(n) => {
+                        return Err(self.invalid(
+                            value.span(),
+                            format!(
+                                "{n} `{}` cannot start on the near bank: there are {count}",
+                                key.get_ref()
+                            ),
+                        ))
+                    }
+                };
+            }
+        }
+
+        let rules = self.rules(&doc.rules, &names, "rule")?;
+        let boat_rules = self.rules(&boat.rules, &names, "boat rule")?;
+
+        let puzzle = Puzzle {
+            name: doc.name.unwrap_or_default(),
+            roles,
+            capacity,
+            rules,
+            boat_rules,
+            boat_start,
+            timed,
+        };
+        let loads = puzzle.load_count();
+        if loads > MAX_LOADS {
+            return Err(self.invalid(
+                boat.capacity.span(),
+                format!(
+                    "the boat could carry {} different groups, too many to list: \
+                     lower the capacity or the counts",
+                    if loads > MAX_LOADS {
+                        format!("more than {MAX_LOADS}")
+                    } else {
+                        loads.to_string()
+                    }
+                ),
+            ));
+        }
+        for bank in [Bank::Near, Bank::Far] {
+            let on = |r: usize| {
+                let role = &puzzle.roles[r];
+                i64::from(match bank {
+                    Bank::Near => role.start_near,
+                    Bank::Far => role.count - role.start_near,
+                })
+            };
+            if let Some(broken) = puzzle.broken_rule(on) {
+                return Err(RiverError::UnsafeStart {
+                    which: broken.which.clone(),
+                    rule: broken.rule.source().to_string(),
+                    bank,
+                });
+            }
+        }
+        Ok(puzzle)
+    }
+
+    fn bank(&self, value: &Spanned<String>) -> Result<Bank, RiverError> {
+        match value.get_ref().as_str() {
+            "near" => Ok(Bank::Near),
+            "far" => Ok(Bank::Far),
+            other => Err(self.invalid(
+                value.span(),
+                format!("expected \"near\" or \"far\", not \"{other}\""),
+            )),
+        }
+    }
+
+    fn rules(
+        &self,
+        rules: &[Spanned<String>],
+        names: &[String],
+        label: &str,
+    ) -> Result<Vec<NamedRule>, RiverError> {
+        let mut out = Vec::with_capacity(rules.len());
+        for (i, text) in rules.iter().enumerate() {
+            let which = format!("{label} {}", i + 1);
+            let rule = Rule::parse(text.get_ref(), names).map_err(|e| {
+                let span = text.span();
+                let start = Location::of_offset(self.source, span.start);
+                let raw = self.source.get(span.clone()).unwrap_or("");
+                let plain = [('"', '"'), ('\'', '\'')].iter().any(|(open, close)| {
+                    raw.strip_prefix(*open)
+                        .and_then(|r| r.strip_suffix(*close))
+                        .is_some_and(|inner| inner == text.get_ref() && !inner.contains('\\'))
+                });
+                // Without escapes or line breaks the rule's column maps straight into the file.
+                let location = if plain && !raw.contains('\n') {
+                    Location {
+                        line: start.line,
+                        column: start.column + e.column,
+                    }
+                } else {
+                    start
+                };
+                RiverError::Rule {
+                    location,
+                    which: which.clone(),
+                    rule: text.get_ref().clone(),
+                    rule_column: e.column,
+                    kind: e.kind,
+                }
+            })?;
+            out.push(NamedRule { which, rule });
+        }
+        Ok(out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn load_counts() {
+        // 3 distinct people, boat of 2: 3 singles + 3 pairs.
+        let big = u64::MAX - 1;
+        assert_eq!(count_loads([1, 1, 1].into_iter(), 2, big), 6);
+        // 3 and 3, boat of 2: {m, c, mm, cc, mc}.
+        assert_eq!(count_loads([3, 3].into_iter(), 2, big), 5);
+        // 20 distinct people, boat of 4: C(20,1..4).
+        assert_eq!(
+            count_loads([1; 20].into_iter(), 4, big),
+            20 + 190 + 1140 + 4845
+        );
+        assert_eq!(count_loads([1; 30].into_iter(), 30, big), (1 << 30) - 1);
+        assert_eq!(count_loads([1; 30].into_iter(), 30, 1000), 1001);
+        // A capacity beyond the people changes nothing.
+        assert_eq!(count_loads([2, 1].into_iter(), 99, big), 5);
+        // Huge counts are counted quickly and clamped.
+        assert_eq!(
+            count_loads([MAX_COUNT; 3].into_iter(), 3 * MAX_COUNT, MAX_LOADS),
+            MAX_LOADS + 1
+        );
+    }
+
+    #[test]
+    fn widths() {
+        assert_eq!(width(0), 1);
+        assert_eq!(width(1), 1);
+        assert_eq!(width(2), 2);
+        assert_eq!(width(3), 2);
+        assert_eq!(width(4), 3);
+        assert_eq!(width(MAX_COUNT), 20);
+    }
+}

@@ -1,0 +1,385 @@
+//! The search space of a puzzle: packed states, precomputed boat loads, and the transitions.
+
+use std::fmt::Write as _;
+
+use frontier_search::{Cost, Reversible, Solution, Space};
+
+use crate::error::Bank;
+use crate::puzzle::{width, Puzzle};
+
+/// A position: how many of each role stand on the near bank, and where the boat is.
+///
+/// Bit 0 is the boat (1 = far bank); each role owns a field of the bits of its count plus one
+/// guard bit, so a whole bank is compared and updated with one integer operation. The far bank is
+/// the totals minus the near bank.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct State(pub u64);
+
+/// A crossing: how many of each role are aboard, packed like a bank of [`State`]. The direction
+/// follows from the state it is played in (trips alternate, starting from the boat's bank).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Trip(pub u64);
+
+/// A [`Puzzle`] as a search space for the `frontier-search` solvers.
+///
+/// Successors scan a precomputed list of every load the boat may carry (at least one rower, at
+/// most `capacity` people, the boat rules hold); a load fits on a bank when one subtraction leaves
+/// every guard bit set. Loads are listed by size, then in role order, so `dfs` tries single
+/// crossers first, as the seed's program does.
+///
+/// ```
+/// use frontier_river::{Puzzle, RiverSpace};
+/// use frontier_search::{bfs, Config};
+///
+/// let space = RiverSpace::new(Puzzle::preset("wolf-goat-cabbage").unwrap());
+/// let plan = bfs(&space, &Config::default()).solution.unwrap();
+/// assert_eq!(plan.len(), 7);
+/// assert_eq!(space.trip_names(plan.moves[0]), ["farmer", "goat"]);
+/// ```
+#[derive(Clone, Debug)]
+pub struct RiverSpace {
+    puzzle: Puzzle,
+    shifts: Vec<u32>,
+    masks: Vec<u64>,
+    guards: u64,
+    total: u64,
+    start: State,
+    loads: Vec<Trip>,
+    min_time: u64,
+}
+
+impl RiverSpace {
+    /// Lays out the state and lists the boat's possible loads.
+    pub fn new(puzzle: Puzzle) -> RiverSpace {
+        let mut shifts = Vec::with_capacity(puzzle.roles().len());
+        let mut masks = Vec::with_capacity(puzzle.roles().len());
+        let mut guards = 0u64;
+        let mut total = 0u64;
+        let mut start = 0u64;
+        let mut shift = 1u32;
+        for role in puzzle.roles() {
+            let w = width(role.count);
+            shifts.push(shift);
+            masks.push((1u64 << w) - 1);
+            guards |= 1u64 << (shift + w);
+            total |= u64::from(role.count) << shift;
+            start |= u64::from(role.start_near) << shift;
+            shift += w + 1;
+        }
+        if puzzle.boat_start() == Bank::Far {
+            start |= 1;
+        }
+        let min_time = puzzle.roles().iter().map(|r| r.time).min().unwrap_or(1);
+        let mut space = RiverSpace {
+            puzzle,
+            shifts,
+            masks,
+            guards,
+            total,
+            start: State(start),
+            loads: Vec::new(),
+            min_time,
+        };
+        space.loads = space.list_loads();
+        space
+    }
+
+    /// The puzzle this space searches.
+    pub fn puzzle(&self) -> &Puzzle {
+        &self.puzzle
+    }
+
+    /// Every load the boat may carry, in the order successors are generated.
+    pub fn loads(&self) -> &[Trip] {
+        &self.loads
+    }
+
+    /// The field of role `r` in a packed bank or trip.
+    #[inline]
+    fn field(&self, word: u64, r: usize) -> u64 {
+        (word >> self.shifts[r]) & self.masks[r]
+    }
+
+    /// How many of role `r` stand on `bank` in `state`.
+    pub fn count(&self, state: State, bank: Bank, r: usize) -> u32 {
+        let near = self.field(state.0, r);
+        (match bank {
+            Bank::Near => near,
+            Bank::Far => self.field(self.total, r) - near,
+        }) as u32
+    }
+
+    /// How many of role `r` are aboard in `trip`.
+    pub fn aboard(&self, trip: Trip, r: usize) -> u32 {
+        self.field(trip.0, r) as u32
+    }
+
+    /// The bank the boat is at in `state`.
+    pub fn boat(&self, state: State) -> Bank {
+        if state.0 & 1 == 1 {
+            Bank::Far
+        } else {
+            Bank::Near
+        }
+    }
+
+    /// The state with `near[r]` people of role `r` on the near bank and the boat at `boat`, if
+    /// the counts are within the roles' totals.
+    pub fn state(&self, near: &[u32], boat: Bank) -> Option<State> {
+        if near.len() != self.shifts.len() {
+            return None;
+        }
+        let mut word = u64::from(boat == Bank::Far);
+        for (r, &n) in near.iter().enumerate() {
+            if n > self.puzzle.roles()[r].count {
+                return None;
+            }
+            word |= u64::from(n) << self.shifts[r];
+        }
+        Some(State(word))
+    }
+
+    /// The role names aboard, a name repeated for each person of that role: `["boy", "boy"]`.
+    pub fn trip_names(&self, trip: Trip) -> Vec<&str> {
+        let mut names = Vec::new();
+        for (r, role) in self.puzzle.roles().iter().enumerate() {
+            for _ in 0..self.aboard(trip, r) {
+                names.push(role.name.as_str());
+            }
+        }
+        names
+    }
+
+    /// How long `trip` takes: the slowest aboard (1 when the puzzle has no times).
+    pub fn trip_time(&self, trip: Trip) -> Cost {
+        let mut time = 0;
+        for (r, role) in self.puzzle.roles().iter().enumerate() {
+            if self.field(trip.0, r) != 0 {
+                time = time.max(role.time);
+            }
+        }
+        time
+    }
+
+    /// Who stands on `bank`: `father, boy×2, mother`, or `nobody`.
+    pub fn bank_text(&self, state: State, bank: Bank) -> String {
+        let mut text = String::new();
+        for (r, role) in self.puzzle.roles().iter().enumerate() {
+            let n = self.count(state, bank, r);
+            if n == 0 {
+                continue;
+            }
+            if !text.is_empty() {
+                text.push_str(", ");
+            }
+            text.push_str(&role.name);
+            if n > 1 {
+                let _ = write!(text, "×{n}");
+            }
+        }
+        if text.is_empty() {
+            text.push_str("nobody");
+        }
+        text
+    }
+
+    /// The seed's printout, one line per trip: the direction (`-->` from the near bank, `<--`
+    /// back), who crosses, and then who stands on each bank.
+    pub fn plan_text(&self, plan: &Solution<State, Trip>) -> String {
+        let mut out = String::new();
+        let crossers: Vec<String> = plan
+            .moves
+            .iter()
+            .map(|&t| self.trip_names(t).join(", "))
+            .collect();
+        let wide = crossers
+            .iter()
+            .map(|c| c.chars().count())
+            .max()
+            .unwrap_or(0);
+        let digits = plan.moves.len().to_string().len();
+        for (i, (trip, who)) in plan.moves.iter().zip(&crossers).enumerate() {
+            let before = plan.states[i];
+            let after = plan.states[i + 1];
+            let arrow = match self.boat(before) {
+                Bank::Near => "-->",
+                Bank::Far => "<--",
+            };
+            let pad = wide - who.chars().count();
+            let _ = write!(out, "{:>digits$}. {arrow} {who}{:pad$}", i + 1, "");
+            if self.puzzle.is_timed() {
+                let _ = write!(out, "  ({})", self.trip_time(*trip));
+            }
+            let _ = writeln!(
+                out,
+                "   near: {} | far: {}",
+                self.bank_text(after, Bank::Near),
+                self.bank_text(after, Bank::Far)
+            );
+        }
+        out
+    }
+
+    /// Whether every bank rule holds for a packed bank.
+    #[inline]
+    fn safe(&self, bank: u64) -> bool {
+        self.puzzle
+            .rules()
+            .iter()
+            .all(|r| r.rule.holds(|role| self.field(bank, role) as i64))
+    }
+
+    /// The boat's possible loads: size first, then role order (non-decreasing role sequences in
+    /// lexicographic order), keeping those with a rower that satisfy the boat rules.
+    fn list_loads(&self) -> Vec<Trip> {
+        let roles = self.puzzle.roles();
+        let mut loads = Vec::new();
+        let mut taken = vec![0u32; roles.len()];
+        for size in 1..=self.puzzle.capacity() {
+            self.extend_loads(0, size, &mut taken, &mut loads);
+        }
+        loads
+    }
+
+    fn extend_loads(&self, from: usize, left: u32, taken: &mut [u32], loads: &mut Vec<Trip>) {
+        let roles = self.puzzle.roles();
+        if left == 0 {
+            let rower = roles
+                .iter()
+                .zip(taken.iter())
+                .any(|(r, &n)| n > 0 && r.rows);
+            if rower
+                && self
+                    .puzzle
+                    .broken_boat_rule(|r| i64::from(taken[r]))
+                    .is_none()
+            {
+                let word = taken
+                    .iter()
+                    .enumerate()
+                    .fold(0u64, |w, (r, &n)| w | (u64::from(n) << self.shifts[r]));
+                loads.push(Trip(word));
+            }
+            return;
+        }
+        for r in from..roles.len() {
+            if taken[r] < roles[r].count {
+                taken[r] += 1;
+                self.extend_loads(r, left - 1, taken, loads);
+                taken[r] -= 1;
+            }
+        }
+    }
+
+    /// Every safe crossing out of `state`. Crossings are undoable, so these are also the
+    /// predecessors.
+    #[inline]
+    fn neighbours(&self, state: State, mut out: impl FnMut(Trip, State)) {
+        let near = state.0 & !1;
+        let at_far = state.0 & 1 == 1;
+        let here = if at_far { self.total - near } else { near };
+        let guarded = here | self.guards;
+        for &trip in &self.loads {
+            let left = guarded.wrapping_sub(trip.0);
+            if left & self.guards != self.guards {
+                continue; // not enough people of some role on this bank
+            }
+            let left = left & !self.guards;
+            let there = self.total - left;
+            if !self.safe(left) || !self.safe(there) {
+                continue;
+            }
+            let next = if at_far { there } else { left | 1 };
+            out(trip, State(next));
+        }
+    }
+
+    /// People on the near bank, and the slowest of them.
+    fn near_people(&self, state: State) -> (u64, u64) {
+        let mut people = 0;
+        let mut slowest = 0;
+        for (r, role) in self.puzzle.roles().iter().enumerate() {
+            let n = self.field(state.0, r);
+            if n > 0 {
+                people += n;
+                slowest = slowest.max(role.time);
+            }
+        }
+        (people, slowest)
+    }
+}
+
+/// The fewest trips that can bring `people` from the near bank to the far one with a boat of
+/// `capacity`, the boat starting near: each forward trip carries at most `capacity`, each return
+/// brings at least one back, so `f` forward trips move at most `f * (capacity - 1) + 1` people.
+fn fewest_trips(people: u64, capacity: u64) -> u64 {
+    if people == 0 {
+        return 0;
+    }
+    let forward = if capacity <= 1 {
+        1
+    } else {
+        (people - 1).div_ceil(capacity - 1).max(1)
+    };
+    2 * forward - 1
+}
+
+impl Space for RiverSpace {
+    type State = State;
+    type Move = Trip;
+
+    fn start(&self) -> State {
+        self.start
+    }
+
+    fn is_goal(&self, state: &State) -> bool {
+        state.0 & !1 == 0
+    }
+
+    fn successors(&self, state: &State, _last: Option<&Trip>, out: impl FnMut(Trip, State)) {
+        self.neighbours(*state, out);
+    }
+
+    fn step_cost(&self, _from: &State, trip: &Trip) -> Cost {
+        if self.puzzle.is_timed() {
+            self.trip_time(*trip)
+        } else {
+            1
+        }
+    }
+
+    /// Admissible: at least [`fewest_trips`] trips remain (one more when the boat must first come
+    /// back), each taking at least the quickest role's time; and the slowest person still on the
+    /// near bank must cross once, after that return trip if there is one.
+    fn heuristic(&self, state: &State) -> Cost {
+        let (people, slowest) = self.near_people(*state);
+        if people == 0 {
+            return 0;
+        }
+        let capacity = u64::from(self.puzzle.capacity());
+        let back = u64::from(state.0 & 1);
+        let trips = back + fewest_trips(people + back, capacity);
+        if !self.puzzle.is_timed() {
+            return trips;
+        }
+        (trips * self.min_time).max(slowest + back * self.min_time)
+    }
+}
+
+impl Reversible for RiverSpace {
+    fn goals(&self) -> Vec<State> {
+        let mut goals = Vec::new();
+        if self.is_goal(&self.start) {
+            goals.push(self.start);
+        }
+        // Everyone across, with the boat that brought the last of them.
+        if self.safe(0) && self.safe(self.total) && self.start != State(1) {
+            goals.push(State(1));
+        }
+        goals
+    }
+
+    fn predecessors(&self, state: &State, out: impl FnMut(Trip, State)) {
+        self.neighbours(*state, out);
+    }
+}
