@@ -126,3 +126,14 @@ pub enum RiverError {
         known: String,
     },
 }
+
+impl RiverError {
+    /// Where in the file the error is, when it is tied to a place.
+    pub fn location(&self) -> Option<Location> {
+        match self {
+            RiverError::Toml { location, .. } | RiverError::Invalid { location, .. } => *location,
+            RiverError::Rule { location, .. } => Some(*location),
+            RiverError::UnsafeStart { .. } | RiverError::UnknownPreset { .. } => None,
+        }
+    }
+}

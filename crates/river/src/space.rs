@@ -192,29 +192,50 @@ impl RiverSpace {
             .iter()
             .map(|&t| self.trip_names(t).join(", "))
             .collect();
+        let times: Vec<String> = plan
+            .moves
+            .iter()
+            .map(|&t| match self.puzzle.is_timed() {
+                true => format!("  ({})", self.trip_time(t)),
+                false => String::new(),
+            })
+            .collect();
         let wide = crossers
             .iter()
             .map(|c| c.chars().count())
             .max()
             .unwrap_or(0);
+        let wide_time = times.iter().map(String::len).max().unwrap_or(0);
         let digits = plan.moves.len().to_string().len();
-        for (i, (trip, who)) in plan.moves.iter().zip(&crossers).enumerate() {
-            let before = plan.states[i];
-            let after = plan.states[i + 1];
-            let arrow = match self.boat(before) {
+        let banks = |state: State| {
+            format!(
+                "near: {} | far: {}",
+                self.bank_text(state, Bank::Near),
+                self.bank_text(state, Bank::Far)
+            )
+        };
+        if let Some(&first) = plan.states.first() {
+            let _ = writeln!(
+                out,
+                "{:>digits$}  {:<w$}   {}",
+                "",
+                "start",
+                banks(first),
+                w = wide + wide_time + 4
+            );
+        }
+        for (i, (who, time)) in crossers.iter().zip(&times).enumerate() {
+            let arrow = match self.boat(plan.states[i]) {
                 Bank::Near => "-->",
                 Bank::Far => "<--",
             };
             let pad = wide - who.chars().count();
-            let _ = write!(out, "{:>digits$}. {arrow} {who}{:pad$}", i + 1, "");
-            if self.puzzle.is_timed() {
-                let _ = write!(out, "  ({})", self.trip_time(*trip));
-            }
             let _ = writeln!(
                 out,
-                "   near: {} | far: {}",
-                self.bank_text(after, Bank::Near),
-                self.bank_text(after, Bank::Far)
+                "{:>digits$}. {arrow} {who}{:pad$}{time:<wide_time$}   {}",
+                i + 1,
+                "",
+                banks(plan.states[i + 1])
             );
         }
         out

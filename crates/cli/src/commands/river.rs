@@ -1,31 +1,166 @@
-//! `frontier river`: placeholder until the river domain lands.
+//! `frontier river`: river-crossing puzzles from TOML files or presets (the `frontier-river` crate).
 
+use std::io::{self, Write};
 use std::process::ExitCode;
 
-use crate::common::{Context, SearchArgs};
+use anyhow::Context as _;
+use frontier_river::{Bank, Preset, Puzzle, RiverError, RiverSpace, State, Trip, PRESETS};
+use frontier_search::Solution;
+use serde_json::json;
+
+use crate::common::{report, report_exploration, Algo, Context, SearchArgs};
 
 /// The arguments of `frontier river`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// The puzzle
-    input: String,
+    /// A preset (see --list) or a puzzle file in TOML
+    #[arg(value_name = "PRESET|FILE.toml", required_unless_present = "list")]
+    pub input: Option<String>,
+    /// List the presets and exit
+    #[arg(long, conflicts_with = "show")]
+    pub list: bool,
+    /// Print the puzzle's TOML (a preset's source, to copy and change) instead of solving it
+    #[arg(long)]
+    pub show: bool,
     #[command(flatten)]
-    search: SearchArgs,
-}
-
-/// Solves the puzzle.
-pub fn run(args: Args, _ctx: &Context) -> anyhow::Result<ExitCode> {
-    anyhow::bail!("the river domain is not built yet ({}, {:?})", args.input, args.search.algo)
+    pub search: SearchArgs,
 }
 
 /// The arguments of `frontier explore river`.
 #[derive(clap::Args, Debug)]
 pub struct ExploreArgs {
+    /// A preset (see `frontier river --list`) or a puzzle file in TOML
+    #[arg(value_name = "PRESET|FILE.toml")]
+    pub input: String,
     #[command(flatten)]
-    search: SearchArgs,
+    pub search: SearchArgs,
 }
 
-/// Explores the puzzle.
-pub fn explore(args: ExploreArgs, _ctx: &Context) -> anyhow::Result<ExitCode> {
-    anyhow::bail!("the river domain is not built yet ({:?})", args.search.algo)
+/// The puzzle named on the command line: a preset, else a file. Returns its TOML and its name
+/// for messages.
+fn source(input: &str) -> anyhow::Result<(String, String)> {
+    if let Some(preset) = Preset::find(input) {
+        return Ok((preset.source.to_string(), input.to_string()));
+    }
+    let path = std::path::Path::new(input);
+    if !path.exists() && !input.contains(['/', '\\', '.']) {
+        let known: Vec<&str> = PRESETS.iter().map(|p| p.name).collect();
+        anyhow::bail!(
+            "`{input}` is neither a preset ({}) nor a file",
+            known.join(", ")
+        );
+    }
+    let text = std::fs::read_to_string(path).with_context(|| format!("reading {input}"))?;
+    Ok((text, input.to_string()))
+}
+
+/// Reads and checks the puzzle; errors read `FILE:LINE:COLUMN: what`.
+fn load(input: &str) -> anyhow::Result<Puzzle> {
+    let (text, name) = source(input)?;
+    Puzzle::from_toml(&text).map_err(|e: RiverError| match e.location() {
+        Some(_) => anyhow::anyhow!("{name}:{e}"),
+        None => anyhow::anyhow!("{name}: {e}"),
+    })
+}
+
+fn list() -> anyhow::Result<ExitCode> {
+    let mut out = io::stdout().lock();
+    let wide = PRESETS.iter().map(|p| p.name.len()).max().unwrap_or(0);
+    for preset in PRESETS {
+        let puzzle = Puzzle::from_toml(preset.source)?;
+        let line = format!(
+            "{:<wide$}  {} ({} people, boat of {}{})",
+            preset.name,
+            puzzle.name(),
+            puzzle.people(),
+            puzzle.capacity(),
+            if puzzle.is_timed() { ", timed" } else { "" }
+        );
+        if let Err(e) = writeln!(out, "{line}") {
+            if e.kind() == io::ErrorKind::BrokenPipe {
+                return Ok(ExitCode::SUCCESS);
+            }
+            return Err(e.into());
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Solves the puzzle: fewest crossings with `bfs`, or the quickest plan with `astar` when roles
+/// have crossing times.
+pub fn run(args: Args, ctx: &Context) -> anyhow::Result<ExitCode> {
+    if args.list {
+        return list();
+    }
+    let input = args.input.as_deref().unwrap_or_default();
+    if args.show {
+        let (text, _) = source(input)?;
+        print!("{text}");
+        return Ok(ExitCode::SUCCESS);
+    }
+    let puzzle = load(input)?;
+    let default = if puzzle.is_timed() {
+        Algo::Astar
+    } else {
+        Algo::Bfs
+    };
+    let space = RiverSpace::new(puzzle);
+    let (algo, outcome) = args.search.solve(ctx, &space, default);
+    let quiet = args.search.quiet;
+    report(
+        ctx,
+        &args.search,
+        "river",
+        algo.name(),
+        &outcome,
+        |trip| json!(space.trip_names(*trip)),
+        |out, plan| render(out, &space, algo, plan, quiet),
+    )
+}
+
+/// Counts the puzzle's reachable positions by distance (in crossings) from the start.
+pub fn explore(args: ExploreArgs, ctx: &Context) -> anyhow::Result<ExitCode> {
+    let space = RiverSpace::new(load(&args.input)?);
+    let exploration = args.search.explore(ctx, &space);
+    report_exploration(ctx, &args.search, "river", &exploration)
+}
+
+/// A title line, then one line per trip in the seed's style, `-->` away from the start bank and
+/// `<--` back, followed (unless `quiet`) by who stands on each bank after it.
+fn render(
+    out: &mut dyn Write,
+    space: &RiverSpace,
+    algo: Algo,
+    plan: &Solution<State, Trip>,
+    quiet: bool,
+) -> io::Result<()> {
+    let puzzle = space.puzzle();
+    let n = plan.len();
+    let title = if puzzle.name().is_empty() {
+        "river crossing"
+    } else {
+        puzzle.name()
+    };
+    let time = if puzzle.is_timed() {
+        format!(", total time {}", plan.cost)
+    } else {
+        String::new()
+    };
+    writeln!(
+        out,
+        "{title}: {n} crossing{}{time} ({})",
+        if n == 1 { "" } else { "s" },
+        algo.name()
+    )?;
+    if quiet {
+        for (i, trip) in plan.moves.iter().enumerate() {
+            let arrow = match space.boat(plan.states[i]) {
+                Bank::Near => "-->",
+                Bank::Far => "<--",
+            };
+            writeln!(out, "{arrow} {}", space.trip_names(*trip).join(", "))?;
+        }
+        return Ok(());
+    }
+    write!(out, "{}", space.plan_text(plan))
 }
