@@ -1,31 +1,168 @@
-//! `frontier cube`: placeholder until the cube domain lands.
+//! `frontier cube`: solve a Rubik's cube given as a scramble or as facelets, and
+//! `frontier explore cube`: count cube positions by distance from solved.
 
+use std::io::Write;
 use std::process::ExitCode;
 
-use crate::common::{Context, SearchArgs};
+use anyhow::{bail, Context as _};
+use frontier_cube::{scramble_facelets, Cube, CubeSpace, Facelets, Metric, Notation};
+use frontier_search::Space;
+use serde_json::json;
+
+use crate::common::{report, report_exploration, Algo, Context, SearchArgs};
 
 /// The arguments of `frontier cube`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// The puzzle
-    input: String,
+    /// The scramble, applied to the solved cube (or to --facelets): WCA notation such as
+    /// "R U R' U' F2" (wide Rw/r, slices M E S and rotations x y z accepted), or the seed's
+    /// letters with --notation seed. An empty scramble is the solved cube
+    #[arg(value_name = "SCRAMBLE")]
+    pub scramble: Option<String>,
+    /// The cube as 54 facelet letters, faces in the order U R F D L B (Kociemba's format)
+    #[arg(long, value_name = "STRING")]
+    pub facelets: Option<String>,
+    /// How moves are counted: htm (18 face moves, each 1) or qtm (12 quarter turns)
+    /// [default: htm; qtm with --notation seed]
+    #[arg(long, value_enum)]
+    pub metric: Option<MetricArg>,
+    /// How moves are read and written: wca ("R U' F2") or seed ("R" clockwise, "r"
+    /// counter-clockwise)
+    #[arg(long, value_enum, default_value = "wca")]
+    pub notation: NotationArg,
+    /// The cube solver: "search" runs the generic solver chosen by --algo (default
+    /// bidirectional); the dedicated cube solvers are not built yet
+    #[arg(long, value_name = "NAME", default_value = "search")]
+    pub solver: String,
+    /// Draw the cube after each move of the solution
+    #[arg(long)]
+    pub show: bool,
     #[command(flatten)]
-    search: SearchArgs,
+    pub search: SearchArgs,
 }
 
-/// Solves the puzzle.
-pub fn run(args: Args, _ctx: &Context) -> anyhow::Result<ExitCode> {
-    anyhow::bail!("the cube domain is not built yet ({}, {:?})", args.input, args.search.algo)
+/// A metric on the command line.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MetricArg {
+    /// Half-turn metric: any face turn counts 1
+    Htm,
+    /// Quarter-turn metric: only quarter turns, each counts 1 (the seed's)
+    Qtm,
+}
+
+impl From<MetricArg> for Metric {
+    fn from(metric: MetricArg) -> Metric {
+        match metric {
+            MetricArg::Htm => Metric::Htm,
+            MetricArg::Qtm => Metric::Qtm,
+        }
+    }
+}
+
+/// A notation on the command line.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NotationArg {
+    /// WCA notation: R U' F2
+    Wca,
+    /// The seed's letters: R clockwise, r counter-clockwise
+    Seed,
+}
+
+impl From<NotationArg> for Notation {
+    fn from(notation: NotationArg) -> Notation {
+        match notation {
+            NotationArg::Wca => Notation::Wca,
+            NotationArg::Seed => Notation::Seed,
+        }
+    }
+}
+
+/// The cube solvers `--solver` accepts, with what each one is.
+const SOLVERS: &str = "search (the generic solver chosen by --algo)";
+
+/// The start cube: `--facelets` (or solved) with the scramble applied.
+fn start_cube(args: &Args, notation: Notation) -> anyhow::Result<Facelets> {
+    let start = match &args.facelets {
+        Some(text) => text
+            .trim()
+            .parse::<Facelets>()
+            .context("--facelets is not a solvable cube")?,
+        None if args.scramble.is_none() => {
+            bail!("give a scramble (e.g. frontier cube \"R U R' U'\") or --facelets STRING")
+        }
+        None => Facelets::SOLVED,
+    };
+    let scramble = args.scramble.as_deref().unwrap_or("");
+    scramble_facelets(start, scramble, notation).context("cannot read the scramble")
+}
+
+/// Solves the cube.
+pub fn run(args: Args, ctx: &Context) -> anyhow::Result<ExitCode> {
+    match args.solver.as_str() {
+        "search" => {}
+        "optimal" | "twophase" => bail!(
+            "the {} solver is not built yet; available: {SOLVERS}",
+            args.solver
+        ),
+        other => bail!("unknown solver {other:?}; available: {SOLVERS}"),
+    }
+    let notation = Notation::from(args.notation);
+    let metric = args.metric.map(Metric::from).unwrap_or(match notation {
+        Notation::Wca => Metric::Htm,
+        Notation::Seed => Metric::Qtm,
+    });
+    let facelets = start_cube(&args, notation)?;
+    let cube = Cube::from_facelets(&facelets).context("the cube is impossible")?;
+    let space = CubeSpace::new(cube, metric);
+    let (algo, outcome) = args.search.solve(ctx, &space, Algo::Bidirectional);
+    let ansi = ctx.stdout_is_terminal;
+    let quiet = args.search.quiet;
+    let show = args.show;
+    report(
+        ctx,
+        &args.search,
+        "cube",
+        algo.name(),
+        &outcome,
+        |mv| json!(mv.write(notation)),
+        |out: &mut dyn Write, solution| {
+            let written: Vec<String> = solution.moves.iter().map(|m| m.write(notation)).collect();
+            if quiet {
+                return writeln!(out, "{}", written.join(" "));
+            }
+            write!(out, "{}", space.start().to_facelets().net(ansi))?;
+            let mut cube = space.start();
+            if show {
+                for (i, &mv) in solution.moves.iter().enumerate() {
+                    cube = cube.apply(mv);
+                    writeln!(out, "\nafter {} ({}):", written[i], i + 1)?;
+                    write!(out, "{}", cube.to_facelets().net(ansi))?;
+                }
+            }
+            let moves = if written.is_empty() {
+                "(none: the cube is solved)".to_owned()
+            } else {
+                written.join(" ")
+            };
+            writeln!(out, "\nsolution: {moves}")?;
+            writeln!(out, "length: {} {}", solution.cost, metric.name())
+        },
+    )
 }
 
 /// The arguments of `frontier explore cube`.
 #[derive(clap::Args, Debug)]
 pub struct ExploreArgs {
+    /// The metric whose moves count one: htm (18) or qtm (12)
+    #[arg(long, value_enum, default_value = "htm")]
+    pub metric: MetricArg,
     #[command(flatten)]
-    search: SearchArgs,
+    pub search: SearchArgs,
 }
 
-/// Explores the puzzle.
-pub fn explore(args: ExploreArgs, _ctx: &Context) -> anyhow::Result<ExitCode> {
-    anyhow::bail!("the cube domain is not built yet ({:?})", args.search.algo)
+/// Counts the positions at each distance from solved, up to --max-depth.
+pub fn explore(args: ExploreArgs, ctx: &Context) -> anyhow::Result<ExitCode> {
+    let space = CubeSpace::new(Cube::SOLVED, args.metric.into());
+    let exploration = args.search.explore(ctx, &space);
+    report_exploration(ctx, &args.search, "cube", &exploration)
 }

@@ -1,0 +1,223 @@
+//! `frontier cube` and `frontier explore cube` through the real binary.
+
+use std::process::{Command, Output};
+
+use frontier_cube::{parse_moves, Cube, Facelets, Notation};
+use serde_json::Value;
+
+fn frontier(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_frontier"))
+        .args(args)
+        .output()
+        .expect("the frontier binary runs")
+}
+
+fn json(args: &[&str]) -> (Value, i32) {
+    let out = frontier(args);
+    let text = String::from_utf8(out.stdout).expect("utf-8 output");
+    let value = serde_json::from_str(&text).unwrap_or_else(|e| panic!("not JSON ({e}): {text}"));
+    (value, out.status.code().expect("an exit code"))
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// The JSON moves, replayed on the facelet model from `start`: must reach solved.
+fn assert_solves(start: Facelets, value: &Value, notation: Notation) -> usize {
+    let moves: Vec<&str> = value["moves"]
+        .as_array()
+        .expect("moves")
+        .iter()
+        .map(|m| m.as_str().expect("a move is a string"))
+        .collect();
+    let moves = parse_moves(&moves.join(" "), notation).expect("moves in the notation");
+    let mut facelets = start;
+    for &mv in &moves {
+        facelets.apply(mv);
+    }
+    assert_eq!(facelets, Facelets::SOLVED, "{value}");
+    moves.len()
+}
+
+#[test]
+fn the_seeds_example_in_seed_notation_takes_five_quarter_turns() {
+    let (value, code) = json(&["cube", "B l U L B", "--notation", "seed", "--json"]);
+    assert_eq!(code, 0);
+    assert_eq!(value["domain"], "cube");
+    assert_eq!(value["algorithm"], "bidirectional");
+    assert_eq!(value["status"], "solved");
+    assert_eq!(value["length"], 5);
+    let start = Cube::from_scramble("B l U L B", Notation::Seed)
+        .unwrap()
+        .to_facelets();
+    assert_eq!(assert_solves(start, &value, Notation::Seed), 5);
+    // In seed notation every move is one letter: a quarter turn.
+    assert!(value["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|m| m.as_str().unwrap().len() == 1));
+}
+
+#[test]
+fn metrics_count_differently() {
+    let scramble = "R2 U2";
+    let start = Cube::from_scramble(scramble, Notation::Wca)
+        .unwrap()
+        .to_facelets();
+    let (htm, code) = json(&["cube", scramble, "--json"]);
+    assert_eq!(code, 0);
+    assert_eq!(htm["length"], 2);
+    assert_solves(start, &htm, Notation::Wca);
+    let (qtm, code) = json(&["cube", scramble, "--metric", "qtm", "--json"]);
+    assert_eq!(code, 0);
+    assert_eq!(qtm["length"], 4);
+    assert_solves(start, &qtm, Notation::Wca);
+}
+
+#[test]
+fn facelets_input_is_solved() {
+    let start = Cube::from_scramble("F R' U2 L", Notation::Wca)
+        .unwrap()
+        .to_facelets();
+    let text = start.to_string();
+    for algo in ["bidirectional", "idastar", "bfs", "iddfs"] {
+        let (value, code) = json(&["cube", "--facelets", &text, "--algo", algo, "--json"]);
+        assert_eq!(code, 0, "{algo}");
+        assert_eq!(value["algorithm"], algo);
+        assert_eq!(assert_solves(start, &value, Notation::Wca), 4, "{algo}");
+    }
+}
+
+#[test]
+fn a_solved_cube_answers_with_an_empty_solution() {
+    for args in [
+        vec!["cube", ""],
+        vec!["cube", "x y z"],
+        vec!["cube", "R R'"],
+        vec![
+            "cube",
+            "--facelets",
+            "UUUUUUUUURRRRRRRRRFFFFFFFFFDDDDDDDDDLLLLLLLLLBBBBBBBBB",
+        ],
+    ] {
+        let mut with_json = args.clone();
+        with_json.push("--json");
+        let (value, code) = json(&with_json);
+        assert_eq!(code, 0, "{args:?}");
+        assert_eq!(value["status"], "solved");
+        assert_eq!(value["length"], 0);
+        assert_eq!(value["moves"], Value::Array(vec![]));
+        let out = frontier(&args);
+        assert_eq!(out.status.code(), Some(0));
+        assert!(String::from_utf8_lossy(&out.stdout).contains("the cube is solved"));
+    }
+}
+
+#[test]
+fn impossible_cubes_exit_2_with_the_reason() {
+    let solved: Vec<char> = "UUUUUUUUURRRRRRRRRFFFFFFFFFDDDDDDDDDLLLLLLLLLBBBBBBBBB"
+        .chars()
+        .collect();
+    let edit = |edits: &[(usize, char)]| -> String {
+        let mut chars = solved.clone();
+        for &(i, c) in edits {
+            chars[i] = c;
+        }
+        chars.into_iter().collect()
+    };
+    let cases = [
+        (edit(&[(8, 'R'), (9, 'F'), (20, 'U')]), "twisted"),
+        (edit(&[(5, 'R'), (10, 'U')]), "flipped"),
+        (edit(&[(10, 'D'), (32, 'R')]), "no edge"),
+        (edit(&[(4, 'R'), (13, 'U')]), "centre"),
+        (edit(&[(0, 'D')]), "appears on 8 facelets"),
+        (edit(&[(9, 'F'), (20, 'R')]), "no corner"),
+        ("UUU".to_owned(), "54"),
+        (edit(&[(3, 'x')]), "column 4"),
+    ];
+    for (facelets, reason) in &cases {
+        let out = frontier(&["cube", "--facelets", facelets]);
+        assert_eq!(out.status.code(), Some(2), "{facelets}");
+        assert!(stderr(&out).contains(reason), "{reason}: {}", stderr(&out));
+        assert!(out.stdout.is_empty());
+    }
+    // Odd parity: swap the UR and UF edges completely (both facelets of each).
+    let swapped = edit(&[(5, 'U'), (7, 'U'), (10, 'F'), (19, 'R')]);
+    let out = frontier(&["cube", "--facelets", &swapped]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("parity"), "{}", stderr(&out));
+}
+
+#[test]
+fn malformed_notation_exits_2_with_the_place() {
+    for (args, expected) in [
+        (vec!["cube", "R U Q"], "column 5"),
+        (vec!["cube", "R'2"], "R2"),
+        (vec!["cube", "R3"], "R'"),
+        (vec!["cube", "R U'", "--notation", "seed"], "column 4"),
+        (vec!["cube", "R", "--solver", "optimal"], "not built yet"),
+        (vec!["cube", "R", "--solver", "fast"], "unknown solver"),
+        (vec!["cube"], "give a scramble"),
+        (vec!["cube", "R", "--metric", "ftm"], "ftm"),
+    ] {
+        let out = frontier(&args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(
+            stderr(&out).contains(expected),
+            "{args:?}: {}",
+            stderr(&out)
+        );
+    }
+    // WCA allows R2' (a half turn counter-clockwise).
+    let (value, code) = json(&["cube", "R2'", "--json"]);
+    assert_eq!(code, 0);
+    assert_eq!(value["moves"], serde_json::json!(["R2"]));
+}
+
+#[test]
+fn human_output_draws_the_net_in_letters_when_not_a_terminal() {
+    let out = frontier(&["cube", "R U", "--show"]);
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(!text.contains('\x1b'), "no colours into a pipe");
+    assert!(text.contains("solution: U' R'"), "{text}");
+    assert!(text.contains("length: 2 htm"), "{text}");
+    assert_eq!(text.matches("after ").count(), 2, "{text}");
+    // The last drawing is the solved cube.
+    let solved_net = Facelets::SOLVED.net(false);
+    assert!(text.contains(&solved_net), "{text}");
+    let quiet = frontier(&["cube", "R U", "--quiet"]);
+    assert_eq!(String::from_utf8(quiet.stdout).unwrap(), "U' R'\n");
+}
+
+#[test]
+fn a_limit_exits_3() {
+    let hard = Cube::random(3).to_string();
+    let out = frontier(&["cube", "--facelets", &hard, "--max-states", "1000"]);
+    assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
+}
+
+#[test]
+fn explore_reproduces_the_published_counts() {
+    // OEIS A080601 (HTM) and A080602 (QTM): positions at each distance from solved.
+    let (htm, code) = json(&["explore", "cube", "--max-depth", "4", "--json"]);
+    assert_eq!(code, 0);
+    assert_eq!(htm["layers"], serde_json::json!([1, 18, 243, 3240, 43239]));
+    assert_eq!(htm["complete"], false);
+    let (qtm, code) = json(&[
+        "explore",
+        "cube",
+        "--metric",
+        "qtm",
+        "--max-depth",
+        "5",
+        "--json",
+    ]);
+    assert_eq!(code, 0);
+    assert_eq!(
+        qtm["layers"],
+        serde_json::json!([1, 12, 114, 1068, 10011, 93840])
+    );
+}

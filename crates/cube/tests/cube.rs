@@ -1,0 +1,279 @@
+//! The cube domain end to end: models agree, notation, validation, published counts, and every
+//! solver's answer replayed on the facelet model.
+
+use frontier_cube::{
+    parse, parse_moves, random_scramble, scramble_facelets, write_moves, Cube, CubeError,
+    CubeSpace, CubieCube, Face, Facelets, Heuristic, Metric, Move, Notation,
+};
+use frontier_search::{bfs, bidirectional, explore, idastar, iddfs, Config, Outcome, Status};
+use proptest::prelude::*;
+
+/// Replays `moves` on the facelet model only (geometry permutations, no cubies involved).
+fn replay(start: &Facelets, moves: &[Move]) -> Facelets {
+    let mut facelets = *start;
+    for &mv in moves {
+        facelets.apply(mv);
+    }
+    facelets
+}
+
+/// Checks a solved outcome: the moves lead from `start` to solved on the facelet model, and
+/// the recorded states match the cubie model along the way.
+fn check_solution(start: Cube, outcome: &Outcome<Cube, Move>) -> usize {
+    assert_eq!(outcome.status, Status::Solved);
+    let solution = outcome.solution.as_ref().expect("a solution");
+    assert_eq!(
+        replay(&start.to_facelets(), &solution.moves),
+        Facelets::SOLVED,
+        "the solution {} does not solve the cube on the facelet model",
+        write_moves(&solution.moves, Notation::Wca)
+    );
+    assert_eq!(solution.states.first(), Some(&start));
+    assert_eq!(solution.states.last(), Some(&Cube::SOLVED));
+    solution.moves.len()
+}
+
+#[test]
+fn the_seeds_example_takes_five_quarter_turns() {
+    // The seed solves rot_B . rot_L . rot_U . rot_l . rot_B applied to zero, i.e. the
+    // scramble B l U L B, in 5 quarter turns (it prints "bLulb", newest move first).
+    let cube = Cube::from_scramble("B l U L B", Notation::Seed).unwrap();
+    let space = CubeSpace::new(cube, Metric::Qtm);
+    for outcome in [
+        bidirectional(&space, &Config::default()),
+        iddfs(&space, &Config::default()),
+        idastar(&space, &Config::default()),
+    ] {
+        assert_eq!(check_solution(cube, &outcome), 5);
+        let moves = &outcome.solution.unwrap().moves;
+        assert!(moves.iter().all(|m| m.quarter_turns() != 2));
+    }
+}
+
+/// OEIS A080601: positions of Rubik's cube at distance n in the half-turn metric.
+const HTM_LAYERS: [u64; 6] = [1, 18, 243, 3240, 43239, 574908];
+/// OEIS A080602: positions of Rubik's cube at distance n in the quarter-turn metric.
+const QTM_LAYERS: [u64; 6] = [1, 12, 114, 1068, 10011, 93840];
+
+#[test]
+fn explore_reproduces_the_published_counts_to_depth_4_htm_and_5_qtm() {
+    let htm = explore(
+        &CubeSpace::new(Cube::SOLVED, Metric::Htm),
+        &Config::default().max_depth(4),
+    );
+    assert_eq!(htm.layers, HTM_LAYERS[..5]);
+    let qtm = explore(
+        &CubeSpace::new(Cube::SOLVED, Metric::Qtm),
+        &Config::default().max_depth(5),
+    );
+    assert_eq!(qtm.layers, QTM_LAYERS);
+}
+
+#[test]
+fn explore_reproduces_the_published_htm_count_at_depth_5() {
+    let htm = explore(
+        &CubeSpace::new(Cube::SOLVED, Metric::Htm),
+        &Config::default().max_depth(5),
+    );
+    assert_eq!(htm.layers, HTM_LAYERS);
+}
+
+#[test]
+fn each_face_turn_has_order_four_on_both_models() {
+    for face in Face::ALL {
+        let quarter = Move::new(face, 1);
+        let mut facelets = Facelets::SOLVED;
+        let mut cube = Cube::SOLVED;
+        for turn in 1..=4 {
+            facelets.apply(quarter);
+            cube = cube.apply(quarter);
+            assert_eq!(facelets == Facelets::SOLVED, turn == 4, "{face} x{turn}");
+            assert_eq!(cube.is_solved(), turn == 4, "{face} x{turn}");
+            assert_eq!(cube.to_facelets(), facelets);
+        }
+        assert_eq!(
+            Cube::SOLVED.apply(Move::new(face, 2)),
+            Cube::SOLVED.apply(quarter).apply(quarter)
+        );
+    }
+}
+
+#[test]
+fn the_superflip_has_its_known_facelets() {
+    // The superflip (every edge flipped in place) in Kociemba's facelet format, and a 20-move
+    // maneuver for it (Michael Reid, 1995): two independent facts that must agree here.
+    let superflip = "UBULURUFURURFRBRDRFUFLFRFDFDFDLDRDBDLULBLFLDLBUBRBLBDB";
+    let cube = Cube::from_scramble(
+        "U R2 F B R B2 R U2 L B2 R U' D' R2 F R' L B2 U2 F2",
+        Notation::Wca,
+    )
+    .unwrap();
+    assert_eq!(cube.to_string(), superflip);
+    let cubie = cube.to_cubie();
+    assert_eq!(cubie.edge_orientation(), [1; 12]);
+    assert_eq!(cubie.edge_permutation(), std::array::from_fn(|i| i as u8));
+    assert_eq!(cubie.corner_orientation(), [0; 8]);
+}
+
+#[test]
+fn wide_slice_and_rotation_moves_are_normalised() {
+    let same = |a: &str, b: &str| {
+        assert_eq!(
+            Cube::from_scramble(a, Notation::Wca).unwrap(),
+            Cube::from_scramble(b, Notation::Wca).unwrap(),
+            "{a} vs {b}"
+        );
+    };
+    same("x y2 z'", "");
+    same("M", "R L'");
+    same("E", "U D'");
+    same("S", "F' B");
+    same("Rw", "L");
+    same("r U", "Rw U");
+    same("Uw'", "D'");
+    // After x, the front is what was down: F then is D.
+    same("x F", "D");
+    same("y R", "B");
+    same("z U", "L");
+    same("M2 U M2 U2 M2 U M2", "R2 L2 D R2 L2 U2 R2 L2 D R2 L2");
+}
+
+#[test]
+fn solved_answers_with_an_empty_solution() {
+    let space = CubeSpace::new(Cube::SOLVED, Metric::Htm);
+    for outcome in [
+        bidirectional(&space, &Config::default()),
+        bfs(&space, &Config::default()),
+        iddfs(&space, &Config::default()),
+        idastar(&space, &Config::default()),
+    ] {
+        assert_eq!(check_solution(Cube::SOLVED, &outcome), 0);
+    }
+}
+
+#[test]
+fn optimal_solvers_agree_on_random_scrambles() {
+    for (seed, metric) in (0..12).map(|s| (s, if s % 2 == 0 { Metric::Htm } else { Metric::Qtm })) {
+        let scramble = random_scramble(seed, 5 + seed as usize % 2, metric);
+        let cube = Cube::SOLVED.apply_all(&scramble);
+        let space = CubeSpace::new(cube, metric);
+        let mut lengths = vec![
+            check_solution(cube, &bidirectional(&space, &Config::default())),
+            check_solution(cube, &idastar(&space, &Config::default())),
+        ];
+        if lengths[0] <= 5 {
+            // Uninformed iterative deepening grows by 13-15 times per move: keep it short.
+            lengths.push(check_solution(cube, &iddfs(&space, &Config::default())));
+        }
+        assert!(lengths.iter().all(|&l| l == lengths[0]), "{lengths:?}");
+        assert!(lengths[0] <= scramble.len());
+        // The heuristic never overestimates, here checked against the true distance.
+        assert!(Heuristic::get(metric).estimate(cube) <= lengths[0] as u64);
+    }
+}
+
+#[test]
+fn bidirectional_solves_a_ten_move_scramble() {
+    let scramble = random_scramble(2026, 10, Metric::Htm);
+    let cube = Cube::SOLVED.apply_all(&scramble);
+    let outcome = bidirectional(&CubeSpace::new(cube, Metric::Htm), &Config::default());
+    assert!(check_solution(cube, &outcome) <= 10);
+}
+
+#[test]
+fn limits_stop_cleanly() {
+    let cube = Cube::random(7); // needs about 18 moves: far beyond these limits
+    let space = CubeSpace::new(cube, Metric::Htm);
+    let outcome = bidirectional(&space, &Config::default().max_states(10_000));
+    assert!(matches!(outcome.status, Status::Limit(_)));
+    let outcome = iddfs(&space, &Config::default().max_depth(3));
+    assert!(matches!(outcome.status, Status::Limit(_)));
+}
+
+#[test]
+fn impossible_cubes_are_refused_with_the_reason() {
+    let solved = Facelets::SOLVED.to_string();
+    let with = |edits: &[(usize, char)]| -> String {
+        let mut chars: Vec<char> = solved.chars().collect();
+        for &(i, c) in edits {
+            chars[i] = c;
+        }
+        chars.into_iter().collect()
+    };
+    // A flipped UF edge (U8 and F2).
+    assert_eq!(
+        with(&[(7, 'F'), (19, 'U')]).parse::<Facelets>(),
+        Err(CubeError::FlippedEdge)
+    );
+    // Two corners swapped: URF and UFL.
+    let mut cube = CubieCube::SOLVED.corner_permutation();
+    cube.swap(0, 1);
+    let swapped = CubieCube::new(cube, [0; 8], std::array::from_fn(|i| i as u8), [0; 12]);
+    assert_eq!(swapped, Err(CubeError::Parity));
+    let err = with(&[(0, 'D')]).parse::<Facelets>().unwrap_err();
+    assert!(
+        err.to_string().contains("colour U appears on 8 facelets"),
+        "{err}"
+    );
+}
+
+fn any_cube() -> impl Strategy<Value = Cube> {
+    any::<u64>().prop_map(Cube::random)
+}
+
+fn any_moves() -> impl Strategy<Value = Vec<Move>> {
+    prop::collection::vec((0usize..18).prop_map(|i| Move::ALL[i]), 0..40)
+}
+
+proptest! {
+    #[test]
+    fn facelets_cubies_facelets_round_trip(cube in any_cube()) {
+        let facelets = cube.to_facelets();
+        prop_assert_eq!(Cube::from_facelets(&facelets), Ok(cube));
+        let text = facelets.to_string();
+        prop_assert_eq!(text.parse::<Facelets>(), Ok(facelets));
+        prop_assert_eq!(CubieCube::try_from(&facelets), Ok(cube.to_cubie()));
+    }
+
+    #[test]
+    fn facelet_and_cubie_models_agree(cube in any_cube(), moves in any_moves()) {
+        let by_cubies = cube.apply_all(&moves).to_facelets();
+        let by_facelets = replay(&cube.to_facelets(), &moves);
+        prop_assert_eq!(by_cubies, by_facelets);
+    }
+
+    #[test]
+    fn a_move_then_its_inverse_changes_nothing(cube in any_cube(), i in 0usize..18) {
+        let mv = Move::ALL[i];
+        prop_assert_eq!(cube.apply(mv).apply(mv.inverse()), cube);
+    }
+
+    #[test]
+    fn written_moves_read_back(moves in any_moves()) {
+        for notation in [Notation::Wca, Notation::Seed] {
+            let text = write_moves(&moves, notation);
+            let cube = Cube::from_scramble(&text, notation).unwrap();
+            prop_assert_eq!(cube, Cube::SOLVED.apply_all(&moves));
+        }
+        let wca = write_moves(&moves, Notation::Wca);
+        prop_assert_eq!(parse_moves(&wca, Notation::Wca).unwrap(), moves);
+    }
+
+    #[test]
+    fn random_text_never_panics(text in "\\PC{0,40}", letters in "[URFDLBurfdlbMESxyzw2'3 ]{0,30}") {
+        for notation in [Notation::Wca, Notation::Seed] {
+            let _ = parse(&text, notation);
+            let _ = parse(&letters, notation);
+            let _ = scramble_facelets(Facelets::SOLVED, &letters, notation);
+        }
+        let _ = text.parse::<Facelets>();
+    }
+
+    #[test]
+    fn random_facelet_strings_never_panic(text in "[URFDLB]{54}") {
+        match text.parse::<Facelets>() {
+            Ok(f) => prop_assert_eq!(f.to_string(), text),
+            Err(e) => prop_assert!(!e.to_string().is_empty()),
+        }
+    }
+}
