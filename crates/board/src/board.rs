@@ -139,7 +139,9 @@ pub enum ParseErrorKind {
     #[error("{0:?} is not a letter A-Z")]
     NotALetter(char),
     /// A row whose width differs from the first row's.
-    #[error("this row is {found} letters wide, but the first row (line {first_line}) is {expected}")]
+    #[error(
+        "this row is {found} letters wide, but the first row (line {first_line}) is {expected}"
+    )]
     Ragged {
         /// The first row's width.
         expected: usize,
@@ -729,7 +731,10 @@ mod tests {
         assert!(matches!(kind("AB\n2 0 N\n"), (2, 1, StartOutside { .. })));
         assert!(matches!(kind("AB\n0 1 N\n"), (2, 3, StartOutside { .. })));
         assert!(matches!(kind("AB\n-1 0 N\n"), (2, 1, StartOutside { .. })));
-        assert!(matches!(kind("AB\n *\n0 0 N\n"), (3, 1, StartNotAboveStar { .. })));
+        assert!(matches!(
+            kind("AB\n *\n0 0 N\n"),
+            (3, 1, StartNotAboveStar { .. })
+        ));
         assert!(matches!(kind("*\n"), (1, 1, Empty)));
         let e = Board::from_bytes(b"AB\nA\xffB\n").unwrap_err();
         assert_eq!((e.line, e.column, e.kind), (2, 2, NotUtf8));

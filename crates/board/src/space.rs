@@ -88,7 +88,9 @@ impl FromStr for Rules {
         match s {
             "seed" => Ok(Rules::Seed),
             "lightbot" => Ok(Rules::Lightbot),
-            other => Err(format!("unknown rules {other:?} (expected seed or lightbot)")),
+            other => Err(format!(
+                "unknown rules {other:?} (expected seed or lightbot)"
+            )),
         }
     }
 }
@@ -313,14 +315,19 @@ impl Space for Puzzle {
         let index = state.index();
         let heading = state.0 & 3;
         let cells = self.board.cells();
-        let ahead = index.wrapping_add(self.steps[heading as usize]);
-        let to = cells[ahead];
-        if to != OUTSIDE {
-            if let Some(mv) = self.rules.step(self.here(index), to) {
-                out(mv, State::new(ahead, heading));
+        let on_board = cells[index] != OUTSIDE;
+        // Off the board (below it) only a step north leads anywhere, and any other step could
+        // leave the padded grid.
+        if on_board || heading == Heading::N as u32 {
+            let ahead = index.wrapping_add(self.steps[heading as usize]);
+            let to = cells[ahead];
+            if to != OUTSIDE {
+                if let Some(mv) = self.rules.step(self.here(index), to) {
+                    out(mv, State::new(ahead, heading));
+                }
             }
         }
-        if cells[index] != OUTSIDE {
+        if on_board {
             // Left then Right (or Right then Left) is never on a shortest path.
             if last != Some(&Move::Right) {
                 out(Move::Left, State::new(index, heading + 3));
@@ -412,7 +419,10 @@ mod tests {
 
     #[test]
     fn lightbot_goes_down() {
-        assert_eq!(solve("C\nB\n0 0 N\n", Rules::Seed, Some('B')).map(|m| m.len()), Some(0));
+        assert_eq!(
+            solve("C\nB\n0 0 N\n", Rules::Seed, Some('B')).map(|m| m.len()),
+            Some(0)
+        );
         assert!(solve("B\nC\n0 0 N\n", Rules::Seed, Some('B')).is_none());
         assert_eq!(
             solve("B\nC\n0 0 N\n", Rules::Lightbot, Some('B')),
@@ -422,7 +432,12 @@ mod tests {
 
     #[test]
     fn heuristic_values() {
-        let p = Puzzle::new(Board::parse("AAAA\nACCB\nADEF\n").unwrap(), Rules::Seed, None).unwrap();
+        let p = Puzzle::new(
+            Board::parse("AAAA\nACCB\nADEF\n").unwrap(),
+            Rules::Seed,
+            None,
+        )
+        .unwrap();
         // Below column 0: F is 3 columns right and 1 row up; 5 letters to climb.
         assert_eq!(p.heuristic(&p.start()), 5);
         let f = p.state_at(Place::Cell { x: 3, y: 0 }, Heading::N).unwrap();

@@ -104,7 +104,14 @@ pub fn explore(args: ExploreArgs, ctx: &Context) -> anyhow::Result<ExitCode> {
     let board = load(&args.input)?;
     let puzzle = Puzzle::new(board, args.rules.into(), None)?;
     let exploration = args.search.explore(ctx, &puzzle);
-    report_exploration(ctx, &args.search, "board", &exploration)
+    let code = report_exploration(ctx, &args.search, "board", &exploration)?;
+    // DESIGN: exit 0 when explore finished; `report_exploration` maps the complete (exhausted)
+    // status to 1, the code for "unsolvable", so a complete count is answered here.
+    Ok(if exploration.is_complete() {
+        ExitCode::SUCCESS
+    } else {
+        code
+    })
 }
 
 /// The most columns or rows drawn; larger boards are drawn cropped to the route.

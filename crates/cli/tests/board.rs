@@ -1,0 +1,238 @@
+//! `frontier board` and `frontier explore board` through the real binary.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
+
+/// A fresh directory for one test's files.
+fn dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("frontier-board-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Runs `frontier` with `args`, feeding `stdin`.
+fn frontier(args: &[&str], stdin: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_frontier"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+const SEED: &str = "AAAA\nACCB\nADEF\n*\n0 0 N\n";
+
+/// Replays moves on rows (top first) from below column 0 heading north under the seed's rules
+/// and returns the letter reached (an independent simulator; `None` for an illegal move).
+fn replay(rows: &[&str], moves: &[String]) -> Option<char> {
+    let at = |x: i64, y: i64| -> Option<char> {
+        let h = rows.len() as i64;
+        if x < 0 || y < 0 || y >= h || x >= rows[0].len() as i64 {
+            return None;
+        }
+        rows[(h - 1 - y) as usize].chars().nth(x as usize)
+    };
+    let (mut x, mut y, mut d) = (0i64, -1i64, 0usize);
+    for mv in moves {
+        let here = at(x, y);
+        match mv.as_str() {
+            "Left" | "Right" => {
+                here?;
+                d = (d + if mv == "Left" { 3 } else { 1 }) % 4;
+            }
+            "Forward" | "Jump" => {
+                let (dx, dy) = [(0, 1), (1, 0), (0, -1), (-1, 0)][d];
+                let to = at(x + dx, y + dy)? as u32;
+                let from = here.unwrap_or('A') as u32;
+                let ok = if mv == "Forward" {
+                    to == from
+                } else {
+                    to == from + 1
+                };
+                if !ok {
+                    return None;
+                }
+                x += dx;
+                y += dy;
+            }
+            _ => return None,
+        }
+    }
+    at(x, y)
+}
+
+fn json(o: &Output) -> serde_json::Value {
+    serde_json::from_str(&stdout(o)).unwrap_or_else(|e| panic!("{e}: {}", stdout(o)))
+}
+
+fn json_moves(v: &serde_json::Value) -> Vec<String> {
+    v["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap().to_owned())
+        .collect()
+}
+
+#[test]
+fn seed_board_answers_17_moves_with_every_shortest_solver() {
+    let path = dir("seed").join("seed.board");
+    std::fs::write(&path, SEED).unwrap();
+    let path = path.to_str().unwrap();
+    for algo in ["bfs", "iddfs", "bidirectional", "astar", "idastar", "ucs"] {
+        let o = frontier(&["board", path, "--algo", algo, "--json"], "");
+        assert_eq!(o.status.code(), Some(0), "{algo}: {}", stderr(&o));
+        let v = json(&o);
+        assert_eq!(v["domain"], "board");
+        assert_eq!(v["algorithm"], algo);
+        assert_eq!(v["status"], "solved");
+        assert_eq!(v["length"], 17, "{algo}");
+        assert_eq!(v["cost"], 17);
+        let moves = json_moves(&v);
+        assert_eq!(replay(&["AAAA", "ACCB", "ADEF"], &moves), Some('F'));
+    }
+    // dfs finds some solution, not necessarily a shortest one.
+    let o = frontier(&["board", path, "--algo", "dfs", "--json"], "");
+    assert_eq!(o.status.code(), Some(0));
+    let moves = json_moves(&json(&o));
+    assert_eq!(replay(&["AAAA", "ACCB", "ADEF"], &moves), Some('F'));
+}
+
+#[test]
+fn ab_ac_from_stdin_with_target_c_answers_6() {
+    let o = frontier(&["board", "-", "--target", "C", "--json"], "AB\nAC\n");
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v = json(&o);
+    assert_eq!(v["algorithm"], "bfs", "the default solver");
+    assert_eq!(v["length"], 6);
+    assert_eq!(replay(&["AB", "AC"], &json_moves(&v)), Some('C'));
+}
+
+#[test]
+fn human_output_numbers_the_moves_and_draws_the_route() {
+    let o = frontier(&["board", "-"], SEED);
+    assert_eq!(o.status.code(), Some(0));
+    let text = stdout(&o);
+    assert!(
+        text.starts_with("17 moves to F (bfs, rules seed)\n"),
+        "{text}"
+    );
+    assert!(text.contains("\n 1. Forward\n"), "{text}");
+    assert!(text.contains("\n17. "), "{text}");
+    let lines: Vec<&str> = text.lines().collect();
+    let board = lines.iter().position(|l| l.starts_with("board")).unwrap();
+    // The board and the route side by side; the goal F at the bottom right is G.
+    assert!(lines[board + 1].starts_with("AAAA"));
+    assert!(lines[board + 3].starts_with("ADEF"));
+    assert!(lines[board + 3].ends_with('G'), "{text}");
+    assert!(lines[board + 4].starts_with('*'), "{text}");
+    assert!(lines[board + 4].ends_with('S'), "{text}");
+    // --quiet leaves the drawing out.
+    let o = frontier(&["board", "-", "--quiet"], SEED);
+    assert!(!stdout(&o).contains("board"));
+    assert_eq!(stdout(&o).lines().count(), 18);
+}
+
+#[test]
+fn lightbot_rules_and_unsolvable_boards() {
+    let down = "A\nB\n0 0 N\n";
+    let o = frontier(&["board", "-", "--target", "A", "--json"], down);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(json(&o)["status"], "unsolvable");
+    let o = frontier(&["board", "-", "--target", "A"], down);
+    assert!(stdout(&o).contains("unsolvable"), "{}", stdout(&o));
+    assert!(
+        stdout(&o).contains("all 4 reachable states"),
+        "{}",
+        stdout(&o)
+    );
+    let o = frontier(
+        &[
+            "board", "-", "--target", "a", "--rules", "lightbot", "--json",
+        ],
+        down,
+    );
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(json_moves(&json(&o)), ["Jump"]);
+}
+
+#[test]
+fn limits_exit_3() {
+    let o = frontier(&["board", "-", "--max-depth", "5", "--json"], SEED);
+    assert_eq!(o.status.code(), Some(3));
+    assert_eq!(json(&o)["status"], "limit");
+}
+
+#[test]
+fn malformed_files_exit_2_naming_the_line() {
+    let cases = [
+        ("", "line 1"),
+        ("AB\nABC\n", "line 2, column 3"),
+        ("AB\nAb\n", "line 2, column 2"),
+        ("AB\nAB\n**\n", "line 3, column 2"),
+        ("AB\nAB\n*\n *\n", "line 4, column 2"),
+        ("AB\nAB\n   *\n", "line 3, column 4"),
+        ("AB\nAB\n5 0 N\n", "line 3, column 1"),
+        ("AB\nAB\n0 0 Q\n", "line 3, column 5"),
+        ("AB\nAB\n0 0\n", "line 3"),
+        ("AB\n\nAB\n", "line 3"),
+    ];
+    for (text, place) in cases {
+        let o = frontier(&["board", "-"], text);
+        assert_eq!(o.status.code(), Some(2), "{text:?}");
+        let err = stderr(&o);
+        assert!(err.starts_with("error: "), "{err}");
+        assert!(err.contains(place), "{text:?}: {err}");
+        assert!(stdout(&o).is_empty());
+    }
+    let o = frontier(&["board", "-", "--target", "Z"], "AB\nAC\n");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("'Z'"), "{}", stderr(&o));
+    let o = frontier(&["board", "-", "--target", "7"], "AB\nAC\n");
+    assert_eq!(o.status.code(), Some(2));
+    let o = frontier(&["board", "-", "--rules", "chess"], "AB\nAC\n");
+    assert_eq!(o.status.code(), Some(2));
+    let missing = dir("missing").join("nothing-here.board");
+    let o = frontier(&["board", missing.to_str().unwrap()], "");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("nothing-here.board"));
+}
+
+#[test]
+fn explore_counts_the_reachable_states() {
+    let o = frontier(&["explore", "board", "-", "--json"], "AB\nAC\n");
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v = json(&o);
+    assert_eq!(v["domain"], "board");
+    assert_eq!(v["complete"], true);
+    // Below column 0, then the two A cells and the B and C cells, each in four headings.
+    assert_eq!(v["states"], 17);
+    let layers: u64 = v["layers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l.as_u64().unwrap())
+        .sum();
+    assert_eq!(layers, 17);
+    assert_eq!(v["layers"][0], 1);
+    let o = frontier(&["explore", "board", "-"], "AB\nAx\n");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("line 2, column 2"));
+}
