@@ -57,7 +57,7 @@ mod rule;
 mod space;
 
 pub use error::{Bank, Location, RiverError};
-pub use presets::{Preset, PRESETS};
+pub use presets::{couples_toml, Preset, PRESETS};
 pub use puzzle::{NamedRule, Puzzle, Role, MAX_COUNT, MAX_LOADS, MAX_TIME};
 pub use rule::{Rule, RuleError, RuleErrorKind};
 pub use space::{RiverSpace, State, Trip};

@@ -36,6 +36,39 @@ pub const PRESETS: &[Preset] = &[
     },
 ];
 
+/// The jealous-husbands puzzle generalised: `couples` couples (husband `hN`, wife `wN`) and a
+/// boat of `capacity`; no wife may be with another man, on a bank or aboard, unless her husband
+/// is there. `couples_toml(3, 2)` is the `jealous-husbands` preset. Used to make large puzzles.
+///
+/// ```
+/// use frontier_river::{couples_toml, Puzzle};
+///
+/// let puzzle = Puzzle::from_toml(&couples_toml(4, 3)).unwrap();
+/// assert_eq!(puzzle.people(), 8);
+/// ```
+pub fn couples_toml(couples: usize, capacity: u32) -> String {
+    let rule = |i: usize| {
+        let others: Vec<String> = (1..=couples)
+            .filter(|&j| j != i)
+            .map(|j| format!("h{j}"))
+            .collect();
+        let others = if others.is_empty() {
+            "0".to_string()
+        } else {
+            others.join(" + ")
+        };
+        format!("  \"w{i} and not h{i} -> not ({others})\",\n")
+    };
+    let rules: String = (1..=couples).map(rule).collect();
+    let roles: String = (1..=couples)
+        .map(|i| format!("h{i} = 1\nw{i} = 1\n"))
+        .collect();
+    format!(
+        "name = \"Jealous husbands, {couples} couples, boat of {capacity}\"\nrules = [\n{rules}]\n\n\
+         [roles]\n{roles}\n[boat]\ncapacity = {capacity}\nrules = [\n{rules}]\n"
+    )
+}
+
 impl Preset {
     /// The preset called `name`.
     pub fn find(name: &str) -> Option<&'static Preset> {

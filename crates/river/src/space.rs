@@ -1,6 +1,7 @@
 //! The search space of a puzzle: packed states, precomputed boat loads, and the transitions.
 
-use std::fmt::Write as _;
+use std::fmt::{self, Write as _};
+use std::sync::atomic::{AtomicU8, Ordering};
 
 use frontier_search::{Cost, Reversible, Solution, Space};
 
@@ -46,6 +47,45 @@ pub struct RiverSpace {
     start: State,
     loads: Vec<Trip>,
     min_time: u64,
+    memo: Option<Memo>,
+}
+
+/// The most bank configurations whose safety is remembered (2 bits each: 16 MiB).
+const MEMO_ENTRIES: u64 = 1 << 26;
+
+/// Remembered bank safety, indexed by a bank's mixed-radix rank (role `r` weighs the product of
+/// `count + 1` of the roles before it). Ranks are linear in the counts, so the rank of a bank
+/// after a trip is one subtraction away: successors cost O(1) per fitting load once the rules
+/// have been evaluated for that bank configuration. Entries are filled lazily, with atomics so
+/// parallel solvers can share the space: 0 unknown, 1 safe, 2 unsafe.
+struct Memo {
+    radix: Vec<u64>,
+    total_rank: u64,
+    load_ranks: Vec<u64>,
+    table: Vec<AtomicU8>,
+}
+
+impl Clone for Memo {
+    fn clone(&self) -> Self {
+        Memo {
+            radix: self.radix.clone(),
+            total_rank: self.total_rank,
+            load_ranks: self.load_ranks.clone(),
+            table: self
+                .table
+                .iter()
+                .map(|b| AtomicU8::new(b.load(Ordering::Relaxed)))
+                .collect(),
+        }
+    }
+}
+
+impl fmt::Debug for Memo {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Memo")
+            .field("entries", &(self.table.len() * 4))
+            .finish()
+    }
 }
 
 impl RiverSpace {
@@ -79,9 +119,62 @@ impl RiverSpace {
             start: State(start),
             loads: Vec::new(),
             min_time,
+            memo: None,
         };
         space.loads = space.list_loads();
+        space.memo = space.build_memo();
         space
+    }
+
+    /// The safety memo, when the puzzle has rules and few enough bank configurations.
+    fn build_memo(&self) -> Option<Memo> {
+        if self.puzzle.rules().is_empty() {
+            return None;
+        }
+        let mut radix = Vec::with_capacity(self.shifts.len());
+        let mut entries = 1u64;
+        for role in self.puzzle.roles() {
+            radix.push(entries);
+            entries = entries.checked_mul(u64::from(role.count) + 1)?;
+            if entries > MEMO_ENTRIES {
+                return None;
+            }
+        }
+        let mut memo = Memo {
+            radix,
+            total_rank: 0,
+            load_ranks: Vec::new(),
+            table: (0..entries.div_ceil(4)).map(|_| AtomicU8::new(0)).collect(),
+        };
+        memo.total_rank = self.rank(&memo, self.total);
+        memo.load_ranks = self.loads.iter().map(|t| self.rank(&memo, t.0)).collect();
+        Some(memo)
+    }
+
+    /// The mixed-radix rank of a packed bank.
+    #[inline]
+    fn rank(&self, memo: &Memo, bank: u64) -> u64 {
+        memo.radix
+            .iter()
+            .enumerate()
+            .map(|(r, &weight)| self.field(bank, r) * weight)
+            .sum()
+    }
+
+    /// Whether the bank of rank `rank` (packed as `bank`) is safe, from the memo or the rules.
+    #[inline]
+    fn safe_ranked(&self, memo: &Memo, rank: u64, bank: u64) -> bool {
+        let cell = &memo.table[(rank / 4) as usize];
+        let shift = (rank % 4) * 2;
+        match (cell.load(Ordering::Relaxed) >> shift) & 3 {
+            1 => true,
+            2 => false,
+            _ => {
+                let safe = self.safe(bank);
+                cell.fetch_or(if safe { 1 } else { 2 } << shift, Ordering::Relaxed);
+                safe
+            }
+        }
     }
 
     /// The puzzle this space searches.
@@ -300,18 +393,34 @@ impl RiverSpace {
         let at_far = state.0 & 1 == 1;
         let here = if at_far { self.total - near } else { near };
         let guarded = here | self.guards;
-        for &trip in &self.loads {
+        let Some(memo) = &self.memo else {
+            for &trip in &self.loads {
+                let left = guarded.wrapping_sub(trip.0);
+                if left & self.guards != self.guards {
+                    continue; // not enough people of some role on this bank
+                }
+                let left = left & !self.guards;
+                let there = self.total - left;
+                if self.safe(left) && self.safe(there) {
+                    out(trip, State(if at_far { there } else { left | 1 }));
+                }
+            }
+            return;
+        };
+        let here_rank = self.rank(memo, here);
+        for (&trip, &trip_rank) in self.loads.iter().zip(&memo.load_ranks) {
             let left = guarded.wrapping_sub(trip.0);
             if left & self.guards != self.guards {
-                continue; // not enough people of some role on this bank
+                continue;
             }
             let left = left & !self.guards;
             let there = self.total - left;
-            if !self.safe(left) || !self.safe(there) {
-                continue;
+            let left_rank = here_rank - trip_rank;
+            let there_rank = memo.total_rank - left_rank;
+            if self.safe_ranked(memo, left_rank, left) && self.safe_ranked(memo, there_rank, there)
+            {
+                out(trip, State(if at_far { there } else { left | 1 }));
             }
-            let next = if at_far { there } else { left | 1 };
-            out(trip, State(next));
         }
     }
 
@@ -378,7 +487,7 @@ impl Space for RiverSpace {
             return 0;
         }
         let capacity = u64::from(self.puzzle.capacity());
-        let back = u64::from(state.0 & 1);
+        let back = state.0 & 1;
         let trips = back + fewest_trips(people + back, capacity);
         if !self.puzzle.is_timed() {
             return trips;
@@ -402,5 +511,65 @@ impl Reversible for RiverSpace {
 
     fn predecessors(&self, state: &State, out: impl FnMut(Trip, State)) {
         self.neighbours(*state, out);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::presets::couples_toml;
+    use std::collections::{HashSet, VecDeque};
+
+    fn all_successors(space: &RiverSpace, state: State) -> Vec<(Trip, State)> {
+        let mut out = Vec::new();
+        space.successors(&state, None, |t, s| out.push((t, s)));
+        out
+    }
+
+    /// The memo is only a cache: with and without it, every reachable state has the same
+    /// successors, in the same order.
+    #[test]
+    fn the_safety_memo_changes_nothing() {
+        for text in [
+            couples_toml(5, 3),
+            "rules = [\"a -> a >= b + c\"]\n[roles]\na = 4\nb = 2\nc = 2\n[boat]\ncapacity = 3\n"
+                .to_string(),
+        ] {
+            let memo = RiverSpace::new(Puzzle::from_toml(&text).unwrap());
+            assert!(memo.memo.is_some());
+            let mut plain = memo.clone();
+            plain.memo = None;
+            let mut seen = HashSet::from([memo.start()]);
+            let mut queue = VecDeque::from([memo.start()]);
+            while let Some(state) = queue.pop_front() {
+                let next = all_successors(&memo, state);
+                assert_eq!(next, all_successors(&plain, state));
+                for (_, s) in next {
+                    if seen.insert(s) {
+                        queue.push_back(s);
+                    }
+                }
+            }
+            assert!(seen.len() > 20);
+        }
+    }
+
+    #[test]
+    fn huge_counts_go_without_a_memo() {
+        let text = "rules = [\"a -> a >= b\"]\n[roles]\na = 1000\nb = 1000\nc = 1000\n[boat]\ncapacity = 2\n";
+        let space = RiverSpace::new(Puzzle::from_toml(text).unwrap());
+        assert!(space.memo.is_none());
+        assert!(!all_successors(&space, space.start()).is_empty());
+    }
+
+    #[test]
+    fn fewest_trips_bounds() {
+        assert_eq!(fewest_trips(0, 2), 0);
+        assert_eq!(fewest_trips(1, 2), 1);
+        assert_eq!(fewest_trips(2, 2), 1);
+        // Missionaries: 6 people, boat of 2 need 5 forward trips, 9 in all (11 with the rules).
+        assert_eq!(fewest_trips(6, 2), 9);
+        assert_eq!(fewest_trips(4, 2), 5); // bridge and torch: 5 crossings
+        assert_eq!(fewest_trips(5, 1), 1); // unsolvable anyway; any bound will do
     }
 }

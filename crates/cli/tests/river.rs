@@ -1,0 +1,385 @@
+//! `frontier river` and `frontier explore river` through the real binary.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+use frontier_river::{Puzzle, RiverSpace};
+use frontier_search::{explore, Config};
+use serde_json::Value;
+
+fn frontier(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_frontier"))
+        .args(args)
+        .output()
+        .expect("the frontier binary runs")
+}
+
+fn stdout(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// Writes `text` to a fresh file named after the test and returns its path.
+fn puzzle_file(test: &str, text: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("frontier-river-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(format!("{test}.toml"));
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+fn json(out: &Output) -> Value {
+    serde_json::from_str(&stdout(out)).unwrap_or_else(|e| panic!("{e}: {}", stdout(out)))
+}
+
+/// Runs `frontier river FILE` on `text` and expects exit 2 with every `needle` in the message.
+fn rejects(test: &str, text: &str, needles: &[&str]) {
+    let path = puzzle_file(test, text);
+    let out = frontier(&["river", path.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2), "{test}: {}", stderr(&out));
+    let message = stderr(&out);
+    assert!(message.starts_with("error: "), "{test}: {message}");
+    for needle in needles {
+        assert!(
+            message.contains(needle),
+            "{test}: `{needle}` not in {message}"
+        );
+    }
+    assert!(stdout(&out).is_empty());
+    assert!(!message.contains("panicked"));
+}
+
+const GOOD: &str = r#"
+rules = ["wolf and goat -> farmer", "goat and cabbage -> farmer"]
+[roles]
+farmer = 1
+wolf = 1
+goat = 1
+cabbage = 1
+[boat]
+capacity = 2
+rowers = ["farmer"]
+"#;
+
+#[test]
+fn family_human_output_has_one_line_per_trip_and_the_banks() {
+    let out = frontier(&["river", "family"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(
+        text.starts_with("Family, police and prisoner: 17 crossings (bfs)"),
+        "{text}"
+    );
+    let trips: Vec<&str> = text
+        .lines()
+        .filter(|l| l.contains("-->") || l.contains("<--"))
+        .collect();
+    assert_eq!(trips.len(), 17);
+    for (i, line) in trips.iter().enumerate() {
+        let arrow = if i % 2 == 0 { "-->" } else { "<--" };
+        assert!(line.contains(arrow), "{line}");
+        assert!(
+            line.contains("near: ") && line.contains(" | far: "),
+            "{line}"
+        );
+    }
+    assert!(trips[16].contains("near: nobody"));
+}
+
+#[test]
+fn json_moves_are_arrays_of_role_names_with_repeats() {
+    let out = frontier(&["river", "missionaries", "--json"]);
+    assert_eq!(out.status.code(), Some(0));
+    let v = json(&out);
+    assert_eq!(v["domain"], "river");
+    assert_eq!(v["algorithm"], "bfs");
+    assert_eq!(v["status"], "solved");
+    assert_eq!(v["length"], 11);
+    assert_eq!(v["cost"], 11);
+    let moves = v["moves"].as_array().unwrap();
+    assert_eq!(moves.len(), 11);
+    // Replay the counts: missionaries never outnumbered where present.
+    let (mut m, mut c, mut near) = (3i64, 3i64, true);
+    let mut repeated = false;
+    for mv in moves {
+        let names: Vec<&str> = mv
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|n| n.as_str().unwrap())
+            .collect();
+        assert!((1..=2).contains(&names.len()));
+        repeated |= names.len() == 2 && names[0] == names[1];
+        let dm = names.iter().filter(|&&n| n == "missionary").count() as i64;
+        let dc = names.iter().filter(|&&n| n == "cannibal").count() as i64;
+        assert_eq!(dm + dc, names.len() as i64);
+        let sign = if near { -1 } else { 1 };
+        m += sign * dm;
+        c += sign * dc;
+        near = !near;
+        assert!((0..=3).contains(&m) && (0..=3).contains(&c));
+        assert!(m == 0 || m >= c, "near bank outnumbered");
+        assert!(3 - m == 0 || 3 - m >= 3 - c, "far bank outnumbered");
+    }
+    assert_eq!((m, c), (0, 0));
+    assert!(
+        repeated,
+        "two of a role crossing together appear twice: [\"cannibal\", \"cannibal\"]"
+    );
+}
+
+#[test]
+fn bridge_torch_is_timed_and_solved_by_astar_in_17() {
+    let out = frontier(&["river", "bridge-torch", "--json"]);
+    assert_eq!(out.status.code(), Some(0));
+    let v = json(&out);
+    assert_eq!(v["algorithm"], "astar");
+    assert_eq!(v["cost"], 17);
+    assert_eq!(v["length"], 5);
+    let ucs = json(&frontier(&[
+        "river",
+        "bridge-torch",
+        "--json",
+        "--algo",
+        "ucs",
+    ]));
+    assert_eq!(ucs["cost"], 17);
+    // Fewest crossings is not quickest: bfs may take longer.
+    let bfs = json(&frontier(&[
+        "river",
+        "bridge-torch",
+        "--json",
+        "--algo",
+        "bfs",
+    ]));
+    assert_eq!(bfs["length"], 5);
+    assert!(bfs["cost"].as_u64().unwrap() >= 17);
+}
+
+#[test]
+fn every_preset_is_listed_and_solves() {
+    let out = frontier(&["river", "--list"]);
+    assert_eq!(out.status.code(), Some(0));
+    let text = stdout(&out);
+    for (preset, length) in [
+        ("family", 17),
+        ("wolf-goat-cabbage", 7),
+        ("missionaries", 11),
+        ("jealous-husbands", 11),
+        ("bridge-torch", 5),
+    ] {
+        assert!(
+            text.lines().any(|l| l.starts_with(preset)),
+            "{preset} in {text}"
+        );
+        let v = json(&frontier(&["river", preset, "--json"]));
+        assert_eq!(v["length"], length, "{preset}");
+    }
+}
+
+#[test]
+fn show_prints_a_preset_that_reads_back_the_same() {
+    let out = frontier(&["river", "--show", "jealous-husbands"]);
+    assert_eq!(out.status.code(), Some(0));
+    let path = puzzle_file("show", &stdout(&out));
+    let v = json(&frontier(&["river", path.to_str().unwrap(), "--json"]));
+    assert_eq!(v["length"], 11);
+}
+
+#[test]
+fn dfs_gives_a_first_found_plan() {
+    let path = puzzle_file("dfs", GOOD);
+    let out = frontier(&["river", path.to_str().unwrap(), "--algo", "dfs", "--json"]);
+    assert_eq!(out.status.code(), Some(0));
+    let v = json(&out);
+    assert_eq!(v["algorithm"], "dfs");
+    assert!(v["length"].as_u64().unwrap() >= 7);
+    let out = frontier(&["river", "family", "--algo", "dfs"]);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(stdout(&out).contains("(dfs)"));
+}
+
+#[test]
+fn four_missionaries_are_unsolvable_with_the_reachable_count() {
+    let text = r#"
+rules = ["missionary -> missionary >= cannibal"]
+[roles]
+missionary = 4
+cannibal = 4
+[boat]
+capacity = 2
+"#;
+    let reachable = explore(
+        &RiverSpace::new(Puzzle::from_toml(text).unwrap()),
+        &Config::default(),
+    )
+    .states();
+    let path = puzzle_file("four", text);
+    let out = frontier(&["river", path.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let expected = format!("unsolvable: all {reachable} reachable states");
+    assert!(stdout(&out).contains(&expected), "{}", stdout(&out));
+    let v = json(&frontier(&["river", path.to_str().unwrap(), "--json"]));
+    assert_eq!(v["status"], "unsolvable");
+    assert_eq!(v["stats"]["stored"], reachable);
+    assert!(v.get("moves").is_none());
+}
+
+#[test]
+fn explore_counts_the_reachable_positions() {
+    let out = frontier(&["explore", "river", "wolf-goat-cabbage", "--json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let v = json(&out);
+    assert_eq!(v["domain"], "river");
+    assert_eq!(v["complete"], true);
+    let expected = explore(
+        &RiverSpace::new(Puzzle::preset("wolf-goat-cabbage").unwrap()),
+        &Config::default(),
+    );
+    assert_eq!(v["states"], expected.states());
+    assert_eq!(v["layers"][0], 1);
+    let out = frontier(&["explore", "river", "family"]);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(stdout(&out).contains("the whole reachable set"));
+}
+
+#[test]
+fn bad_toml_points_at_the_line() {
+    rejects("bad_toml", "[roles]\nfarmer = \n", &["bad_toml.toml:2:"]);
+    rejects(
+        "unknown_key",
+        "[roles]\na = 1\n[boat]\ncapacity = 1\ncolour = 3\n",
+        &[":5:1:", "colour"],
+    );
+    rejects("no_boat", "[roles]\na = 1\n", &["boat"]);
+    rejects(
+        "count_type",
+        "[roles]\na = \"two\"\n[boat]\ncapacity = 1\n",
+        &[":2:5:", "count"],
+    );
+}
+
+#[test]
+fn unknown_roles_in_rules_and_rowers_are_named_with_their_place() {
+    rejects(
+        "unknown_rule_role",
+        "rules = [\"wolf and gaot -> farmer\"]\n[roles]\nfarmer = 1\nwolf = 1\ngoat = 1\n[boat]\ncapacity = 2\n",
+        &[":1:20:", "rule 1", "unknown role `gaot`", "column 10"],
+    );
+    rejects(
+        "unknown_rower",
+        "[roles]\nfarmer = 1\n[boat]\ncapacity = 2\nrowers = [\"farmer\", \"fermer\"]\n",
+        &[":5:21:", "unknown role `fermer` in rowers"],
+    );
+    rejects(
+        "unknown_boat_rule_role",
+        "[roles]\na = 1\n[boat]\ncapacity = 2\nrules = [\"b > 0\"]\n",
+        &[":5:11:", "boat rule 1", "unknown role `b`"],
+    );
+}
+
+#[test]
+fn capacity_zero_and_overflowing_counts_are_refused() {
+    rejects(
+        "capacity0",
+        "[roles]\na = 1\n[boat]\ncapacity = 0\n",
+        &[":4:12:", "capacity must be at least 1"],
+    );
+    rejects(
+        "negative",
+        "[roles]\na = -1\n[boat]\ncapacity = 1\n",
+        &[":2:5:", "between 0 and"],
+    );
+    rejects(
+        "huge_count",
+        "[roles]\na = 2000000\n[boat]\ncapacity = 1\n",
+        &[":2:5:", "between 0 and"],
+    );
+    rejects(
+        "i64_overflow",
+        "[roles]\na = 99999999999999999999\n[boat]\ncapacity = 1\n",
+        &[":2:5:"],
+    );
+    let many: String = (0..30).map(|i| format!("r{i} = 1000\n")).collect();
+    rejects(
+        "state_overflow",
+        &format!("[roles]\n{many}[boat]\ncapacity = 2\n"),
+        &[":1:1:", "overflow the state"],
+    );
+    rejects(
+        "too_many_loads",
+        &format!(
+            "[roles]\n{}[boat]\ncapacity = 30\n",
+            (0..30).map(|i| format!("r{i} = 1\n")).collect::<String>()
+        ),
+        &[":33:12:", "different groups"],
+    );
+    rejects(
+        "bad_time",
+        "[roles]\na = { count = 1, time = 0 }\n[boat]\ncapacity = 1\n",
+        &[":2:25:", "time of `a`"],
+    );
+}
+
+#[test]
+fn rule_syntax_errors_say_where_and_why() {
+    let cases: [(&str, &str, &[&str]); 4] = [
+        (
+            "dangling",
+            "a and -> b",
+            &[":1:17:", "dangling operator", "column 7"],
+        ),
+        (
+            "unclosed",
+            "(a and b -> b",
+            &[":1:11:", "unbalanced parenthesis", "column 1"],
+        ),
+        (
+            "unmatched",
+            "a and b) -> b",
+            &[":1:18:", "unbalanced parenthesis", "column 8"],
+        ),
+        ("single_eq", "a = b", &[":1:13:", "did you mean `==`"]),
+    ];
+    for (test, rule, needles) in cases {
+        let text = format!("rules = [\"{rule}\"]\n[roles]\na = 1\nb = 1\n[boat]\ncapacity = 2\n");
+        rejects(test, &text, needles);
+    }
+}
+
+#[test]
+fn an_unsafe_start_names_the_rule_and_the_bank() {
+    rejects(
+        "unsafe_start",
+        "rules = [\"wolf and goat -> farmer\"]\n[roles]\nfarmer = 1\nwolf = 1\ngoat = 1\n[start]\nfarmer = \"far\"\n[boat]\ncapacity = 2\n",
+        &["the start is not safe", "rule 1", "\"wolf and goat -> farmer\"", "near bank"],
+    );
+}
+
+#[test]
+fn unknown_presets_and_missing_files_are_usage_errors() {
+    let out = frontier(&["river", "familly"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("neither a preset"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(stderr(&out).contains("family"));
+    let out = frontier(&["river", "/nonexistent/puzzle.toml"]);
+    assert_eq!(out.status.code(), Some(2));
+    let out = frontier(&["river"]);
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn limits_stop_cleanly_with_exit_3() {
+    let out = frontier(&["river", "family", "--max-states", "10"]);
+    assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
+    let out = frontier(&["river", "family", "--max-depth", "5", "--json"]);
+    assert_eq!(out.status.code(), Some(3));
+    assert_eq!(json(&out)["status"], "limit");
+}
