@@ -2,14 +2,20 @@
 //! on disk.
 //!
 //! The tiles are split into disjoint groups. For each group, a table gives, for every placement
-//! of the group's tiles on the board, the fewest moves *of those tiles* that bring them home,
-//! ignoring every other tile (a pattern tile may slide into any cell not held by another pattern
-//! tile). Since each table counts only its own tiles' moves, the sum over the groups never
-//! exceeds the true distance: the heuristic is admissible.
+//! of the group's tiles, the fewest moves *of those tiles* that bring them home from there. The
+//! search behind it tracks the blank too: the blank wanders for free among the cells no pattern
+//! tile holds, and a pattern tile moves (cost 1) only into the blank; a placement stores its
+//! least distance over blank cells. Since each table counts only its own tiles' moves and every
+//! real move moves one tile, the sum over the groups never exceeds the true distance: the
+//! heuristic is admissible (and consistent enough for IDA*).
+//!
+//! When the (placement, blank) space of a group would exceed [`BLANK_AWARE_LIMIT`] entries (the
+//! 8-tile group of a 7-8 split: over 4 billion), the group is built without the blank, every
+//! free cell acting as one: smaller to build, admissible, but weaker.
 //!
 //! A placement of `k` tiles on `n` cells is indexed by its rank among the `n!/(n-k)!`
-//! k-permutations; each entry is one byte. The 7-8 split of the 15-puzzle holds
-//! 57,657,600 + 518,918,400 entries (about 577 MB).
+//! k-permutations; each entry is one byte. The default 6-6-3 split of the 15-puzzle holds
+//! 2 x 5,765,760 + 3,360 entries (11.5 MB).
 
 use std::fs;
 use std::io::{self, Read, Write};
@@ -24,7 +30,7 @@ use crate::heuristic::{Tables, NONE};
 /// Entries not reached yet during a build.
 const UNSEEN: u8 = u8::MAX;
 /// The file format version; bump it when the layout or the indexing changes.
-const VERSION: u32 = 1;
+const VERSION: u32 = 2;
 const MAGIC: &[u8; 8] = b"FTPDB\0\0\x01";
 
 /// Progress of a pattern-database build: `done` of `total` entries filled so far, in the
@@ -148,25 +154,29 @@ pub struct PatternDb {
     origins: Vec<Origin>,
 }
 
-/// The default split of a board's tiles into groups, by goal cell in reading order: 4-4 on the
-/// 8-puzzle, 7-8 on the 15-puzzle (Korf and Felner 2002), 6-6-6-6 on the 24-puzzle; other boards
-/// get groups as large as keep a table at or under 2^27 entries, sized evenly.
+/// The default split of a board's tiles into groups, by goal cell in reading order: 6-6-3 on the
+/// 15-puzzle (Korf and Felner 2002's split; the blank-aware 7-8 would need a 4-billion-entry
+/// build), 6-6-6-6 on the 24-puzzle (large: about 510 MB, built only on request); other boards
+/// get groups as large as keep each build at or under 2^26 (placement, blank) entries, the last
+/// group taking the rest (one group of all 8 tiles on the 8-puzzle: exact distances).
 pub fn default_sizes(shape: Shape) -> Vec<usize> {
     let n = shape.cells();
     let tiles = n - 1;
-    if n == 16 {
-        return vec![7, 8];
+    match n {
+        16 => return vec![6, 6, 3],
+        25 => return vec![6, 6, 6, 6],
+        _ => {}
     }
     let mut k = 1;
-    while k < tiles && placements(n, k + 1) <= 1 << 27 {
+    while k < tiles && placements(n, k + 1) * (n - k - 1) as u64 <= 1 << 26 {
         k += 1;
     }
-    let groups = tiles.div_ceil(k);
-    let base = tiles / groups;
-    let extra = tiles % groups;
-    (0..groups)
-        .map(|g| base + usize::from(g >= groups - extra))
-        .collect()
+    let mut sizes = vec![k; tiles / k];
+    let rest = tiles - k * (tiles / k);
+    if rest > 0 {
+        sizes.push(rest);
+    }
+    sizes
 }
 
 /// Splits the tiles into consecutive groups of `sizes` by their goal cell in reading order.
@@ -226,7 +236,11 @@ impl PatternDb {
         let mut origins = Vec::new();
         for (i, g) in groups.iter().enumerate() {
             let path = dir.join(file_name(tables, g));
-            let homes: Vec<u8> = g.iter().map(|&t| tables.goal_cell[t as usize]).collect();
+            let homes: Vec<u8> = g
+                .iter()
+                .chain(std::iter::once(&0))
+                .map(|&t| tables.goal_cell[t as usize])
+                .collect();
             let expected = placements(tables.cells(), g.len());
             let (table, origin) = match read_table(&path, tables.shape, &homes, expected) {
                 Ok(table) => (table, Origin::Cache),
@@ -340,10 +354,202 @@ impl PatternDb {
     }
 }
 
-/// The backward BFS over placements of one group, from its goal placement. Layers are found by
-/// scanning the table for the current depth, split across rayon's workers; concurrent writers of
-/// a new entry all write the same depth, so relaxed atomics suffice.
+/// Builds one pattern's table: tracking the blank when the (placement, blank) space has at most
+/// [`BLANK_AWARE_LIMIT`] entries, else the coarser relaxation where every non-pattern cell acts
+/// as a blank.
 fn build_pattern(tables: &Tables, group: &[u8], progress: &(dyn Fn(u64, u64) + Sync)) -> Pattern {
+    let n = tables.cells();
+    if placements(n, group.len()) * (n - group.len()) as u64 <= BLANK_AWARE_LIMIT {
+        build_blank_aware(tables, group, progress)
+    } else {
+        build_relaxed(tables, group, progress)
+    }
+}
+
+/// The largest (placement, blank cell) space built with the blank tracked (one byte each).
+pub const BLANK_AWARE_LIMIT: u64 = 1 << 30;
+
+/// The bit mask of the cells next to any cell of `set`.
+#[inline]
+fn spread(set: u64, cols: usize, not_left: u64, not_right: u64, all: u64) -> u64 {
+    ((set << cols) | (set >> cols) | ((set << 1) & not_left) | ((set >> 1) & not_right)) & all
+}
+
+/// The backward BFS over (placement, blank) from the goal placement, the blank moving freely
+/// (at no cost) among the cells no pattern tile holds, a pattern tile moving (cost 1) only into
+/// the blank. Within a layer, a whole blank region is marked at once and expanded once (from its
+/// lowest cell). The stored value of a placement is its least distance over blank cells.
+fn build_blank_aware(
+    tables: &Tables,
+    group: &[u8],
+    progress: &(dyn Fn(u64, u64) + Sync),
+) -> Pattern {
+    let n = tables.cells();
+    let k = group.len();
+    let m = n - k;
+    let cols = tables.shape.cols;
+    let all = low_mask(n);
+    let mut not_left = 0u64; // cells that are not in column 0 (targets of a shift right by one)
+    let mut not_right = 0u64;
+    for c in 0..n {
+        if c % cols != 0 {
+            not_left |= 1 << c;
+        }
+        if c % cols != cols - 1 {
+            not_right |= 1 << c;
+        }
+    }
+    let region = |used: u64, from: u64| -> u64 {
+        let free = !used & all;
+        let mut r = from;
+        loop {
+            let grown = r | (spread(r, cols, not_left, not_right, all) & free);
+            if grown == r {
+                return r;
+            }
+            r = grown;
+        }
+    };
+    let slot = |used: u64, cell: u8| -> usize {
+        cell as usize - (used & ((1u64 << cell) - 1)).count_ones() as usize
+    };
+    let total_p = placements(n, k);
+    let total = total_p * m as u64;
+    let depth_of: Vec<AtomicU8> = (0..total).map(|_| AtomicU8::new(UNSEEN)).collect();
+    let mark = |prank: usize, used: u64, reg: u64, d: u8| -> u64 {
+        let mut r = reg;
+        let mut added = 0;
+        while r != 0 {
+            let c = r.trailing_zeros() as u8;
+            r &= r - 1;
+            let e = &depth_of[prank * m + slot(used, c)];
+            if e.load(Ordering::Relaxed) == UNSEEN {
+                e.store(d, Ordering::Relaxed);
+                added += 1;
+            }
+        }
+        added
+    };
+    let home: Vec<u8> = group
+        .iter()
+        .map(|&t| tables.goal_cell[t as usize])
+        .collect();
+    let home_used = home.iter().fold(0u64, |u, &c| u | 1 << c);
+    let blank_home = tables.goal_cell[0];
+    let filled = AtomicU64::new(mark(
+        rank(&home, n),
+        home_used,
+        region(home_used, 1 << blank_home),
+        0,
+    ));
+    const CHUNK: usize = 1 << 15;
+    let mut depth = 0u8;
+    loop {
+        let added = AtomicU64::new(0);
+        depth_of
+            .par_chunks(CHUNK)
+            .enumerate()
+            .for_each(|(ci, chunk)| {
+                let mut cells = [0u8; MAX_CELLS];
+                let mut prefix_index = [0usize; MAX_CELLS];
+                let mut prefix_used = [0u64; MAX_CELLS];
+                let mut last_p = usize::MAX;
+                let mut used = 0u64;
+                let mut local = 0u64;
+                for (j, entry) in chunk.iter().enumerate() {
+                    if entry.load(Ordering::Relaxed) != depth {
+                        continue;
+                    }
+                    let index = ci * CHUNK + j;
+                    let (prank, s) = (index / m, index % m);
+                    if prank != last_p {
+                        last_p = prank;
+                        used = unrank(prank, k, n, &mut cells);
+                        let (mut acc, mut u) = (0usize, 0u64);
+                        for i in 0..k {
+                            prefix_index[i] = acc;
+                            prefix_used[i] = u;
+                            let c = cells[i];
+                            acc = acc * (n - i)
+                                + (c as usize - (u & ((1u64 << c) - 1)).count_ones() as usize);
+                            u |= 1u64 << c;
+                        }
+                    }
+                    // The blank's cell: the s-th free cell.
+                    let mut free = !used & all;
+                    for _ in 0..s {
+                        free &= free - 1;
+                    }
+                    let blank = free.trailing_zeros();
+                    let reg = region(used, 1 << blank);
+                    if reg.trailing_zeros() != blank {
+                        continue; // expand each region once, from its lowest cell
+                    }
+                    let touching = spread(reg, cols, not_left, not_right, all) & used;
+                    if touching == 0 {
+                        continue;
+                    }
+                    for i in 0..k {
+                        let from = cells[i];
+                        if touching & (1 << from) == 0 {
+                            continue;
+                        }
+                        for &to in &tables.neighbours[from as usize] {
+                            if to == NONE || reg & (1u64 << to) == 0 {
+                                continue;
+                            }
+                            let (mut acc, mut u) = (prefix_index[i], prefix_used[i]);
+                            for (x, &c0) in cells.iter().enumerate().take(k).skip(i) {
+                                let c = if x == i { to } else { c0 };
+                                acc = acc * (n - x)
+                                    + (c as usize - (u & ((1u64 << c) - 1)).count_ones() as usize);
+                                u |= 1u64 << c;
+                            }
+                            let used2 = used ^ (1u64 << from) ^ (1u64 << to);
+                            if depth_of[acc * m + slot(used2, from)].load(Ordering::Relaxed)
+                                != UNSEEN
+                            {
+                                continue;
+                            }
+                            local += mark(acc, used2, region(used2, 1 << from), depth + 1);
+                        }
+                    }
+                }
+                if local > 0 {
+                    added.fetch_add(local, Ordering::Relaxed);
+                    let done = filled.fetch_add(local, Ordering::Relaxed) + local;
+                    if ci % 64 == 0 {
+                        progress(done.min(total), total);
+                    }
+                }
+            });
+        if added.load(Ordering::Relaxed) == 0 || depth == UNSEEN - 2 {
+            break;
+        }
+        depth += 1;
+    }
+    progress(total, total);
+    let table: Vec<u8> = depth_of
+        .par_chunks(m)
+        .map(|c| {
+            c.iter()
+                .map(|e| e.load(Ordering::Relaxed))
+                .min()
+                .unwrap_or(UNSEEN)
+        })
+        .collect();
+    Pattern {
+        tiles: group.to_vec(),
+        table,
+    }
+}
+
+/// The backward BFS over placements of one group, from its goal placement, where a pattern tile
+/// may slide into any cell no other pattern tile holds (every other cell acts as a blank: weaker
+/// than [`build_blank_aware`], but with no blank in the state). Layers are found by scanning the
+/// table for the current depth, split across rayon's workers; concurrent writers of a new entry
+/// all write the same depth, so relaxed atomics suffice.
+fn build_relaxed(tables: &Tables, group: &[u8], progress: &(dyn Fn(u64, u64) + Sync)) -> Pattern {
     let n = tables.cells();
     let k = group.len();
     let total = placements(n, k);
@@ -430,8 +636,9 @@ fn file_name(tables: &Tables, group: &[u8]) -> String {
         .map(|&t| tables.goal_cell[t as usize].to_string())
         .collect();
     format!(
-        "tiles-pdb-v{VERSION}-{}-{}.bin",
+        "tiles-pdb-v{VERSION}-{}-b{}-{}.bin",
         tables.shape,
+        tables.goal_cell[0],
         homes.join("-")
     )
 }
@@ -528,9 +735,11 @@ mod tests {
     fn default_splits() {
         let s = |r, c| Shape::new(r, c).unwrap();
         assert_eq!(default_sizes(s(3, 3)), vec![8]);
-        assert_eq!(default_sizes(s(4, 4)), vec![7, 8]);
+        assert_eq!(default_sizes(s(4, 4)), vec![6, 6, 3]);
         assert_eq!(default_sizes(s(5, 5)), vec![6, 6, 6, 6]);
         assert_eq!(default_sizes(s(2, 3)), vec![5]);
+        assert_eq!(default_sizes(s(3, 4)), vec![7, 4]);
+        assert_eq!(default_sizes(s(6, 6)).iter().sum::<usize>(), 35);
     }
 
     #[test]

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use frontier_search::{Config, Status};
-use frontier_tiles::pdb::groups_by_sizes;
+use frontier_tiles::pdb::{default_sizes, groups_by_sizes};
 use frontier_tiles::{Dir, Estimate, PatternDb, Puzzle, Shape, Solver, Tables};
 
 const KORF_GOAL: &str = "0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15";
@@ -108,7 +108,7 @@ fn first_instances_with_a_663_pattern_database() {
     }
 }
 
-/// All 100 with the 7-8 pattern database (built once and cached, ~1 min the first time):
+/// All 100 with the default 6-6-3 pattern databases (built once and cached):
 /// `cargo test --release -p frontier-tiles --test korf -- --ignored --nocapture`.
 #[test]
 #[ignore]
@@ -116,7 +116,7 @@ fn korf_all_100() {
     let shape = Shape::new(4, 4).unwrap();
     let goal: Vec<u8> = (0..16).collect();
     let tables = Tables::new(shape, &goal);
-    let groups = groups_by_sizes(shape, &goal, &[7, 8]).unwrap();
+    let groups = groups_by_sizes(shape, &goal, &default_sizes(shape)).unwrap();
     let db = Arc::new(PatternDb::load_or_build(
         &frontier_tiles::cache_dir(),
         &tables,

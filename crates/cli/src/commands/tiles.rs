@@ -1,31 +1,338 @@
-//! `frontier tiles`: placeholder until the tiles domain lands.
+//! `frontier tiles`: solve a sliding-tile puzzle optimally, and `frontier explore tiles`: the
+//! distance distribution of a board's reachable layouts.
 
+use std::io::Write;
 use std::process::ExitCode;
+use std::sync::Arc;
+use std::time::Duration;
 
-use crate::common::{Context, SearchArgs};
+use anyhow::{bail, Context as _};
+use frontier_search::{Outcome, Stats, Status};
+use frontier_tiles::pdb::{default_sizes, groups_by_sizes};
+use frontier_tiles::{
+    BuildProgress, Dir, Encoding, Estimate, HeuristicKind, PatternDb, Puzzle, Shape, Solver,
+    Tables, TilesSpace, Wide,
+};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use serde_json::json;
+
+use crate::common::{report, report_exploration, Algo, Context, SearchArgs};
 
 /// The arguments of `frontier tiles`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// The puzzle
-    input: String,
+    /// The tiles row by row, 0 for the blank, e.g. "8 6 7 2 5 4 3 0 1" (spaces or commas)
+    #[arg(value_name = "TILES")]
+    pub tiles: String,
+    /// The board as ROWSxCOLS, e.g. 3x4 [default: the square the number of tiles makes]
+    #[arg(long, value_name = "RxC")]
+    pub size: Option<String>,
+    /// The goal layout, same format [default: 1 2 ... n-1 with the blank last]
+    #[arg(long, value_name = "TILES")]
+    pub goal: Option<String>,
+    /// The heuristic guiding IDA* and A* [default: pdb up to 16 cells, else conflict]
+    #[arg(long, value_enum)]
+    pub heuristic: Option<HeuristicArg>,
+    /// The pattern-database split: group sizes in goal reading order, e.g. 6-6-3 or 7-8
+    /// [default: 6-6-3 on the 15-puzzle, 6-6-6-6 on the 24-puzzle]
+    #[arg(long, value_name = "SIZES")]
+    pub pdb: Option<String>,
+    /// Draw the board after each move of the solution
+    #[arg(long)]
+    pub show: bool,
     #[command(flatten)]
-    search: SearchArgs,
+    pub search: SearchArgs,
 }
 
-/// Solves the puzzle.
-pub fn run(args: Args, _ctx: &Context) -> anyhow::Result<ExitCode> {
-    anyhow::bail!("the tiles domain is not built yet ({}, {:?})", args.input, args.search.algo)
+/// A heuristic on the command line.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HeuristicArg {
+    /// Sum of Manhattan distances
+    Manhattan,
+    /// Manhattan distance plus linear conflicts
+    Conflict,
+    /// Additive disjoint pattern databases (built once, cached on disk)
+    Pdb,
+}
+
+impl From<HeuristicArg> for HeuristicKind {
+    fn from(h: HeuristicArg) -> HeuristicKind {
+        match h {
+            HeuristicArg::Manhattan => HeuristicKind::Manhattan,
+            HeuristicArg::Conflict => HeuristicKind::Conflict,
+            HeuristicArg::Pdb => HeuristicKind::Pdb,
+        }
+    }
 }
 
 /// The arguments of `frontier explore tiles`.
 #[derive(clap::Args, Debug)]
 pub struct ExploreArgs {
+    /// The layout to explore from [default: the goal]
+    #[arg(value_name = "TILES")]
+    pub tiles: Option<String>,
+    /// The board as ROWSxCOLS [default: 3x3, or the square the tiles make]
+    #[arg(long, value_name = "RxC")]
+    pub size: Option<String>,
+    /// The goal layout [default: 1 2 ... n-1 with the blank last]
+    #[arg(long, value_name = "TILES")]
+    pub goal: Option<String>,
     #[command(flatten)]
-    search: SearchArgs,
+    pub search: SearchArgs,
+}
+
+fn read_puzzle(tiles: &str, size: Option<&str>, goal: Option<&str>) -> anyhow::Result<Puzzle> {
+    let shape = size.map(Shape::parse).transpose().context("bad --size")?;
+    Puzzle::parse(tiles, shape, goal).context("cannot read the puzzle")
+}
+
+/// Loads (or builds, with a progress bar, and caches) the pattern databases for `puzzle`.
+fn pattern_db(
+    puzzle: &Puzzle,
+    sizes: Option<&str>,
+    ctx: &Context,
+    quiet: bool,
+) -> anyhow::Result<Arc<PatternDb>> {
+    let shape = puzzle.shape();
+    let sizes: Vec<usize> = match sizes {
+        Some(text) => text
+            .split(['-', ',', '+'])
+            .map(|s| s.trim().parse::<usize>())
+            .collect::<Result<_, _>>()
+            .map_err(|_| anyhow::anyhow!("--pdb `{text}`: expected group sizes such as 6-6-3"))?,
+        None => default_sizes(shape),
+    };
+    let groups = match groups_by_sizes(shape, puzzle.goal(), &sizes) {
+        Some(g) if sizes.iter().all(|&s| s <= 8) => g,
+        _ => bail!(
+            "--pdb: the group sizes must be between 1 and 8 and add up to {} (the number of tiles)",
+            shape.cells() - 1
+        ),
+    };
+    let tables = Tables::new(shape, puzzle.goal());
+    let dir = frontier_tiles::cache_dir();
+    let bar = (!quiet && ctx.stderr_is_terminal).then(|| {
+        let bar = ProgressBar::with_draw_target(Some(1), ProgressDrawTarget::stderr());
+        bar.set_style(
+            ProgressStyle::with_template("{msg} [{bar:30}] {percent}% {elapsed}")
+                .unwrap_or_else(|_| ProgressStyle::default_bar()),
+        );
+        bar
+    });
+    let progress = |p: BuildProgress| {
+        if let Some(bar) = &bar {
+            bar.set_length(p.total.max(1));
+            bar.set_position(p.done);
+            bar.set_message(format!(
+                "building pattern database {}/{}",
+                p.table + 1,
+                p.tables
+            ));
+            if bar.elapsed() < Duration::from_millis(50) {
+                bar.enable_steady_tick(Duration::from_millis(200));
+            }
+        }
+    };
+    let db = PatternDb::load_or_build(&dir, &tables, &groups, &progress);
+    if let Some(bar) = bar {
+        bar.finish_and_clear();
+    }
+    Ok(Arc::new(db))
+}
+
+/// Draws a layout as a grid, the blank as `.`.
+fn draw(out: &mut dyn Write, shape: Shape, board: &[u8]) -> std::io::Result<()> {
+    let width = (shape.cells() - 1).to_string().len();
+    for row in board.chunks(shape.cols) {
+        let cells: Vec<String> = row
+            .iter()
+            .map(|&t| {
+                if t == 0 {
+                    format!("{:>width$}", ".")
+                } else {
+                    format!("{t:>width$}")
+                }
+            })
+            .collect();
+        writeln!(out, "{}", cells.join(" "))?;
+    }
+    Ok(())
+}
+
+/// Solves the puzzle.
+pub fn run(args: Args, ctx: &Context) -> anyhow::Result<ExitCode> {
+    let puzzle = read_puzzle(&args.tiles, args.size.as_deref(), args.goal.as_deref())?;
+    let shape = puzzle.shape();
+    let quiet = args.search.quiet;
+    if !puzzle.is_solvable() {
+        // Parity decides it: no search.
+        let outcome: Outcome<Vec<u8>, Dir> = Outcome {
+            status: Status::Exhausted,
+            solution: None,
+            stats: Stats::default(),
+        };
+        if !args.search.json {
+            let why = if shape.rows == 1 || shape.cols == 1 {
+                "on a single line the tiles cannot pass each other, and their order differs from the goal's"
+            } else {
+                "the parity of the tiles' permutation differs from the parity of the blank's distance to its goal cell"
+            };
+            ctx.clear_progress();
+            let mut out = std::io::stdout().lock();
+            let _ = writeln!(out, "unsolvable: {why} (decided without searching)");
+            return Ok(ExitCode::from(1));
+        }
+        let algorithm = args.search.algo.map_or("idastar", Algo::name);
+        return report(
+            ctx,
+            &args.search,
+            "tiles",
+            algorithm,
+            &outcome,
+            |m| json!(m.name()),
+            |_, _| Ok(()),
+        );
+    }
+    let informed = matches!(
+        args.search.algo,
+        None | Some(Algo::Astar) | Some(Algo::Idastar)
+    );
+    let kind = args
+        .heuristic
+        .map(HeuristicKind::from)
+        .unwrap_or(if shape.cells() <= 16 {
+            HeuristicKind::Pdb
+        } else {
+            HeuristicKind::Conflict
+        });
+    let estimate = match (informed, kind) {
+        (false, _) => Estimate::Zero,
+        (true, HeuristicKind::Manhattan) => Estimate::Manhattan,
+        (true, HeuristicKind::Conflict) => Estimate::Conflict,
+        (true, HeuristicKind::Pdb) => {
+            Estimate::Pdb(pattern_db(&puzzle, args.pdb.as_deref(), ctx, quiet)?)
+        }
+    };
+    let (algorithm, outcome): (&str, Outcome<Vec<u8>, Dir>) = match args.search.algo {
+        None => {
+            let config = args.search.config::<u64, Dir>(ctx);
+            let solver = Solver::new(&puzzle, estimate);
+            let outcome = solver.solve(puzzle.start(), &config);
+            ctx.clear_progress();
+            ("idastar", outcome)
+        }
+        Some(_) => {
+            let n = shape.cells();
+            if n <= u64::MAX_CELLS {
+                generic::<u64>(&args.search, ctx, &puzzle, estimate)
+            } else if n <= u128::MAX_CELLS {
+                generic::<u128>(&args.search, ctx, &puzzle, estimate)
+            } else {
+                generic::<Wide>(&args.search, ctx, &puzzle, estimate)
+            }
+        }
+    };
+    let show = args.show;
+    report(
+        ctx,
+        &args.search,
+        "tiles",
+        algorithm,
+        &outcome,
+        |m| json!(m.name()),
+        |out: &mut dyn Write, solution| {
+            let names: Vec<&str> = solution.moves.iter().map(|m| m.name()).collect();
+            if quiet {
+                return writeln!(out, "{}", names.join(" "));
+            }
+            draw(out, shape, puzzle.start())?;
+            if show {
+                for (i, state) in solution.states.iter().enumerate().skip(1) {
+                    writeln!(out, "\nafter {} ({i}):", names[i - 1])?;
+                    draw(out, shape, state)?;
+                }
+            }
+            let moves = if names.is_empty() {
+                "(none: the tiles are already in place)".to_owned()
+            } else {
+                names.join(" ")
+            };
+            writeln!(out, "\nsolution: {moves}")?;
+            writeln!(
+                out,
+                "length: {} move{} (the blank moves U, D, L, R)",
+                solution.len(),
+                if solution.len() == 1 { "" } else { "s" }
+            )
+        },
+    )
+}
+
+/// Runs the generic solver `--algo` over the encoding `E`; states come back as layouts.
+fn generic<E: Encoding>(
+    search: &SearchArgs,
+    ctx: &Context,
+    puzzle: &Puzzle,
+    estimate: Estimate,
+) -> (&'static str, Outcome<Vec<u8>, Dir>) {
+    let space = TilesSpace::<E>::new(puzzle).with_estimate(estimate);
+    let (algo, outcome) = search.solve(ctx, &space, Algo::Idastar);
+    let n = puzzle.shape().cells();
+    let solution = outcome.solution.map(|s| frontier_search::Solution {
+        moves: s.moves,
+        states: s.states.iter().map(|e| e.decode(n)).collect(),
+        cost: s.cost,
+    });
+    (
+        algo.name(),
+        Outcome {
+            status: outcome.status,
+            solution,
+            stats: outcome.stats,
+        },
+    )
 }
 
 /// Explores the puzzle.
-pub fn explore(args: ExploreArgs, _ctx: &Context) -> anyhow::Result<ExitCode> {
-    anyhow::bail!("the tiles domain is not built yet ({:?})", args.search.algo)
+pub fn explore(args: ExploreArgs, ctx: &Context) -> anyhow::Result<ExitCode> {
+    let size = match (&args.size, &args.tiles) {
+        (Some(s), _) => Some(s.clone()),
+        (None, Some(_)) => None,
+        (None, None) => Some("3x3".to_owned()),
+    };
+    let goal_text = args.goal.clone();
+    let start = match &args.tiles {
+        Some(t) => t.clone(),
+        None => {
+            let shape = Shape::parse(size.as_deref().unwrap_or("3x3")).context("bad --size")?;
+            let goal = match &goal_text {
+                Some(g) => Puzzle::parse(g, Some(shape), None)
+                    .context("cannot read the goal")?
+                    .start()
+                    .to_vec(),
+                None => shape.default_goal(),
+            };
+            goal.iter()
+                .map(|t| t.to_string())
+                .collect::<Vec<_>>()
+                .join(" ")
+        }
+    };
+    let puzzle = read_puzzle(&start, size.as_deref(), goal_text.as_deref())?;
+    let n = puzzle.shape().cells();
+    let exploration = if n <= u64::MAX_CELLS {
+        args.search.explore(ctx, &TilesSpace::<u64>::new(&puzzle))
+    } else if n <= u128::MAX_CELLS {
+        args.search.explore(ctx, &TilesSpace::<u128>::new(&puzzle))
+    } else {
+        args.search.explore(ctx, &TilesSpace::<Wide>::new(&puzzle))
+    };
+    let code = report_exploration(ctx, &args.search, "tiles", &exploration)?;
+    // DESIGN: exit 0 when explore finished; `report_exploration` maps a complete (exhausted)
+    // exploration to 1, so answer 0 here for the whole reachable set.
+    Ok(if exploration.is_complete() {
+        ExitCode::SUCCESS
+    } else {
+        code
+    })
 }

@@ -1,0 +1,246 @@
+//! `frontier tiles` and `frontier explore tiles` through the real binary.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+/// A fresh pattern-database cache for one test.
+fn cache(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("frontier-tiles-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Runs `frontier` with `args` and a private cache directory.
+fn frontier_in(cache_dir: &PathBuf, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_frontier"))
+        .args(args)
+        .env("FRONTIER_CACHE_DIR", cache_dir)
+        .output()
+        .unwrap()
+}
+
+fn frontier(args: &[&str]) -> Output {
+    frontier_in(&cache("shared"), args)
+}
+
+fn json(o: &Output) -> Value {
+    serde_json::from_slice(&o.stdout)
+        .unwrap_or_else(|e| panic!("not JSON ({e}): {}", String::from_utf8_lossy(&o.stdout)))
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// An independent replay: plays blank moves on a plain list and returns the final layout.
+fn replay(start: &str, cols: usize, moves: &Value) -> Vec<u32> {
+    let mut b: Vec<u32> = start
+        .split_whitespace()
+        .map(|t| t.parse().unwrap())
+        .collect();
+    let rows = b.len() / cols;
+    let mut blank = b.iter().position(|&t| t == 0).unwrap();
+    for m in moves.as_array().unwrap() {
+        let (r, c) = (blank / cols, blank % cols);
+        let next = match m.as_str().unwrap() {
+            "U" if r > 0 => blank - cols,
+            "D" if r + 1 < rows => blank + cols,
+            "L" if c > 0 => blank - 1,
+            "R" if c + 1 < cols => blank + 1,
+            other => panic!("illegal move {other}"),
+        };
+        b.swap(blank, next);
+        blank = next;
+    }
+    b
+}
+
+const HARDEST_8: &str = "8 6 7 2 5 4 3 0 1";
+
+#[test]
+fn the_design_example_takes_31_moves() {
+    // One of the two 8-puzzle layouts farthest from the goal: 31 moves (Reinefeld 1993).
+    let o = frontier(&["tiles", HARDEST_8, "--json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v = json(&o);
+    assert_eq!(v["domain"], "tiles");
+    assert_eq!(v["status"], "solved");
+    assert_eq!(v["length"], 31);
+    assert_eq!(v["cost"], 31);
+    assert_eq!(
+        replay(HARDEST_8, 3, &v["moves"]),
+        vec![1, 2, 3, 4, 5, 6, 7, 8, 0]
+    );
+}
+
+#[test]
+fn every_heuristic_and_generic_solver_agrees() {
+    let start = "4 1 3 7 2 6 0 5 8";
+    let mut lengths = Vec::new();
+    for extra in [
+        &["--heuristic", "manhattan"][..],
+        &["--heuristic", "conflict"],
+        &["--heuristic", "pdb"],
+        &["--threads", "2"],
+        &["--algo", "bfs"],
+        &["--algo", "astar"],
+        &["--algo", "idastar", "--heuristic", "conflict"],
+        &["--algo", "bidirectional"],
+        &["--algo", "iddfs"],
+    ] {
+        let mut args = vec!["tiles", start, "--json"];
+        args.extend_from_slice(extra);
+        let o = frontier(&args);
+        assert_eq!(o.status.code(), Some(0), "{extra:?}: {}", stderr(&o));
+        let v = json(&o);
+        assert_eq!(
+            replay(start, 3, &v["moves"]),
+            vec![1, 2, 3, 4, 5, 6, 7, 8, 0],
+            "{extra:?}"
+        );
+        lengths.push(v["length"].as_u64().unwrap());
+    }
+    assert!(lengths.iter().all(|&l| l == lengths[0]), "{lengths:?}");
+    assert_eq!(lengths[0], 6);
+}
+
+#[test]
+fn human_output_draws_the_board_and_names_the_moves() {
+    let o = frontier(&["tiles", "1 2 3 4 5 6 7 0 8"]);
+    assert_eq!(o.status.code(), Some(0));
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(text.contains("7 . 8"), "{text}");
+    assert!(text.contains("solution: R"), "{text}");
+    assert!(text.contains("length: 1 move"), "{text}");
+    let o = frontier(&["tiles", "1 2 3 4 5 6 7 0 8", "--quiet"]);
+    assert_eq!(String::from_utf8_lossy(&o.stdout).trim(), "R");
+}
+
+#[test]
+fn unsolvable_parity_exits_1_without_searching() {
+    // Sam Loyd's 14-15 puzzle.
+    let loyd = "1 2 3 4 5 6 7 8 9 10 11 12 13 15 14 0";
+    let o = frontier(&["tiles", loyd, "--json"]);
+    assert_eq!(o.status.code(), Some(1));
+    let v = json(&o);
+    assert_eq!(v["status"], "unsolvable");
+    assert_eq!(v["stats"]["expanded"], 0);
+    let o = frontier(&["tiles", loyd]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("without searching"));
+}
+
+#[test]
+fn bad_input_exits_2_with_the_reason() {
+    for (args, reason) in [
+        (&["tiles", "1 2 3 3 0 5 6 7 8"][..], "appears twice"),
+        (&["tiles", "1 2 3 4 5 0"], "--size"),
+        (&["tiles", "1 2 x 4"], "not a tile number"),
+        (&["tiles", "1 2 3 4 5 6 7 8 9"], "too large"),
+        (&["tiles", ""], "no tiles"),
+        (&["tiles", "1 2 3 0", "--size", "3by3"], "size"),
+        (&["tiles", "1 2 3 0", "--size", "3x3"], "9 cells"),
+        (&["tiles", "1 2 3 0", "--goal", "1 1 2 3"], "goal"),
+        (
+            &["tiles", "1 2 3 0", "--heuristic", "pdb", "--pdb", "2-2"],
+            "add up",
+        ),
+        (&["explore", "tiles", "--size", "0x3"], "size"),
+    ] {
+        let o = frontier(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert!(stderr(&o).contains(reason), "{args:?}: {}", stderr(&o));
+    }
+}
+
+#[test]
+fn rectangles_and_other_goals() {
+    // 2x4 board, given size.
+    let o = frontier(&["tiles", "1 2 3 4 5 6 0 7", "--size", "2x4", "--json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(json(&o)["length"], 1);
+    // Korf's goal (blank first) on instance 79 of Korf (1985): 42 moves.
+    let korf79 = "0 1 9 7 11 13 5 3 14 12 4 2 8 6 10 15";
+    let goal = "0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15";
+    let o = frontier(&[
+        "tiles",
+        korf79,
+        "--goal",
+        goal,
+        "--heuristic",
+        "conflict",
+        "--threads",
+        "2",
+        "--json",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v = json(&o);
+    assert_eq!(v["length"], 42);
+    let want: Vec<u32> = (0..16).collect();
+    assert_eq!(replay(korf79, 4, &v["moves"]), want);
+}
+
+#[test]
+fn limits_exit_3() {
+    let o = frontier(&[
+        "tiles",
+        HARDEST_8,
+        "--heuristic",
+        "manhattan",
+        "--max-depth",
+        "20",
+        "--json",
+    ]);
+    assert_eq!(o.status.code(), Some(3));
+    assert_eq!(json(&o)["status"], "limit");
+}
+
+#[test]
+fn pattern_databases_are_cached_and_rebuilt_when_damaged() {
+    let dir = cache("pdb");
+    let run = || frontier_in(&dir, &["tiles", HARDEST_8, "--heuristic", "pdb", "--json"]);
+    let o = run();
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(json(&o)["length"], 31);
+    let files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert_eq!(files.len(), 1, "{files:?}");
+    // Damage the table: the next run detects it, rebuilds it and still answers 31.
+    let mut bytes = std::fs::read(&files[0]).unwrap();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 0xff;
+    std::fs::write(&files[0], &bytes).unwrap();
+    let o = run();
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(json(&o)["length"], 31);
+    assert_ne!(std::fs::read(&files[0]).unwrap(), bytes);
+}
+
+#[test]
+fn explore_3x3_has_181440_states_31_moves_deep() {
+    // The 8-puzzle: 9!/2 = 181,440 layouts reachable from the goal, the farthest 31 moves away.
+    let o = frontier(&["explore", "tiles", "--size", "3x3", "--json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v = json(&o);
+    assert_eq!(v["states"], 181_440);
+    assert_eq!(v["complete"], true);
+    let layers = v["layers"].as_array().unwrap();
+    assert_eq!(layers.len(), 32);
+    assert_eq!(layers[31], 2);
+    // The same in parallel.
+    let o = frontier(&[
+        "explore",
+        "tiles",
+        "--size",
+        "3x3",
+        "--threads",
+        "2",
+        "--json",
+    ]);
+    assert_eq!(json(&o)["states"], 181_440);
+}
