@@ -27,6 +27,8 @@ fn run(label: &str, puzzle: Puzzle, with_bidirectional: bool) {
         built.as_secs_f64(),
     );
     if with_bidirectional {
+        // A fresh space: its safety memo starts empty, as it did for the first solver.
+        let space = RiverSpace::new(space.puzzle().clone());
         let started = Instant::now();
         let outcome = bidirectional(&space, &Config::default());
         print(

@@ -42,6 +42,33 @@
 //! assert_eq!(outcome.status, Status::Exhausted);
 //! ```
 //!
+//! ## The file format
+//!
+//! ```toml
+//! name = "Family, police and prisoner"   # optional title
+//! rules = ["father and girl -> mother"]  # must hold on both banks after every crossing
+//!
+//! [roles]                # file order is kept: it orders the output and dfs's move order
+//! father = 1             # a count...
+//! girl = 2
+//! runner = { count = 1, time = 5 }   # ...or a table with a crossing time (default 1)
+//!
+//! [boat]
+//! capacity = 2           # at least 1
+//! rowers = ["father"]    # optional; absent: everyone rows
+//! rules = ["girl < 2"]   # optional: must hold for the people aboard
+//! start = "near"         # optional: the bank the boat starts on
+//!
+//! [start]                # optional: "near", "far", or how many start on the near bank
+//! girl = 1
+//! ```
+//!
+//! The goal is everyone on the far bank. When any role has a `time`, a trip costs as long as the
+//! slowest aboard and solvers minimise the total time; otherwise every trip costs 1. Each role
+//! may count up to [`MAX_COUNT`]; the state is one `u64`, so the roles together may use 63 bits
+//! (a role takes the bits of its count plus one), and the boat may carry at most [`MAX_LOADS`]
+//! different groups. A start that already breaks a rule is refused, naming the rule and the bank.
+//!
 //! ## The rule language
 //!
 //! See [`Rule`]: integers, role names (the count of that role on the bank, or aboard for boat

@@ -622,6 +622,75 @@ mod tests {
     }
 
     #[test]
+    fn the_documented_format_reads() {
+        let text = r#"
+name = "Doc"
+rules = ["father and girl -> mother"]
+[roles]
+father = 1
+girl = 2
+runner = { count = 1, time = 5 }
+mother = { time = 2 }
+[boat]
+capacity = 2
+rowers = ["father", "mother"]
+rules = ["girl < 2"]
+start = "far"
+[start]
+girl = 1
+father = "far"
+mother = "far"
+"#;
+        let p = Puzzle::from_toml(text).unwrap();
+        assert_eq!(p.name(), "Doc");
+        let names: Vec<&str> = p.roles().iter().map(|r| r.name.as_str()).collect();
+        assert_eq!(names, ["father", "girl", "runner", "mother"]);
+        assert_eq!(p.roles()[2].time, 5);
+        assert_eq!(p.roles()[3].count, 1);
+        assert_eq!(p.roles()[0].time, 1);
+        assert!(p.is_timed());
+        assert_eq!(p.boat_start(), Bank::Far);
+        let near: Vec<u32> = p.roles().iter().map(|r| r.start_near).collect();
+        assert_eq!(near, [0, 1, 1, 0]);
+        let rows: Vec<bool> = p.roles().iter().map(|r| r.rows).collect();
+        assert_eq!(rows, [true, false, false, true]);
+        assert_eq!(p.rules().len(), 1);
+        assert_eq!(p.boat_rules()[0].which, "boat rule 1");
+    }
+
+    #[test]
+    fn bad_values_say_where() {
+        let err = |text: &str| Puzzle::from_toml(text).unwrap_err().to_string();
+        let base = "[roles]\na = 2\n[boat]\ncapacity = 1\n";
+        assert_eq!(
+            err(&format!("{base}[start]\na = 3\n")),
+            "6:5: 3 `a` cannot start on the near bank: there are 2"
+        );
+        assert_eq!(
+            err(&format!("{base}[start]\nb = \"far\"\n")),
+            "6:1: unknown role `b` in [start] (roles: a)"
+        );
+        assert_eq!(
+            err(&format!("{base}[start]\na = \"left\"\n")),
+            "6:5: expected \"near\" or \"far\", not \"left\""
+        );
+        assert!(
+            err("[roles]\n\"two words\" = 1\n[boat]\ncapacity = 1\n").starts_with("2:1: role name")
+        );
+        assert!(err("[roles]\nand = 1\n[boat]\ncapacity = 1\n").starts_with("2:1: role name"));
+        assert!(err("[roles]\n[boat]\ncapacity = 1\n").contains("lists no role"));
+        assert_eq!(
+            err("[roles]\na = 1\n[boat]\ncapacity = 1\nrowers = []\n"),
+            "5:10: `rowers` is empty: nobody could row the boat"
+        );
+        // A rule written with escapes is pointed at its string, with the column in the rule.
+        assert_eq!(
+            err("rules = [\"a \\u0026 b\"]\n[roles]\na = 1\n[boat]\ncapacity = 1\n"),
+            "1:10: rule 1 \"a & b\", column 3: unexpected character `&`"
+        );
+    }
+
+    #[test]
     fn widths() {
         assert_eq!(width(0), 1);
         assert_eq!(width(1), 1);

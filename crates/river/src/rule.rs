@@ -101,8 +101,12 @@ enum Op {
     Ge,
     Gt,
     Not,
-    And,
-    Or,
+    /// Turns the top into 0 or 1.
+    Truth,
+    /// `and`'s short cut: if the top is 0, jump (keeping the 0); else pop it.
+    AndJump(u32),
+    /// `or`'s short cut: if the top is non-zero, make it 1 and jump; else pop it.
+    OrJump(u32),
 }
 
 /// A compiled rule: its source text and postfix code over role indices.
@@ -181,7 +185,9 @@ impl Rule {
     pub fn value(&self, count: impl Fn(usize) -> i64) -> i64 {
         let mut stack = [0i64; STACK];
         let mut top = 0usize;
-        for op in &self.code {
+        let mut pc = 0usize;
+        while let Some(op) = self.code.get(pc) {
+            pc += 1;
             match *op {
                 Op::Push(v) => {
                     stack[top] = v;
@@ -193,6 +199,22 @@ impl Rule {
                 }
                 Op::Neg => stack[top - 1] = stack[top - 1].wrapping_neg(),
                 Op::Not => stack[top - 1] = i64::from(stack[top - 1] == 0),
+                Op::Truth => stack[top - 1] = i64::from(stack[top - 1] != 0),
+                Op::AndJump(target) => {
+                    if stack[top - 1] == 0 {
+                        pc = target as usize;
+                    } else {
+                        top -= 1;
+                    }
+                }
+                Op::OrJump(target) => {
+                    if stack[top - 1] != 0 {
+                        stack[top - 1] = 1;
+                        pc = target as usize;
+                    } else {
+                        top -= 1;
+                    }
+                }
                 binary => {
                     top -= 1;
                     let (a, b) = (stack[top - 1], stack[top]);
@@ -206,9 +228,7 @@ impl Rule {
                         Op::Ne => i64::from(a != b),
                         Op::Ge => i64::from(a >= b),
                         Op::Gt => i64::from(a > b),
-                        Op::And => i64::from(a != 0 && b != 0),
-                        Op::Or => i64::from(a != 0 || b != 0),
-                        _ => unreachable!("unary and leaf ops are handled above"),
+                        _ => unreachable!("unary, jump and leaf ops are handled above"),
                     };
                 }
             }
@@ -418,11 +438,20 @@ impl<S: AsRef<str>> Parser<'_, S> {
                 }
                 self.max_stack = self.max_stack.max(self.stack);
             }
-            Op::Neg | Op::Not => {}
+            Op::Neg | Op::Not | Op::Truth => {}
             _ => self.stack -= 1,
         }
         self.code.push(op);
         Ok(())
+    }
+
+    /// Points the jump at `at` to the end of the code emitted so far.
+    fn patch(&mut self, at: usize) {
+        let end = self.code.len() as u32;
+        match &mut self.code[at] {
+            Op::AndJump(target) | Op::OrJump(target) => *target = end,
+            _ => unreachable!("only jumps are patched"),
+        }
     }
 
     fn nest(&mut self, column: usize) -> Result<(), RuleError> {
@@ -436,22 +465,23 @@ impl<S: AsRef<str>> Parser<'_, S> {
         Ok(())
     }
 
-    /// `a -> b -> c` is `not a or not b or c`: emitted as a left fold, so long chains need no
-    /// recursion and only two stack slots.
+    /// `a -> b -> c` is `not a or not b or c`: emitted as a flat chain of short cuts, so long
+    /// chains need no recursion and one stack slot.
     fn implies(&mut self) -> Result<(), RuleError> {
         self.or()?;
-        let mut first = true;
+        let mut jumps = Vec::new();
         while let Some(tok) = self.peek().filter(|t| t.kind == Tok::Arrow).cloned() {
             self.pos += 1;
             self.emit(Op::Not, tok.column)?;
-            if !first {
-                self.emit(Op::Or, tok.column)?;
-            }
-            first = false;
+            jumps.push(self.code.len());
+            self.emit(Op::OrJump(0), tok.column)?;
             self.operand_after(&tok, Self::or)?;
         }
-        if !first {
-            self.emit(Op::Or, self.end_column)?;
+        if !jumps.is_empty() {
+            self.emit(Op::Truth, self.end_column)?;
+            for at in jumps {
+                self.patch(at);
+            }
         }
         Ok(())
     }
@@ -460,8 +490,11 @@ impl<S: AsRef<str>> Parser<'_, S> {
         self.and()?;
         while let Some(tok) = self.peek().filter(|t| t.kind == Tok::Or).cloned() {
             self.pos += 1;
+            let at = self.code.len();
+            self.emit(Op::OrJump(0), tok.column)?;
             self.operand_after(&tok, Self::and)?;
-            self.emit(Op::Or, tok.column)?;
+            self.emit(Op::Truth, tok.column)?;
+            self.patch(at);
         }
         Ok(())
     }
@@ -470,8 +503,11 @@ impl<S: AsRef<str>> Parser<'_, S> {
         self.not()?;
         while let Some(tok) = self.peek().filter(|t| t.kind == Tok::And).cloned() {
             self.pos += 1;
+            let at = self.code.len();
+            self.emit(Op::AndJump(0), tok.column)?;
             self.operand_after(&tok, Self::not)?;
-            self.emit(Op::And, tok.column)?;
+            self.emit(Op::Truth, tok.column)?;
+            self.patch(at);
         }
         Ok(())
     }
