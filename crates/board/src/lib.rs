@@ -34,6 +34,7 @@
 //! the next letter (B from A). `lightbot`: Jump may also go down onto any lower letter.
 
 mod board;
+mod fast;
 mod space;
 
 pub use board::{Board, Heading, ParseError, ParseErrorKind, Place, Start, MAX_PADDED_CELLS};

@@ -105,7 +105,7 @@ pub struct State(u32);
 
 impl State {
     #[inline]
-    fn new(index: usize, heading: u32) -> State {
+    pub(crate) fn new(index: usize, heading: u32) -> State {
         State(((index as u32) << 2) | (heading & 3))
     }
 
@@ -123,6 +123,11 @@ impl State {
     /// The packed encoding (padded cell index times 4 plus heading).
     pub fn bits(self) -> u32 {
         self.0
+    }
+
+    /// The state with this packed encoding.
+    pub(crate) fn from_bits(bits: u32) -> State {
+        State(bits)
     }
 }
 
@@ -155,7 +160,7 @@ pub struct Puzzle {
     rules: Rules,
     target: u8,
     start: State,
-    /// `[0, N, 0, S]` index offsets of one step per heading, as wrapping `usize`s.
+    /// The index offsets of one step north, east, south and west, as wrapping `usize`s.
     steps: [usize; 4],
     /// The Manhattan distance from each padded cell to the nearest target cell, built on first
     /// use of the heuristic.
@@ -248,6 +253,25 @@ impl Puzzle {
             .flat_map(|i| (0..4).map(move |h| State::new(i, h)));
         let off = (cells[self.start.index()] == OUTSIDE).then_some(self.start);
         off.into_iter().chain(on_board)
+    }
+
+    /// The number of state slots: four headings for each padded cell (the fast solvers'
+    /// table size).
+    pub(crate) fn slots(&self) -> usize {
+        self.board.cells().len() * 4
+    }
+
+    /// The state that `mv` came from to reach `state` (the unique inverse of a move).
+    #[inline]
+    pub(crate) fn undo(&self, state: State, mv: Move) -> State {
+        let (index, heading) = (state.index(), state.0 & 3);
+        match mv {
+            Move::Left => State::new(index, heading + 1),
+            Move::Right => State::new(index, heading + 3),
+            Move::Forward | Move::Jump => {
+                State::new(index.wrapping_sub(self.steps[heading as usize]), heading)
+            }
+        }
     }
 
     /// The letter the robot stands on: off the board it counts as `A` (0).

@@ -285,6 +285,46 @@ proptest! {
     }
 
     #[test]
+    fn the_fast_solvers_match_the_engine(case in small_board(), depth in 0u32..8, budget in 1u64..40) {
+        let p = build(&case);
+        let (rows, start, rules, target) = &case;
+        let refs: Vec<&str> = rows.iter().map(String::as_str).collect();
+        let slow = bfs(&p, &Config::default());
+        let fast = p.fast_bfs(&Config::default());
+        prop_assert_eq!(slow.status, fast.status);
+        if slow.status == Status::Exhausted {
+            prop_assert_eq!(slow.stats.stored, fast.stats.stored);
+        }
+        if let Some(solution) = &fast.solution {
+            prop_assert_eq!(solution.len(), slow.solution.as_ref().unwrap().len());
+            prop_assert_eq!(solution.states.len(), solution.len() + 1);
+            prop_assert_eq!(solution.states[0], p.start());
+            replay(&refs, *start, *rules, *target, &solution.moves);
+        }
+        let e = explore(&p, &Config::default());
+        let f = p.fast_explore(&Config::default());
+        prop_assert_eq!(&e.layers, &f.layers);
+        prop_assert_eq!(e.status, f.status);
+        // Under a depth limit: the same layers, and a cut only where more lies deeper.
+        let bounded = Config::default().max_depth(depth);
+        let e = explore(&p, &bounded);
+        let f = p.fast_explore(&bounded);
+        prop_assert_eq!(&e.layers, &f.layers);
+        prop_assert_eq!(e.status, f.status);
+        let fast = p.fast_bfs(&bounded);
+        match bfs(&p, &bounded).status {
+            Status::Solved => prop_assert_eq!(fast.status, Status::Solved),
+            _ => prop_assert_ne!(fast.status, Status::Solved),
+        }
+        // Under a budget of stored states: a limit exactly when the reachable set is larger.
+        let capped = Config::default().max_states(budget);
+        let f = p.fast_explore(&capped);
+        let all = explore(&p, &Config::default()).states();
+        prop_assert_eq!(f.status == Status::Exhausted, all <= budget, "{:?} {}", f.status, all);
+        prop_assert!(f.stats.stored <= budget.max(1) + 3);
+    }
+
+    #[test]
     fn predecessors_invert_successors(case in small_board()) {
         let p = build(&case);
         let states: Vec<State> = p.states().collect();

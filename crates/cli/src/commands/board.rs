@@ -86,7 +86,16 @@ fn load(input: &str) -> anyhow::Result<Board> {
 pub fn run(args: Args, ctx: &Context) -> anyhow::Result<ExitCode> {
     let board = load(&args.input)?;
     let puzzle = Puzzle::new(board, args.rules.into(), args.target)?;
-    let (algo, outcome) = args.search.solve(ctx, &puzzle, Algo::Bfs);
+    let algo = args.search.algo.unwrap_or(Algo::Bfs);
+    let config = args.search.config::<State, Move>(ctx);
+    // A one-thread BFS runs on the board's own flat table (same answers, no hashing).
+    let outcome = if algo == Algo::Bfs && config.threads <= 1 && puzzle.fast_fits(&config) {
+        let outcome = puzzle.fast_bfs(&config);
+        ctx.clear_progress();
+        outcome
+    } else {
+        args.search.solve(ctx, &puzzle, Algo::Bfs).1
+    };
     let quiet = args.search.quiet;
     report(
         ctx,
@@ -103,7 +112,14 @@ pub fn run(args: Args, ctx: &Context) -> anyhow::Result<ExitCode> {
 pub fn explore(args: ExploreArgs, ctx: &Context) -> anyhow::Result<ExitCode> {
     let board = load(&args.input)?;
     let puzzle = Puzzle::new(board, args.rules.into(), None)?;
-    let exploration = args.search.explore(ctx, &puzzle);
+    let config = args.search.config::<State, Move>(ctx);
+    let exploration = if config.threads <= 1 && puzzle.fast_fits(&config) {
+        let exploration = puzzle.fast_explore(&config);
+        ctx.clear_progress();
+        exploration
+    } else {
+        args.search.explore(ctx, &puzzle)
+    };
     let code = report_exploration(ctx, &args.search, "board", &exploration)?;
     // DESIGN: exit 0 when explore finished; `report_exploration` maps the complete (exhausted)
     // status to 1, the code for "unsolvable", so a complete count is answered here.
