@@ -451,3 +451,34 @@ fn the_heuristic_never_overestimates_on_the_presets() {
         }
     }
 }
+
+#[test]
+fn the_heuristic_is_consistent_on_every_edge_of_the_presets() {
+    use frontier_search::Space;
+    for preset in [
+        "family",
+        "wolf-goat-cabbage",
+        "missionaries",
+        "jealous-husbands",
+        "bridge-torch",
+    ] {
+        let space = space(preset);
+        let mut seen = HashSet::from([space.start()]);
+        let mut queue = VecDeque::from([space.start()]);
+        while let Some(state) = queue.pop_front() {
+            let h = space.heuristic(&state);
+            let mut next = Vec::new();
+            space.successors(&state, None, |t, s| next.push((t, s)));
+            for (trip, s) in next {
+                let cost = space.step_cost(&state, &trip);
+                assert!(
+                    h <= cost + space.heuristic(&s),
+                    "{preset}: {state:?} -> {s:?}"
+                );
+                if seen.insert(s) {
+                    queue.push_back(s);
+                }
+            }
+        }
+    }
+}
