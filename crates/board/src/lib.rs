@@ -12,6 +12,9 @@
 //!   the engine runs on it: `bfs`, `iddfs` and `bidirectional` return a shortest solution, and
 //!   `astar`/`idastar` too, with an admissible heuristic (the larger of the letters still to
 //!   climb and the Manhattan distance to the nearest target cell).
+//! - [`Puzzle::fast_bfs`] and [`Puzzle::fast_explore`] are the board's own breadth-first
+//!   searches: one byte per possible state in a flat table instead of a hash set, the same
+//!   answers as the engine's `bfs`/`explore` about ten times faster on large boards.
 //! - A [`State`] is four bytes: a cell of the board padded with a ring of empty cells (the cell
 //!   below column c is "off the board, below column c", where the `*` start waits) and a heading.
 //!
@@ -32,6 +35,8 @@
 //! Under both rules the robot turns only on the board, and never steps off it; off the board
 //! (before entering) it counts as standing on `A`. `seed`: Forward onto the same letter, Jump onto
 //! the next letter (B from A). `lightbot`: Jump may also go down onto any lower letter.
+
+#![warn(missing_docs)]
 
 mod board;
 mod fast;
