@@ -15,7 +15,7 @@ use rayon::prelude::*;
 
 use crate::board::{is_solvable, Dir, Puzzle, MAX_CELLS};
 use crate::heuristic::{Tables, NONE};
-use crate::pdb::PatternDb;
+use crate::pdb::{Mirror, PatternDb};
 use crate::space::Estimate;
 
 /// How many expansions pass between two looks at the clock, the cancel flag and progress.
@@ -142,26 +142,56 @@ impl Eval for ConflictEval {
     }
 }
 
-/// Additive pattern databases; only the moved tile's pattern is re-ranked.
+/// Additive pattern databases; only the moved tile's pattern is re-ranked (and, with a
+/// reflection, the reflected tile's pattern in the reflected layout).
 #[derive(Clone)]
 struct PdbEval<'a> {
     db: &'a PatternDb,
     cell_of: [u8; MAX_CELLS],
     values: [u32; MAX_CELLS],
+    sum: u32,
+    mirror: Option<&'a Mirror>,
+    m_cell_of: [u8; MAX_CELLS],
+    m_values: [u32; MAX_CELLS],
+    m_sum: u32,
+}
+
+impl<'a> PdbEval<'a> {
+    fn new(db: &'a PatternDb) -> Self {
+        PdbEval {
+            db,
+            cell_of: [0; MAX_CELLS],
+            values: [0; MAX_CELLS],
+            sum: 0,
+            mirror: db.mirror(),
+            m_cell_of: [0; MAX_CELLS],
+            m_values: [0; MAX_CELLS],
+            m_sum: 0,
+        }
+    }
 }
 
 impl Eval for PdbEval<'_> {
-    type Undo = (u8, u8, u8, u32);
+    /// (tile, from, group, old value, mirrored group, its old value)
+    type Undo = (u8, u8, u8, u32, u8, u32);
     fn init(&mut self, t: &Tables, board: &[u8; MAX_CELLS]) -> u32 {
         for (cell, &tile) in board.iter().enumerate().take(t.cells()) {
             self.cell_of[tile as usize] = cell as u8;
+            if let Some(m) = self.mirror {
+                self.m_cell_of[m.tile[tile as usize] as usize] = m.cell[cell];
+            }
         }
-        let mut h = 0;
+        self.sum = 0;
+        self.m_sum = 0;
         for g in 0..self.db.patterns().len() {
             self.values[g] = self.db.value(g, &self.cell_of);
-            h += self.values[g];
+            self.sum += self.values[g];
+            if self.mirror.is_some() {
+                self.m_values[g] = self.db.value(g, &self.m_cell_of);
+                self.m_sum += self.m_values[g];
+            }
         }
-        h
+        self.sum.max(self.m_sum)
     }
     #[inline(always)]
     fn step(
@@ -171,19 +201,41 @@ impl Eval for PdbEval<'_> {
         tile: u8,
         from: usize,
         to: usize,
-        h: u32,
+        _: u32,
     ) -> (u32, Self::Undo) {
         self.cell_of[tile as usize] = to as u8;
         let (g, _) = self.db.locate(tile);
         let old = self.values[g];
         let new = self.db.value(g, &self.cell_of);
         self.values[g] = new;
-        (h + new - old, (tile, from as u8, g as u8, old))
+        self.sum = self.sum + new - old;
+        let (mut g2, mut old2) = (u8::MAX, 0);
+        if let Some(m) = self.mirror {
+            let mt = m.tile[tile as usize];
+            self.m_cell_of[mt as usize] = m.cell[to];
+            let (mg, _) = self.db.locate(mt);
+            old2 = self.m_values[mg];
+            let new2 = self.db.value(mg, &self.m_cell_of);
+            self.m_values[mg] = new2;
+            self.m_sum = self.m_sum + new2 - old2;
+            g2 = mg as u8;
+        }
+        (
+            self.sum.max(self.m_sum),
+            (tile, from as u8, g as u8, old, g2, old2),
+        )
     }
     #[inline(always)]
-    fn undo(&mut self, (tile, from, g, old): Self::Undo) {
+    fn undo(&mut self, (tile, from, g, old, g2, old2): Self::Undo) {
         self.cell_of[tile as usize] = from;
+        self.sum = self.sum + old - self.values[g as usize];
         self.values[g as usize] = old;
+        if let Some(m) = self.mirror {
+            let mt = m.tile[tile as usize];
+            self.m_cell_of[mt as usize] = m.cell[from as usize];
+            self.m_sum = self.m_sum + old2 - self.m_values[g2 as usize];
+            self.m_values[g2 as usize] = old2;
+        }
     }
 }
 
@@ -435,16 +487,7 @@ impl Solver {
                 board,
                 &watch,
             ),
-            Estimate::Pdb(db) => run(
-                t,
-                PdbEval {
-                    db,
-                    cell_of: [0; MAX_CELLS],
-                    values: [0; MAX_CELLS],
-                },
-                board,
-                &watch,
-            ),
+            Estimate::Pdb(db) => run(t, PdbEval::new(db), board, &watch),
         };
         let (status, moves, expanded, generated, depth) = result;
         let solution = moves.map(|moves| {

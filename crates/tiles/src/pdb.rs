@@ -152,6 +152,40 @@ pub struct PatternDb {
     /// `slot_of[tile]`: the tile's position within its pattern.
     slot_of: [u8; MAX_CELLS],
     origins: Vec<Origin>,
+    /// The reflection about the main diagonal, when the board is square and the blank's goal
+    /// cell lies on the diagonal: `(cell map, tile map)`. The reflected layout (tile `tile[t]`
+    /// in cell `cell[c]` for each tile `t` in cell `c`) is exactly as far from the goal, so the
+    /// larger of the two lookups is still admissible (Korf and Felner 2002).
+    mirror: Option<Mirror>,
+}
+
+/// A reflection of layouts that maps the goal to itself.
+#[derive(Clone, Debug)]
+pub(crate) struct Mirror {
+    /// `cell[c]`: the reflected cell.
+    pub cell: [u8; MAX_CELLS],
+    /// `tile[t]`: the tile whose goal cell is the reflection of `t`'s.
+    pub tile: [u8; MAX_CELLS],
+}
+
+impl Mirror {
+    /// The transposition of a square board, if the blank's goal cell is on the diagonal.
+    pub(crate) fn of(tables: &Tables) -> Option<Mirror> {
+        let (rows, cols) = (tables.shape.rows, tables.shape.cols);
+        let blank = tables.goal_cell[0] as usize;
+        if rows != cols || blank / cols != blank % cols {
+            return None;
+        }
+        let mut cell = [0u8; MAX_CELLS];
+        let mut tile = [0u8; MAX_CELLS];
+        for c in 0..rows * cols {
+            cell[c] = ((c % cols) * cols + c / cols) as u8;
+        }
+        for t in 0..rows * cols {
+            tile[t] = tables.goal[cell[tables.goal_cell[t] as usize] as usize];
+        }
+        Some(Mirror { cell, tile })
+    }
 }
 
 /// The default split of a board's tiles into groups, by goal cell in reading order: 6-6-3 on the
@@ -177,6 +211,16 @@ pub fn default_sizes(shape: Shape) -> Vec<usize> {
         sizes.push(rest);
     }
     sizes
+}
+
+/// The default groups of a board and goal: runs of [`default_sizes`] in goal reading order.
+///
+/// On the 15-puzzle, reading-order runs (rows) beat compact 2x3 blocks once the reflected
+/// lookup is added (the reflection turns rows into columns): over Korf's 100 instances, 47.8
+/// million nodes against 63.3 million for the blocks `{4,5,8,9,12,13} {6,7,10,11,14,15}
+/// {1,2,3}` (measured with the `korf100` example).
+pub fn default_groups(shape: Shape, goal: &[u8]) -> Option<Vec<Vec<u8>>> {
+    groups_by_sizes(shape, goal, &default_sizes(shape))
 }
 
 /// Splits the tiles into consecutive groups of `sizes` by their goal cell in reading order.
@@ -219,7 +263,7 @@ impl PatternDb {
                 })
             })
             .collect();
-        PatternDb::assemble(tables.shape, patterns, vec![Origin::Built; groups.len()])
+        PatternDb::assemble(tables, patterns, vec![Origin::Built; groups.len()])
     }
 
     /// Loads each table from `dir` (the cache), or builds and saves it when it is missing or
@@ -269,10 +313,10 @@ impl PatternDb {
             });
             origins.push(origin);
         }
-        PatternDb::assemble(tables.shape, patterns, origins)
+        PatternDb::assemble(tables, patterns, origins)
     }
 
-    fn assemble(shape: Shape, patterns: Vec<Pattern>, origins: Vec<Origin>) -> PatternDb {
+    fn assemble(tables: &Tables, patterns: Vec<Pattern>, origins: Vec<Origin>) -> PatternDb {
         let mut group_of = [u8::MAX; MAX_CELLS];
         let mut slot_of = [0u8; MAX_CELLS];
         for (g, p) in patterns.iter().enumerate() {
@@ -282,11 +326,12 @@ impl PatternDb {
             }
         }
         PatternDb {
-            shape,
+            shape: tables.shape,
             patterns,
             group_of,
             slot_of,
             origins,
+            mirror: Mirror::of(tables),
         }
     }
 
@@ -335,15 +380,35 @@ impl PatternDb {
         p.table[index] as u32
     }
 
-    /// The heuristic of a layout: the sum of the patterns' distances.
+    /// The heuristic of a layout: the sum of the patterns' distances, or on a square board with
+    /// the blank's goal on the diagonal the larger of that sum and the sum for the reflected
+    /// layout.
     pub fn estimate(&self, board: &[u8]) -> u32 {
         let mut cell_of = [0u8; MAX_CELLS];
         for (cell, &t) in board.iter().enumerate() {
             cell_of[t as usize] = cell as u8;
         }
-        (0..self.patterns.len())
+        let direct = (0..self.patterns.len())
             .map(|g| self.value(g, &cell_of))
-            .sum()
+            .sum();
+        match &self.mirror {
+            None => direct,
+            Some(m) => {
+                let mut reflected = [0u8; MAX_CELLS];
+                for (cell, &t) in board.iter().enumerate() {
+                    reflected[m.tile[t as usize] as usize] = m.cell[cell];
+                }
+                let r: u32 = (0..self.patterns.len())
+                    .map(|g| self.value(g, &reflected))
+                    .sum();
+                direct.max(r)
+            }
+        }
+    }
+
+    /// The reflection used by [`PatternDb::estimate`], if any.
+    pub(crate) fn mirror(&self) -> Option<&Mirror> {
+        self.mirror.as_ref()
     }
 
     /// Whether the patterns cover every tile of the board exactly once.
