@@ -178,8 +178,8 @@ impl Mirror {
         }
         let mut cell = [0u8; MAX_CELLS];
         let mut tile = [0u8; MAX_CELLS];
-        for c in 0..rows * cols {
-            cell[c] = ((c % cols) * cols + c / cols) as u8;
+        for (c, m) in cell.iter_mut().enumerate().take(rows * cols) {
+            *m = ((c % cols) * cols + c / cols) as u8;
         }
         for t in 0..rows * cols {
             tile[t] = tables.goal[cell[tables.goal_cell[t] as usize] as usize];
