@@ -126,6 +126,13 @@ impl RiverSpace {
         space
     }
 
+    /// The same space without the safety memo: every bank check evaluates the rules. Slower; for
+    /// measuring what the memo buys, and for tests.
+    pub fn without_memo(mut self) -> RiverSpace {
+        self.memo = None;
+        self
+    }
+
     /// The safety memo, when the puzzle has rules and few enough bank configurations.
     fn build_memo(&self) -> Option<Memo> {
         if self.puzzle.rules().is_empty() {
