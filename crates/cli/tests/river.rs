@@ -383,3 +383,15 @@ fn limits_stop_cleanly_with_exit_3() {
     assert_eq!(out.status.code(), Some(3));
     assert_eq!(json(&out)["status"], "limit");
 }
+
+#[test]
+fn a_goal_that_breaks_a_rule_is_unsolvable_and_explained() {
+    let path = puzzle_file(
+        "bad_goal",
+        "rules = [\"a < 2\"]\n[roles]\na = 2\n[start]\na = 1\n[boat]\ncapacity = 1\n",
+    );
+    let out = frontier(&["river", path.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stdout(&out).contains("unsolvable"));
+    assert!(stderr(&out).contains("the goal itself breaks rule 1 \"a < 2\" on the far bank"));
+}

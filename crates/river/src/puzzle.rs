@@ -143,6 +143,16 @@ impl Puzzle {
         self.boat_rules.iter().find(|r| !r.rule.holds(count))
     }
 
+    /// A rule that the goal itself breaks, and the bank where it does (everyone on the far bank,
+    /// nobody on the near one): such a puzzle is unsolvable whatever the boat does.
+    pub fn broken_goal_rule(&self) -> Option<(&NamedRule, Bank)> {
+        if let Some(rule) = self.broken_rule(|_| 0) {
+            return Some((rule, Bank::Near));
+        }
+        self.broken_rule(|r| i64::from(self.roles[r].count))
+            .map(|rule| (rule, Bank::Far))
+    }
+
     /// The number of different boat loads (non-empty, at most `capacity` people), before the
     /// rowers and boat rules are applied; saturates at [`MAX_LOADS`] + 1.
     pub fn load_count(&self) -> u64 {
@@ -688,6 +698,20 @@ mother = "far"
             err("rules = [\"a \\u0026 b\"]\n[roles]\na = 1\n[boat]\ncapacity = 1\n"),
             "1:10: rule 1 \"a & b\", column 3: unexpected character `&`"
         );
+    }
+
+    #[test]
+    fn a_goal_that_breaks_a_rule_is_named() {
+        let p = Puzzle::from_toml(
+            "rules = [\"a < 2\"]\n[roles]\na = 2\n[start]\na = 1\n[boat]\ncapacity = 1\n",
+        )
+        .unwrap();
+        let (rule, bank) = p.broken_goal_rule().unwrap();
+        assert_eq!((rule.which.as_str(), bank), ("rule 1", Bank::Far));
+        assert!(Puzzle::preset("family")
+            .unwrap()
+            .broken_goal_rule()
+            .is_none());
     }
 
     #[test]

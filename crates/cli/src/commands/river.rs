@@ -5,7 +5,7 @@ use std::process::ExitCode;
 
 use anyhow::Context as _;
 use frontier_river::{Bank, Preset, Puzzle, RiverError, RiverSpace, State, Trip, PRESETS};
-use frontier_search::Solution;
+use frontier_search::{Solution, Status};
 use serde_json::json;
 
 use crate::common::{report, report_exploration, Algo, Context, SearchArgs};
@@ -104,8 +104,19 @@ pub fn run(args: Args, ctx: &Context) -> anyhow::Result<ExitCode> {
     } else {
         Algo::Bfs
     };
+    let goal_note = puzzle.broken_goal_rule().map(|(rule, bank)| {
+        format!(
+            "note: the goal itself breaks {} \"{}\" on the {bank} bank",
+            rule.which,
+            rule.rule.source()
+        )
+    });
     let space = RiverSpace::new(puzzle);
     let (algo, outcome) = args.search.solve(ctx, &space, default);
+    if let (Status::Exhausted, Some(note), false) = (outcome.status, &goal_note, args.search.quiet)
+    {
+        eprintln!("{note}");
+    }
     let quiet = args.search.quiet;
     report(
         ctx,
