@@ -482,3 +482,101 @@ fn the_heuristic_is_consistent_on_every_edge_of_the_presets() {
         }
     }
 }
+
+/// The seed's program, transcribed: people as a list (two boys are two entries), moves as the
+/// singles then the pairs of `tails`, `w \\ m` and `e ++ m`, and a depth-first search that only
+/// avoids states already on the current path. Returns the first plan it finds.
+fn seed_first_plan() -> Vec<Vec<&'static str>> {
+    type Game = (bool, Vec<&'static str>, Vec<&'static str>); // (boat east, west, east)
+    fn share(ps: &[&str]) -> bool {
+        let on = |p: &str| ps.contains(&p);
+        let father_ok = !on("father") || on("mother") || !on("girl");
+        let mother_ok = !on("mother") || on("father") || !on("boy");
+        let prisoner_ok = !on("prisoner") || on("police") || ps == ["prisoner"];
+        father_ok && mother_ok && prisoner_ok
+    }
+    fn minus(xs: &[&'static str], m: &[&'static str]) -> Vec<&'static str> {
+        let mut xs = xs.to_vec();
+        for y in m {
+            if let Some(i) = xs.iter().position(|x| x == y) {
+                xs.remove(i);
+            }
+        }
+        xs
+    }
+    fn play(g: &Game, m: &[&'static str]) -> Game {
+        let (east, w, e) = g;
+        if !east {
+            (true, minus(w, m), [e.as_slice(), m].concat())
+        } else {
+            (false, [w.as_slice(), m].concat(), minus(e, m))
+        }
+    }
+    fn key(g: &Game) -> (bool, Vec<&'static str>, Vec<&'static str>) {
+        let (mut w, mut e) = (g.1.clone(), g.2.clone());
+        w.sort();
+        e.sort();
+        (g.0, w, e)
+    }
+    fn solve(
+        path: &mut Vec<(bool, Vec<&'static str>, Vec<&'static str>)>,
+        plan: &mut Vec<Vec<&'static str>>,
+        g: &Game,
+    ) -> bool {
+        if g.0 && g.1.is_empty() && g.2.len() == 8 {
+            return true;
+        }
+        let people = if g.0 { &g.2 } else { &g.1 };
+        let mut moves: Vec<Vec<&'static str>> = people.iter().map(|&p| vec![p]).collect();
+        for i in 0..people.len() {
+            for j in i + 1..people.len() {
+                moves.push(vec![people[i], people[j]]);
+            }
+        }
+        for m in moves {
+            let rows = m.iter().any(|p| ["father", "mother", "police"].contains(p));
+            let next = play(g, &m);
+            if !rows || !share(&next.1) || !share(&next.2) || path.contains(&key(&next)) {
+                continue;
+            }
+            path.push(key(&next));
+            plan.push(m);
+            if solve(path, plan, &next) {
+                return true;
+            }
+            path.pop();
+            plan.pop();
+        }
+        false
+    }
+    let start: Game = (
+        false,
+        vec![
+            "father", "boy", "boy", "mother", "girl", "girl", "police", "prisoner",
+        ],
+        vec![],
+    );
+    let mut plan = Vec::new();
+    assert!(solve(&mut vec![key(&start)], &mut plan, &start));
+    plan
+}
+
+// `--algo dfs` is the seed's solver: on the seed's puzzle it finds the plan the seed prints.
+#[test]
+fn dfs_finds_the_seeds_first_plan() {
+    let space = space("family");
+    let ours = names(&space, &dfs(&space, &Config::default()));
+    let seed = seed_first_plan();
+    let sorted = |trip: &[&str]| {
+        let mut t: Vec<String> = trip.iter().map(|s| s.to_string()).collect();
+        t.sort();
+        t
+    };
+    let ours: Vec<Vec<String>> = ours
+        .iter()
+        .map(|t| sorted(&t.iter().map(String::as_str).collect::<Vec<_>>()))
+        .collect();
+    let seed: Vec<Vec<String>> = seed.iter().map(|t| sorted(t)).collect();
+    assert_eq!(ours, seed);
+    family().replay(&names(&space, &dfs(&space, &Config::default())));
+}
