@@ -351,20 +351,34 @@ impl RiverSpace {
     }
 
     /// The boat's possible loads: size first, then role order (non-decreasing role sequences in
-    /// lexicographic order), keeping those with a rower that satisfy the boat rules.
+    /// lexicographic order: more of the first role first), keeping those with a rower that
+    /// satisfy the boat rules. The recursion is over roles, never over people, so its depth is
+    /// bounded by the number of roles whatever the counts.
     fn list_loads(&self) -> Vec<Trip> {
         let roles = self.puzzle.roles();
+        // room[r]: how many people the roles from r on can hold.
+        let mut room = vec![0u64; roles.len() + 1];
+        for r in (0..roles.len()).rev() {
+            room[r] = room[r + 1] + u64::from(roles[r].count);
+        }
         let mut loads = Vec::new();
         let mut taken = vec![0u32; roles.len()];
         for size in 1..=self.puzzle.capacity() {
-            self.extend_loads(0, size, &mut taken, &mut loads);
+            self.extend_loads(0, size, &room, &mut taken, &mut loads);
         }
         loads
     }
 
-    fn extend_loads(&self, from: usize, left: u32, taken: &mut [u32], loads: &mut Vec<Trip>) {
+    fn extend_loads(
+        &self,
+        r: usize,
+        left: u32,
+        room: &[u64],
+        taken: &mut [u32],
+        loads: &mut Vec<Trip>,
+    ) {
         let roles = self.puzzle.roles();
-        if left == 0 {
+        if r == roles.len() {
             let rower = roles
                 .iter()
                 .zip(taken.iter())
@@ -383,13 +397,14 @@ impl RiverSpace {
             }
             return;
         }
-        for r in from..roles.len() {
-            if taken[r] < roles[r].count {
-                taken[r] += 1;
-                self.extend_loads(r, left - 1, taken, loads);
-                taken[r] -= 1;
+        for take in (0..=roles[r].count.min(left)).rev() {
+            if room[r + 1] < u64::from(left - take) {
+                break; // fewer of this role leave even more for the rest: no room either
             }
+            taken[r] = take;
+            self.extend_loads(r + 1, left - take, room, taken, loads);
         }
+        taken[r] = 0;
     }
 
     /// Every safe crossing out of `state`. Crossings are undoable, so these are also the
@@ -567,6 +582,26 @@ mod tests {
         let space = RiverSpace::new(Puzzle::from_toml(text).unwrap());
         assert!(space.memo.is_none());
         assert!(!all_successors(&space, space.start()).is_empty());
+    }
+
+    #[test]
+    fn a_million_in_one_boat_is_listed_without_deep_recursion() {
+        let text = "[roles]\na = 1000000\n[boat]\ncapacity = 1000000\n";
+        let space = RiverSpace::new(Puzzle::from_toml(text).unwrap());
+        assert_eq!(space.loads().len(), 1_000_000);
+        assert_eq!(space.aboard(space.loads()[999_999], 0), 1_000_000);
+    }
+
+    #[test]
+    fn loads_come_by_size_then_role_order() {
+        let text = "[roles]\na = 2\nb = 1\nc = 1\n[boat]\ncapacity = 2\n";
+        let space = RiverSpace::new(Puzzle::from_toml(text).unwrap());
+        let names: Vec<String> = space
+            .loads()
+            .iter()
+            .map(|&t| space.trip_names(t).join("+"))
+            .collect();
+        assert_eq!(names, ["a", "b", "c", "a+a", "a+b", "a+c", "b+c"]);
     }
 
     #[test]
