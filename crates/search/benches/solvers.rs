@@ -1,1 +1,464 @@
-fn main(){}
+//! frontier's generic solvers against the `pathfinding` crate on the same spaces, with the same
+//! successor functions, in the same run.
+//!
+//! Run with `cargo bench -p frontier-search --bench solvers`. Before criterion's timings, it
+//! prints a table of peak heap memory (a counting allocator) and, for IDA*, expansions per second.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+use std::hint::black_box;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Instant;
+
+use criterion::{BenchmarkId, Criterion};
+use frontier_search::{bfs, bidirectional, explore, idastar, Config, Reversible, Space, Status};
+
+/// A global allocator that tracks the peak of live heap bytes.
+struct Counting;
+
+static LIVE: AtomicUsize = AtomicUsize::new(0);
+static PEAK: AtomicUsize = AtomicUsize::new(0);
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        // SAFETY: forwarded unchanged to the system allocator.
+        let ptr = unsafe { System.alloc(layout) };
+        if !ptr.is_null() {
+            let live = LIVE.fetch_add(layout.size(), Ordering::Relaxed) + layout.size();
+            PEAK.fetch_max(live, Ordering::Relaxed);
+        }
+        ptr
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: forwarded unchanged to the system allocator.
+        unsafe { System.dealloc(ptr, layout) };
+        LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
+    }
+
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        // SAFETY: forwarded unchanged to the system allocator.
+        let new = unsafe { System.realloc(ptr, layout, new_size) };
+        if !new.is_null() {
+            LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
+            let live = LIVE.fetch_add(new_size, Ordering::Relaxed) + new_size;
+            PEAK.fetch_max(live, Ordering::Relaxed);
+        }
+        new
+    }
+}
+
+#[global_allocator]
+static ALLOCATOR: Counting = Counting;
+
+/// Runs `f` and returns its result with the peak heap growth it caused, in bytes.
+fn peak_of<T>(f: impl FnOnce() -> T) -> (T, usize) {
+    let base = LIVE.load(Ordering::Relaxed);
+    PEAK.store(base, Ordering::Relaxed);
+    let out = f();
+    (out, PEAK.load(Ordering::Relaxed) - base)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Sliding tiles, packed one nibble per cell in a u64 (cell 0 in the low nibble), blank position
+// kept beside the tiles. The successor function is shared by both libraries.
+
+/// A sliding-tile board with `W` columns and `H` rows.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+struct Board<const W: usize, const H: usize> {
+    tiles: u64,
+    blank: u8,
+    /// Manhattan distance to the goal, kept up to date by each move.
+    h: u8,
+}
+
+/// The blank's moves: up, down, left, right.
+const MOVES: [(i8, i8); 4] = [(0, -1), (0, 1), (-1, 0), (1, 0)];
+
+impl<const W: usize, const H: usize> Board<W, H> {
+    fn parse(text: &str, goal_blank_first: bool) -> Self {
+        let cells: Vec<u64> = text
+            .split_whitespace()
+            .map(|t| t.parse().unwrap())
+            .collect();
+        assert_eq!(cells.len(), W * H);
+        let mut tiles = 0;
+        for (i, &t) in cells.iter().enumerate() {
+            tiles |= t << (4 * i);
+        }
+        let blank = cells.iter().position(|&t| t == 0).unwrap() as u8;
+        let mut board = Board { tiles, blank, h: 0 };
+        board.h = (0..W * H)
+            .map(|cell| board.distance(board.tile(cell), cell, goal_blank_first))
+            .sum::<u32>() as u8;
+        board
+    }
+
+    fn tile(&self, cell: usize) -> u64 {
+        (self.tiles >> (4 * cell)) & 0xf
+    }
+
+    /// Where `tile` belongs: tile t at cell t (blank first) or at cell t - 1 (blank last).
+    fn home(tile: u64, blank_first: bool) -> usize {
+        if blank_first {
+            tile as usize
+        } else {
+            (tile as usize + W * H - 1) % (W * H)
+        }
+    }
+
+    fn distance(&self, tile: u64, cell: usize, blank_first: bool) -> u32 {
+        if tile == 0 {
+            return 0;
+        }
+        let home = Self::home(tile, blank_first);
+        ((home % W).abs_diff(cell % W) + (home / W).abs_diff(cell / W)) as u32
+    }
+
+    /// Calls `out(direction, next)` for each move of the blank.
+    #[inline]
+    fn neighbours(&self, blank_first: bool, mut out: impl FnMut(u8, Self)) {
+        let (x, y) = (
+            (self.blank as usize % W) as i8,
+            (self.blank as usize / W) as i8,
+        );
+        for (dir, (dx, dy)) in MOVES.iter().enumerate() {
+            let (nx, ny) = (x + dx, y + dy);
+            if nx < 0 || ny < 0 || nx >= W as i8 || ny >= H as i8 {
+                continue;
+            }
+            let cell = ny as usize * W + nx as usize;
+            let tile = self.tile(cell);
+            let before = self.distance(tile, cell, blank_first);
+            let after = self.distance(tile, self.blank as usize, blank_first);
+            let tiles = (self.tiles & !(0xf << (4 * cell))) | (tile << (4 * self.blank));
+            let h = (self.h as u32 + after - before) as u8;
+            out(
+                dir as u8,
+                Board {
+                    tiles,
+                    blank: cell as u8,
+                    h,
+                },
+            );
+        }
+    }
+}
+
+/// A sliding-tile problem as a frontier space.
+struct Tiles<const W: usize, const H: usize> {
+    start: Board<W, H>,
+    goal: Board<W, H>,
+    blank_first: bool,
+}
+
+impl<const W: usize, const H: usize> Space for Tiles<W, H> {
+    type State = Board<W, H>;
+    type Move = u8;
+
+    fn start(&self) -> Board<W, H> {
+        self.start
+    }
+
+    fn is_goal(&self, board: &Board<W, H>) -> bool {
+        board.tiles == self.goal.tiles
+    }
+
+    #[inline]
+    fn successors(
+        &self,
+        board: &Board<W, H>,
+        _last: Option<&u8>,
+        out: impl FnMut(u8, Board<W, H>),
+    ) {
+        board.neighbours(self.blank_first, out);
+    }
+
+    fn heuristic(&self, board: &Board<W, H>) -> u64 {
+        u64::from(board.h)
+    }
+}
+
+impl<const W: usize, const H: usize> Reversible for Tiles<W, H> {
+    fn goals(&self) -> Vec<Board<W, H>> {
+        vec![self.goal]
+    }
+
+    fn predecessors(&self, board: &Board<W, H>, mut out: impl FnMut(u8, Board<W, H>)) {
+        // Moves are their own inverses up to direction: the blank going up undoes going down.
+        board.neighbours(self.blank_first, |dir, prev| out(dir ^ 1, prev));
+    }
+}
+
+/// The successors as pathfinding wants them: an iterator, here over a fixed array (no heap).
+fn successor_array<const W: usize, const H: usize>(
+    board: &Board<W, H>,
+    blank_first: bool,
+) -> impl Iterator<Item = Board<W, H>> {
+    let mut out = [None; 4];
+    let mut n = 0;
+    board.neighbours(blank_first, |_, next| {
+        out[n] = Some(next);
+        n += 1;
+    });
+    out.into_iter().flatten()
+}
+
+type Eight = Tiles<3, 3>;
+type Fifteen = Tiles<4, 4>;
+
+fn eight_puzzle() -> Eight {
+    Tiles {
+        // The hardest 8-puzzle position: 31 moves from the goal (Reinefeld 1993).
+        start: Board::parse("8 6 7 2 5 4 3 0 1", false),
+        goal: Board::parse("1 2 3 4 5 6 7 8 0", false),
+        blank_first: false,
+    }
+}
+
+fn korf_nine() -> Fifteen {
+    Tiles {
+        // Korf (1985), instance 9: 46 moves.
+        start: Board::parse("3 14 9 11 5 4 8 2 13 12 6 7 10 1 15 0", true),
+        goal: Board::parse("0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15", true),
+        blank_first: true,
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The pairs measured.
+
+fn frontier_explore(space: &Eight) -> u64 {
+    let goal_space = Tiles {
+        start: space.goal,
+        ..eight_puzzle()
+    };
+    explore(&goal_space, &Config::default()).states()
+}
+
+fn pathfinding_reach(space: &Eight) -> u64 {
+    pathfinding::prelude::bfs_reach(space.goal, |b| successor_array(b, false)).count() as u64
+}
+
+fn frontier_bfs(space: &Eight) -> usize {
+    bfs(space, &Config::default()).solution.unwrap().len()
+}
+
+fn pathfinding_bfs(space: &Eight) -> usize {
+    let goal = space.goal.tiles;
+    pathfinding::prelude::bfs(
+        &space.start,
+        |b| successor_array(b, false),
+        |b| b.tiles == goal,
+    )
+    .unwrap()
+    .len()
+        - 1
+}
+
+fn frontier_bidirectional(space: &Eight) -> usize {
+    bidirectional(space, &Config::default())
+        .solution
+        .unwrap()
+        .len()
+}
+
+fn pathfinding_bidirectional(space: &Eight) -> usize {
+    pathfinding::prelude::bfs_bidirectional(
+        &space.start,
+        &space.goal,
+        |b| successor_array(b, false),
+        |b| successor_array(b, false),
+    )
+    .unwrap()
+    .len()
+        - 1
+}
+
+/// Returns (length, expansions).
+fn frontier_idastar(space: &Fifteen) -> (usize, u64) {
+    let outcome = idastar(space, &Config::default());
+    assert_eq!(outcome.status, Status::Solved);
+    (outcome.solution.unwrap().len(), outcome.stats.expanded)
+}
+
+/// Returns (length, expansions).
+fn pathfinding_idastar(space: &Fifteen) -> (usize, u64) {
+    let expansions = Cell::new(0u64);
+    let goal = space.goal.tiles;
+    let (path, _) = pathfinding::prelude::idastar(
+        &space.start,
+        |b| {
+            expansions.set(expansions.get() + 1);
+            successor_array(b, true).map(|next| (next, 1u64))
+        },
+        |b| u64::from(b.h),
+        |b| b.tiles == goal,
+    )
+    .unwrap();
+    (path.len() - 1, expansions.get())
+}
+
+/// One measured run of each pair outside criterion: answers, peak memory, expansion rates.
+fn print_table() {
+    let eight = eight_puzzle();
+    let fifteen = korf_nine();
+    println!(
+        "{:<34} {:>12} {:>12} {:>10}",
+        "pair", "frontier", "pathfinding", "ratio"
+    );
+    type Measure = fn(&Eight) -> u64;
+    let pairs: [(&str, Measure, Measure); 3] = [
+        (
+            "explore 8-puzzle (states)",
+            frontier_explore,
+            pathfinding_reach,
+        ),
+        (
+            "bfs 8-puzzle (moves)",
+            |s| frontier_bfs(s) as u64,
+            |s| pathfinding_bfs(s) as u64,
+        ),
+        (
+            "bidirectional 8-puzzle (moves)",
+            |s| frontier_bidirectional(s) as u64,
+            |s| pathfinding_bidirectional(s) as u64,
+        ),
+    ];
+    for (name, ours, theirs) in pairs {
+        let ((a, ta), ma) = peak_of(|| timed(|| ours(&eight)));
+        let ((b, tb), mb) = peak_of(|| timed(|| theirs(&eight)));
+        assert_eq!(a, b, "{name}: the two libraries disagree");
+        println!("{name:<34} {a:>12} {b:>12}");
+        println!(
+            "{:<34} {:>12.1} {:>12.1} {:>9.2}x",
+            "  time (ms, best of 5)",
+            ta * 1e3,
+            tb * 1e3,
+            tb / ta
+        );
+        println!(
+            "{:<34} {:>12.2} {:>12.2} {:>9.2}x",
+            "  peak heap (MiB)",
+            ma as f64 / (1 << 20) as f64,
+            mb as f64 / (1 << 20) as f64,
+            mb as f64 / ma as f64
+        );
+    }
+    let (((len_a, exp_a), ta), ma) = peak_of(|| timed(|| frontier_idastar(&fifteen)));
+    let (((len_b, exp_b), tb), mb) = peak_of(|| timed(|| pathfinding_idastar(&fifteen)));
+    assert_eq!(len_a, len_b, "IDA*: the two libraries disagree");
+    println!(
+        "{:<34} {len_a:>12} {len_b:>12}",
+        "idastar 15-puzzle #9 (moves)"
+    );
+    println!(
+        "{:<34} {:>12.1} {:>12.1} {:>9.2}x",
+        "  M expansions/s",
+        exp_a as f64 / ta / 1e6,
+        exp_b as f64 / tb / 1e6,
+        (exp_a as f64 / ta) / (exp_b as f64 / tb)
+    );
+    println!("{:<34} {:>12} {:>12}", "  expansions", exp_a, exp_b);
+    println!(
+        "{:<34} {:>12.3} {:>12.3} {:>9.2}x",
+        "  time (s, best of 5)",
+        ta,
+        tb,
+        tb / ta
+    );
+    println!(
+        "{:<34} {:>12.3} {:>12.3}",
+        "  peak heap (KiB)",
+        ma as f64 / 1024.0,
+        mb as f64 / 1024.0
+    );
+}
+
+/// Runs `f` five times and returns its result with the fastest time, in seconds: the least
+/// disturbed by other work on a shared machine.
+fn timed<T>(mut f: impl FnMut() -> T) -> (T, f64) {
+    let mut best = f64::INFINITY;
+    let mut out = None;
+    for _ in 0..5 {
+        let start = Instant::now();
+        out = Some(f());
+        best = best.min(start.elapsed().as_secs_f64());
+    }
+    (out.unwrap(), best)
+}
+
+fn benches(c: &mut Criterion) {
+    let eight = eight_puzzle();
+    let mut group = c.benchmark_group("explore/tiles/3x3");
+    group.sample_size(20);
+    group.bench_function("frontier", |b| {
+        b.iter(|| frontier_explore(black_box(&eight)))
+    });
+    group.bench_function("pathfinding", |b| {
+        b.iter(|| pathfinding_reach(black_box(&eight)))
+    });
+    group.finish();
+
+    let mut group = c.benchmark_group("bfs/tiles/3x3");
+    group.sample_size(20);
+    group.bench_function("frontier", |b| b.iter(|| frontier_bfs(black_box(&eight))));
+    group.bench_function("pathfinding", |b| {
+        b.iter(|| pathfinding_bfs(black_box(&eight)))
+    });
+    group.finish();
+
+    let mut group = c.benchmark_group("bidirectional/tiles/3x3");
+    group.sample_size(20);
+    group.bench_function("frontier", |b| {
+        b.iter(|| frontier_bidirectional(black_box(&eight)))
+    });
+    group.bench_function("pathfinding", |b| {
+        b.iter(|| pathfinding_bidirectional(black_box(&eight)))
+    });
+    group.finish();
+
+    let fifteen = korf_nine();
+    let mut group = c.benchmark_group("idastar/tiles/4x4");
+    group.sample_size(10);
+    for (name, solve) in [
+        ("frontier", frontier_idastar as fn(&Fifteen) -> (usize, u64)),
+        ("pathfinding", pathfinding_idastar),
+    ] {
+        group.bench_with_input(BenchmarkId::new(name, "korf9"), &fifteen, |b, s| {
+            b.iter(|| solve(black_box(s)))
+        });
+    }
+    group.finish();
+}
+
+/// Runs one side of one pair 20 times, for a profiler: `--profile NAME` with NAME one of
+/// `explore`, `reach`, `bfs`, `pf-bfs`, `idastar`, `pf-idastar`.
+fn profile(name: &str) {
+    let (eight, fifteen) = (eight_puzzle(), korf_nine());
+    for _ in 0..20 {
+        match name {
+            "explore" => drop(black_box(frontier_explore(&eight))),
+            "reach" => drop(black_box(pathfinding_reach(&eight))),
+            "bfs" => drop(black_box(frontier_bfs(&eight))),
+            "pf-bfs" => drop(black_box(pathfinding_bfs(&eight))),
+            "idastar" => drop(black_box(frontier_idastar(&fifteen))),
+            "pf-idastar" => drop(black_box(pathfinding_idastar(&fifteen))),
+            _ => panic!("unknown profile target {name}"),
+        }
+    }
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    if let Some(at) = args.iter().position(|a| a == "--profile") {
+        return profile(&args[at + 1]);
+    }
+    print_table();
+    if args.iter().any(|a| a == "--table-only") {
+        return;
+    }
+    let mut criterion = Criterion::default().configure_from_args();
+    benches(&mut criterion);
+    criterion.final_summary();
+}

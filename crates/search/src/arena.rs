@@ -2,6 +2,7 @@
 
 use std::hash::{BuildHasher, Hash};
 
+use hashbrown::hash_table::Entry;
 use hashbrown::HashTable;
 use rustc_hash::FxBuildHasher;
 
@@ -17,11 +18,33 @@ pub(crate) const MAX_NODES: usize = (u32::MAX - 1) as usize;
 /// Seen states in insertion order, indexed by a hash table of `u32` ids.
 ///
 /// The table holds only ids into `states`, so each state is stored exactly once, and a BFS
-/// frontier is just a range of ids: no separate queue.
+/// frontier is just a range of ids: no separate queue. Beside each id the table keeps 32 bits of
+/// the state's hash: growing the table re-hashes from them instead of visiting every state, and a
+/// lookup reads a stored state only when those bits match.
 pub(crate) struct StateSet<S> {
-    table: HashTable<u32>,
+    table: HashTable<Slot>,
     hasher: FxBuildHasher,
     pub states: Vec<S>,
+}
+
+/// One entry of a [`StateSet`]'s table.
+#[derive(Clone, Copy)]
+struct Slot {
+    id: u32,
+    tag: u32,
+}
+
+/// The table's hash for a tag: spread over 64 bits, since the table takes its bucket from the
+/// low bits and a filter byte from the high ones.
+#[inline]
+fn spread(tag: u32) -> u64 {
+    u64::from(tag).wrapping_mul(0x9e37_79b9_7f4a_7c15)
+}
+
+/// The tag kept for a state: the high half of its hash, the better-mixed one for FxHash.
+#[inline]
+fn tag_of(hash: u64) -> u32 {
+    (hash >> 32) as u32
 }
 
 impl<S: Hash + Eq> StateSet<S> {
@@ -51,30 +74,92 @@ impl<S: Hash + Eq> StateSet<S> {
 
     #[inline]
     pub fn find_hashed(&self, hash: u64, state: &S) -> Option<u32> {
+        let tag = tag_of(hash);
         let states = &self.states;
         self.table
-            .find(hash, |&id| states[id as usize] == *state)
-            .copied()
+            .find(spread(tag), |slot| {
+                slot.tag == tag && states[slot.id as usize] == *state
+            })
+            .map(|slot| slot.id)
     }
 
     /// Stores `state` (whose hash is `hash`) unless it is already there.
     #[inline]
     pub fn insert_hashed(&mut self, hash: u64, state: S) -> Insert {
-        if let Some(id) = self.find_hashed(hash, &state) {
-            return Insert::Seen(id);
-        }
+        let tag = tag_of(hash);
         let id = self.states.len() as u32;
         let states = &self.states;
-        let hasher = &self.hasher;
-        self.table
-            .insert_unique(hash, id, |&other| hasher.hash_one(&states[other as usize]));
-        self.states.push(state);
-        Insert::New(id)
+        // One probe both looks for the state and finds the slot for it.
+        match self.table.entry(
+            spread(tag),
+            |slot| slot.tag == tag && states[slot.id as usize] == state,
+            |slot| spread(slot.tag),
+        ) {
+            Entry::Occupied(seen) => Insert::Seen(seen.get().id),
+            Entry::Vacant(vacant) => {
+                vacant.insert(Slot { id, tag });
+                self.states.push(state);
+                Insert::New(id)
+            }
+        }
     }
 
     /// Stores `state` unless it is already there.
     #[inline]
     pub fn insert(&mut self, state: S) -> Insert {
+        self.insert_hashed(self.hash(&state), state)
+    }
+}
+
+/// A set of states stored inline in the hash table, for [`crate::par_explore`], whose workers
+/// look states up while the set is shared.
+pub(crate) struct InlineSet<S> {
+    table: HashTable<S>,
+    hasher: FxBuildHasher,
+}
+
+impl<S: Hash + Eq> InlineSet<S> {
+    pub fn new() -> Self {
+        InlineSet {
+            table: HashTable::new(),
+            hasher: FxBuildHasher,
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.table.len()
+    }
+
+    /// Hashes a state the way the set does.
+    #[inline]
+    pub fn hash(&self, state: &S) -> u64 {
+        self.hasher.hash_one(state)
+    }
+
+    #[inline]
+    pub fn contains_hashed(&self, hash: u64, state: &S) -> bool {
+        self.table.find(hash, |other| other == state).is_some()
+    }
+
+    /// Adds `state` (whose hash is `hash`); returns whether it was new.
+    #[inline]
+    pub fn insert_hashed(&mut self, hash: u64, state: S) -> bool {
+        let hasher = &self.hasher;
+        match self
+            .table
+            .entry(hash, |other| *other == state, |s| hasher.hash_one(s))
+        {
+            Entry::Occupied(_) => false,
+            Entry::Vacant(slot) => {
+                slot.insert(state);
+                true
+            }
+        }
+    }
+
+    /// Adds `state`; returns whether it was new.
+    #[inline]
+    pub fn insert(&mut self, state: S) -> bool {
         self.insert_hashed(self.hash(&state), state)
     }
 }
@@ -130,26 +215,26 @@ impl<S: Hash + Eq, M: Clone> Arena<S, M> {
 
     /// Stores `state`, reached from `parent` by `mv`, unless it is already stored.
     #[inline]
-    pub fn insert(&mut self, state: S, parent: u32, mv: &M) -> Insert {
+    pub fn insert(&mut self, state: S, parent: u32, mv: M) -> Insert {
         let hash = self.set.hash(&state);
         self.insert_hashed(hash, state, parent, mv)
     }
 
     /// [`Arena::insert`] with the state's hash already computed (by a parallel worker).
     #[inline]
-    pub fn insert_hashed(&mut self, hash: u64, state: S, parent: u32, mv: &M) -> Insert {
+    pub fn insert_hashed(&mut self, hash: u64, state: S, parent: u32, mv: M) -> Insert {
         let insert = self.set.insert_hashed(hash, state);
         if let Insert::New(_) = insert {
             self.parents.push(parent);
-            self.moves.push(mv.clone());
+            self.moves.push(mv);
         }
         insert
     }
 
     /// Makes `parent --mv-->` the way into `id` (for the cost-driven solvers, on a cheaper path).
-    pub fn relink(&mut self, id: u32, parent: u32, mv: &M) {
+    pub fn relink(&mut self, id: u32, parent: u32, mv: M) {
         self.parents[id as usize] = parent;
-        self.moves[id as usize - self.roots] = mv.clone();
+        self.moves[id as usize - self.roots] = mv;
     }
 
     /// The parent of `id` and the move from it, or `None` for a root.

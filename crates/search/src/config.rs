@@ -175,9 +175,17 @@ impl<'a> Meter<'a> {
     /// Records that the store now holds `stored` states; fails once past `max_states`.
     #[inline]
     pub fn store(&mut self, stored: usize) -> Result<(), Limit> {
+        self.store_with_queue(stored, 0)
+    }
+
+    /// [`Meter::store`] for a solver that also keeps `queued` entries in an open list: they
+    /// count against `max_states` (they take memory) but not as stored states.
+    #[inline]
+    pub fn store_with_queue(&mut self, stored: usize, queued: usize) -> Result<(), Limit> {
         self.stats.stored = stored as u64;
+        let held = (stored + queued) as u64;
         let max = self.config.max_states.unwrap_or(u64::MAX);
-        if stored > MAX_NODES || self.stats.stored > max {
+        if stored > MAX_NODES || held > max {
             return Err(Limit::States);
         }
         Ok(())

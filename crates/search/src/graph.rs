@@ -97,9 +97,8 @@ where
         fresh.clear();
         for (mv, next) in children.drain(..) {
             let step = space.step_cost(arena.state(id), &mv);
-            let goal = space.is_goal(&next);
-            if let Insert::New(child) = arena.insert(next, id, &mv) {
-                if goal {
+            if let Insert::New(child) = arena.insert(next, id, mv) {
+                if space.is_goal(arena.state(child)) {
                     return End::Found(child, cost + step);
                 }
                 fresh.push((child, depth + 1, cost + step));
@@ -151,7 +150,6 @@ where
     if let Err(limit) = meter.store(1) {
         return limit.into();
     }
-    let mut children = Vec::new();
     let mut layer = 0..1usize;
     let mut depth = 0u32;
     while !layer.is_empty() {
@@ -165,16 +163,25 @@ where
             if let Err(limit) = meter.expand(u64::from(depth)) {
                 return limit.into();
             }
-            space.successors(arena.state(id), None, |mv, next| children.push((mv, next)));
-            meter.stats.generated += children.len() as u64;
-            for (mv, next) in children.drain(..) {
-                let goal = space.is_goal(&next);
-                if let Insert::New(child) = arena.insert(next, id, &mv) {
-                    if goal {
-                        let cost = path_cost(space, arena, child);
-                        return End::Found(child, cost);
+            // A copy of the state (free for `Copy` states) lets each successor go straight
+            // from the callback into the arena.
+            let state = arena.state(id).clone();
+            let mut found = None;
+            let mut generated = 0;
+            space.successors(&state, None, |mv, next| {
+                generated += 1;
+                if found.is_none() {
+                    if let Insert::New(child) = arena.insert(next, id, mv) {
+                        if space.is_goal(arena.state(child)) {
+                            found = Some(child);
+                        }
                     }
                 }
+            });
+            meter.stats.generated += generated;
+            if let Some(child) = found {
+                let cost = path_cost(space, arena, child);
+                return End::Found(child, cost);
             }
             if let Err(limit) = meter.store(arena.len()) {
                 return limit.into();
@@ -293,7 +300,7 @@ where
         for (mv, next) in children.drain(..) {
             let next_cost = cost + space.step_cost(arena.state(id), &mv);
             let next_f = next_cost.saturating_add(h(&next));
-            match arena.insert(next, id, &mv) {
+            match arena.insert(next, id, mv.clone()) {
                 Insert::New(child) => {
                     g.push(next_cost);
                     depths.push(depth + 1);
@@ -304,7 +311,7 @@ where
                     });
                 }
                 Insert::Seen(child) if next_cost < g[child as usize] => {
-                    arena.relink(child, id, &mv);
+                    arena.relink(child, id, mv);
                     g[child as usize] = next_cost;
                     depths[child as usize] = depth + 1;
                     open.push(Open {
@@ -317,7 +324,7 @@ where
             }
         }
         meter.frontier(open.len());
-        if let Err(limit) = meter.store(arena.len() + open.len()) {
+        if let Err(limit) = meter.store_with_queue(arena.len(), open.len()) {
             return limit.into();
         }
     }
@@ -407,7 +414,6 @@ where
     let mut ahead = 0..forward.len();
     let mut behind = 0..backward.len();
     let (mut depth_ahead, mut depth_behind) = (0u32, 0u32);
-    let mut children = Vec::new();
     while !ahead.is_empty() && !behind.is_empty() {
         if !meter.may_deepen(depth_ahead + depth_behind) {
             *cut = true;
@@ -421,14 +427,20 @@ where
                 if let Err(limit) = meter.expand(depth) {
                     return limit.into();
                 }
-                space.successors(forward.state(id), None, |mv, next| children.push((mv, next)));
-                meter.stats.generated += children.len() as u64;
-                for (mv, next) in children.drain(..) {
-                    if let Insert::New(f) = forward.insert(next, id, &mv) {
-                        if let Some(b) = backward.set.find(forward.state(f)) {
-                            return Meet::Found(f, b);
+                let state = forward.state(id).clone();
+                let mut met = None;
+                let mut generated = 0;
+                space.successors(&state, None, |mv, next| {
+                    generated += 1;
+                    if met.is_none() {
+                        if let Insert::New(f) = forward.insert(next, id, mv) {
+                            met = backward.set.find(forward.state(f)).map(|b| (f, b));
                         }
                     }
+                });
+                meter.stats.generated += generated;
+                if let Some((f, b)) = met {
+                    return Meet::Found(f, b);
                 }
                 if let Err(limit) = meter.store(forward.len() + backward.len()) {
                     return limit.into();
@@ -442,14 +454,20 @@ where
                 if let Err(limit) = meter.expand(depth) {
                     return limit.into();
                 }
-                space.predecessors(backward.state(id), |mv, prev| children.push((mv, prev)));
-                meter.stats.generated += children.len() as u64;
-                for (mv, prev) in children.drain(..) {
-                    if let Insert::New(b) = backward.insert(prev, id, &mv) {
-                        if let Some(f) = forward.set.find(backward.state(b)) {
-                            return Meet::Found(f, b);
+                let state = backward.state(id).clone();
+                let mut met = None;
+                let mut generated = 0;
+                space.predecessors(&state, |mv, prev| {
+                    generated += 1;
+                    if met.is_none() {
+                        if let Insert::New(b) = backward.insert(prev, id, mv) {
+                            met = forward.set.find(backward.state(b)).map(|f| (f, b));
                         }
                     }
+                });
+                meter.stats.generated += generated;
+                if let Some((f, b)) = met {
+                    return Meet::Found(f, b);
                 }
                 if let Err(limit) = meter.store(forward.len() + backward.len()) {
                     return limit.into();
@@ -491,42 +509,38 @@ where
     P::State: Hash + Eq,
 {
     let mut meter = Meter::new(config);
-    let mut set = StateSet::new();
     let mut layers = Vec::new();
-    let end = run_explore(space, &mut meter, &mut set, &mut layers);
+    let status = run_explore(space, &mut meter, &mut layers);
     Exploration {
         layers,
-        status: end,
+        status,
         stats: meter.finish(),
     }
 }
 
-fn run_explore<P>(
-    space: &P,
-    meter: &mut Meter,
-    set: &mut StateSet<P::State>,
-    layers: &mut Vec<u64>,
-) -> Status
+fn run_explore<P>(space: &P, meter: &mut Meter, layers: &mut Vec<u64>) -> Status
 where
     P: Space,
     P::State: Hash + Eq,
 {
-    set.insert(space.start());
+    // States in discovery order with a table of ids: layers are ranges of ids, and a copy of
+    // the state being expanded lets each successor go straight from the callback into the set.
+    let mut seen = StateSet::new();
+    seen.insert(space.start());
     layers.push(1);
     if let Err(limit) = meter.store(1) {
         return Status::Limit(limit);
     }
-    let mut children = Vec::new();
     let mut layer = 0..1usize;
     let mut depth = 0u32;
     loop {
         meter.frontier(layer.len());
         if !meter.may_deepen(depth) {
             // Complete anyway if nothing lies beyond the last layer counted.
-            let mut beyond = false;
             for id in layer {
-                space.successors(&set.states[id], None, |_, next| {
-                    beyond = beyond || set.find(&next).is_none();
+                let mut beyond = false;
+                space.successors(&seen.states[id], None, |_, next| {
+                    beyond = beyond || seen.find(&next).is_none();
                 });
                 if beyond {
                     return Status::Limit(Limit::Depth);
@@ -536,20 +550,23 @@ where
         }
         for id in layer.clone() {
             if let Err(limit) = meter.expand(u64::from(depth)) {
+                layers.push((seen.len() - layer.end) as u64);
                 return Status::Limit(limit);
             }
-            space.successors(&set.states[id], None, |_, next| children.push(next));
-            meter.stats.generated += children.len() as u64;
-            for next in children.drain(..) {
-                set.insert(next);
-            }
-            if let Err(limit) = meter.store(set.len()) {
+            let state = seen.states[id].clone();
+            let mut generated = 0;
+            space.successors(&state, None, |_, next| {
+                generated += 1;
+                seen.insert(next);
+            });
+            meter.stats.generated += generated;
+            if let Err(limit) = meter.store(seen.len()) {
                 // Count what was found, so the partial last layer is reported too.
-                layers.push((set.len() - layer.end) as u64);
+                layers.push((seen.len() - layer.end) as u64);
                 return Status::Limit(limit);
             }
         }
-        layer = layer.end..set.len();
+        layer = layer.end..seen.len();
         if layer.is_empty() {
             return Status::Exhausted;
         }

@@ -8,7 +8,7 @@ use std::hash::Hash;
 
 use rayon::prelude::*;
 
-use crate::arena::{Arena, Insert, StateSet};
+use crate::arena::{Arena, InlineSet, Insert};
 use crate::config::{Config, Meter};
 use crate::graph::path_cost;
 use crate::outcome::{Exploration, Limit, Outcome, Status};
@@ -98,9 +98,8 @@ where
             }
             for (hash, parent, mv, next) in batches.into_iter().flatten() {
                 meter.stats.generated += 1;
-                let goal = space.is_goal(&next);
-                if let Insert::New(child) = arena.insert_hashed(hash, next, parent, &mv) {
-                    if goal {
+                if let Insert::New(child) = arena.insert_hashed(hash, next, parent, mv) {
+                    if space.is_goal(arena.state(child)) {
                         return Ok(Some(child));
                     }
                 }
@@ -125,9 +124,8 @@ where
     };
     pool.install(|| {
         let mut meter = Meter::new(config);
-        let mut set = StateSet::new();
         let mut layers = Vec::new();
-        let status = run_par_explore(space, &mut meter, &mut set, &mut layers);
+        let status = run_par_explore(space, &mut meter, &mut layers);
         Exploration {
             layers,
             status,
@@ -136,37 +134,35 @@ where
     })
 }
 
-fn run_par_explore<P>(
-    space: &P,
-    meter: &mut Meter,
-    set: &mut StateSet<P::State>,
-    layers: &mut Vec<u64>,
-) -> Status
+fn run_par_explore<P>(space: &P, meter: &mut Meter, layers: &mut Vec<u64>) -> Status
 where
     P: Space + Sync,
     P::State: Hash + Eq + Send + Sync,
 {
-    set.insert(space.start());
+    let mut seen = InlineSet::new();
+    let start = space.start();
+    seen.insert(start.clone());
+    let mut layer = vec![start];
+    let mut next_layer = Vec::new();
     layers.push(1);
     if let Err(limit) = meter.store(1) {
         return Status::Limit(limit);
     }
-    let mut layer = 0..1usize;
     let mut depth = 0u32;
     loop {
         meter.frontier(layer.len());
         let last = !meter.may_deepen(depth);
-        let mut from = layer.start;
-        while from < layer.end {
-            let to = layer.end.min(from + CHUNK * rayon::current_num_threads());
-            let batches: Vec<Vec<_>> = set.states[from..to]
+        for slice in layer.chunks(CHUNK * rayon::current_num_threads()) {
+            // Workers generate and hash the successors not seen before this batch.
+            let seen_now = &seen;
+            let batches: Vec<Vec<_>> = slice
                 .par_chunks(CHUNK)
                 .map(|states| {
                     let mut out = Vec::new();
                     for state in states {
                         space.successors(state, None, |_, next| {
-                            let hash = set.hash(&next);
-                            if set.find_hashed(hash, &next).is_none() {
+                            let hash = seen_now.hash(&next);
+                            if !seen_now.contains_hashed(hash, &next) {
                                 out.push((hash, next));
                             }
                         });
@@ -176,35 +172,34 @@ where
                 .collect();
             if last {
                 // At the depth limit: complete only if nothing lies beyond the last layer.
-                return if batches.iter().all(Vec::is_empty) {
-                    Status::Exhausted
-                } else {
-                    Status::Limit(Limit::Depth)
-                };
+                if batches.iter().any(|batch| !batch.is_empty()) {
+                    return Status::Limit(Limit::Depth);
+                }
+                continue;
             }
-            for _ in from..to {
+            for _ in slice {
                 if let Err(limit) = meter.expand(u64::from(depth)) {
+                    layers.push(next_layer.len() as u64);
                     return Status::Limit(limit);
                 }
             }
             for (hash, next) in batches.into_iter().flatten() {
                 meter.stats.generated += 1;
-                set.insert_hashed(hash, next);
+                if seen.insert_hashed(hash, next.clone()) {
+                    next_layer.push(next);
+                }
             }
-            if let Err(limit) = meter.store(set.len()) {
-                layers.push((set.len() - layer.end) as u64);
+            if let Err(limit) = meter.store(seen.len()) {
+                layers.push(next_layer.len() as u64);
                 return Status::Limit(limit);
             }
-            from = to;
         }
-        if last {
+        if last || next_layer.is_empty() {
             return Status::Exhausted;
         }
-        layer = layer.end..set.len();
-        if layer.is_empty() {
-            return Status::Exhausted;
-        }
-        layers.push(layer.len() as u64);
+        layers.push(next_layer.len() as u64);
+        std::mem::swap(&mut layer, &mut next_layer);
+        next_layer.clear();
         depth += 1;
     }
 }

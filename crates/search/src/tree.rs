@@ -30,29 +30,38 @@ where
     dive_iteratively(space, config, true)
 }
 
-/// What one dive below a node ended with.
+/// How one iteration ended.
 enum Dive {
-    /// Reached a goal; the path is being collected on the way back up.
+    /// Reached a goal; the path is in the diver's `states` and `moves`.
     Found,
-    /// Nothing within the bound below this node.
+    /// Nothing within the bound.
     Within,
     /// A limit stopped the search.
     Stopped(Limit),
 }
 
-/// The state of one iteration, shared by every level of the recursion.
-struct Diver<'m, 'c, S, M> {
-    meter: &'m mut Meter<'c>,
-    /// The bound: a depth for IDDFS, an `f = g + h` cost for IDA*.
+/// One iteration's depth-first walk, kept on explicit stacks so no recursion depth can overflow
+/// the thread's stack, and with one children buffer per depth, reused across iterations, so the
+/// walk allocates nothing once it has been as deep once.
+struct Diver<S, M> {
+    /// The path from the start: `states[d]` is at depth `d`; `moves[d]` leads into `states[d+1]`.
+    states: Vec<S>,
+    moves: Vec<M>,
+    /// The path cost to `states[d]`.
+    costs: Vec<Cost>,
+    /// `pending[d]`: the children of `states[d]` within the bound still to visit, last one
+    /// next, each with its path cost.
+    pending: Vec<Vec<(M, S, Cost)>>,
+}
+
+/// The bounds of one iteration.
+struct Bounds {
+    /// A depth for IDDFS, an `f = g + h` cost for IDA*.
     bound: Cost,
-    /// The smallest value beyond `bound` seen (the next iteration's bound).
+    /// The smallest value beyond `bound` seen: the next iteration's bound.
     next_bound: Cost,
-    informed: bool,
     /// Whether `max_depth` kept some node from being expanded.
     depth_cut: bool,
-    /// The solution's moves and states, collected goal first while the recursion unwinds.
-    moves: Vec<M>,
-    states: Vec<S>,
 }
 
 fn dive_iteratively<P>(space: &P, config: &Config, informed: bool) -> Outcome<P::State, P::Move>
@@ -62,33 +71,25 @@ where
 {
     let mut meter = Meter::new(config);
     let start = space.start();
+    let mut diver = Diver {
+        states: Vec::new(),
+        moves: Vec::new(),
+        costs: Vec::new(),
+        pending: Vec::new(),
+    };
     let mut bound = if informed { space.heuristic(&start) } else { 0 };
     loop {
-        let mut diver = Diver {
-            meter: &mut meter,
+        let mut bounds = Bounds {
             bound,
             next_bound: Cost::MAX,
-            informed,
             depth_cut: false,
-            moves: Vec::new(),
-            states: Vec::new(),
         };
-        let dive = diver.dive(space, &start, None, None, 0, 0);
-        let (next_bound, depth_cut) = (diver.next_bound, diver.depth_cut);
-        let (mut moves, mut states) = (diver.moves, diver.states);
-        match dive {
+        match diver.iterate(space, &mut meter, &start, &mut bounds, informed) {
             Dive::Found => {
-                states.push(start);
-                moves.reverse();
-                states.reverse();
-                let cost = states
-                    .iter()
-                    .zip(&moves)
-                    .map(|(s, m)| space.step_cost(s, m))
-                    .sum();
+                let cost = diver.costs.last().copied().unwrap_or(0);
                 let solution = Solution {
-                    moves,
-                    states,
+                    moves: diver.moves,
+                    states: diver.states,
                     cost,
                 };
                 return Outcome::solved(solution, meter.finish());
@@ -96,8 +97,8 @@ where
             Dive::Stopped(limit) => {
                 return Outcome::stopped(Status::Limit(limit), meter.finish());
             }
-            Dive::Within if next_bound == Cost::MAX => {
-                let status = if depth_cut {
+            Dive::Within if bounds.next_bound == Cost::MAX => {
+                let status = if bounds.depth_cut {
                     Status::Limit(Limit::Depth)
                 } else {
                     Status::Exhausted
@@ -105,7 +106,7 @@ where
                 return Outcome::stopped(status, meter.finish());
             }
             Dive::Within => {
-                bound = next_bound;
+                bound = bounds.next_bound;
                 if let Err(limit) = meter.check(bound) {
                     return Outcome::stopped(Status::Limit(limit), meter.finish());
                 }
@@ -114,56 +115,110 @@ where
     }
 }
 
-impl<S: Clone + Eq, M: Clone> Diver<'_, '_, S, M> {
-    /// Searches below `state`, reached at `depth` moves and cost `g`, from `parent` by `last`.
-    fn dive<P>(
+impl<S: Clone + Eq, M: Clone> Diver<S, M> {
+    /// Walks every path whose bound value stays within `bounds.bound`.
+    fn iterate<P>(
         &mut self,
         space: &P,
-        state: &S,
-        parent: Option<&S>,
-        last: Option<&M>,
-        depth: u32,
-        g: Cost,
+        meter: &mut Meter,
+        start: &S,
+        bounds: &mut Bounds,
+        informed: bool,
     ) -> Dive
     where
         P: Space<State = S, Move = M>,
     {
-        let f = if self.informed {
-            g.saturating_add(space.heuristic(state))
-        } else {
-            Cost::from(depth)
-        };
-        if f > self.bound {
-            self.next_bound = self.next_bound.min(f);
-            return Dive::Within;
+        self.states.clear();
+        self.moves.clear();
+        self.costs.clear();
+        // The start is within the first bound by construction; children are checked against
+        // the bound as they are generated, so only the ones within it are ever visited.
+        let mut next: Option<(Option<M>, S, Cost)> = Some((None, start.clone(), 0));
+        loop {
+            if let Some((mv, state, g)) = next.take() {
+                let depth = self.states.len();
+                let goal = space.is_goal(&state);
+                if goal || meter.may_deepen(depth as u32) {
+                    if let Some(mv) = mv {
+                        self.moves.push(mv);
+                    }
+                    self.states.push(state);
+                    self.costs.push(g);
+                    if goal {
+                        return Dive::Found;
+                    }
+                    if let Err(limit) = meter.expand(bounds.bound) {
+                        return Dive::Stopped(limit);
+                    }
+                    meter.frontier(depth + 1);
+                    self.expand(space, meter, depth, bounds, informed);
+                } else {
+                    bounds.depth_cut = true;
+                }
+            }
+            // Take the next child of the deepest node that has one left, backtracking past the
+            // nodes whose children are all done.
+            loop {
+                let Some(depth) = self.states.len().checked_sub(1) else {
+                    return Dive::Within;
+                };
+                if let Some((mv, state, g)) = self.pending[depth].pop() {
+                    next = Some((Some(mv), state, g));
+                    break;
+                }
+                self.states.pop();
+                self.costs.pop();
+                self.moves.pop();
+            }
         }
-        if space.is_goal(state) {
-            return Dive::Found;
+    }
+
+    /// Generates the children of `states[depth]` that lie within the bound into
+    /// `pending[depth]`, first child last, leaving out the state it came from; the smallest
+    /// bound value beyond goes to `bounds.next_bound`.
+    fn expand<P>(
+        &mut self,
+        space: &P,
+        meter: &mut Meter,
+        depth: usize,
+        bounds: &mut Bounds,
+        informed: bool,
+    ) where
+        P: Space<State = S, Move = M>,
+    {
+        if self.pending.len() <= depth {
+            self.pending.resize_with(depth + 1, Vec::new);
         }
-        if !self.meter.may_deepen(depth) {
-            self.depth_cut = true;
-            return Dive::Within;
+        let children = &mut self.pending[depth];
+        children.clear();
+        let child_depth = depth as Cost + 1;
+        if !informed && child_depth > bounds.bound && bounds.next_bound == child_depth {
+            // Iterative deepening at the bound: every child lies beyond it, and the next bound
+            // is already known to be one deeper, so generating them would change nothing.
+            return;
         }
-        if let Err(limit) = self.meter.expand(self.bound) {
-            return Dive::Stopped(limit);
-        }
-        self.meter.frontier(depth as usize + 1);
-        let mut result = Dive::Within;
-        space.successors(state, last, |mv, next| {
-            if !matches!(result, Dive::Within) {
+        let state = &self.states[depth];
+        let g = self.costs[depth];
+        let parent = depth.checked_sub(1).map(|d| &self.states[d]);
+        let mut generated = 0;
+        space.successors(state, self.moves.last(), |mv, child| {
+            generated += 1;
+            if parent == Some(&child) {
                 return;
             }
-            self.meter.stats.generated += 1;
-            if parent == Some(&next) {
-                return;
-            }
-            let step = space.step_cost(state, &mv);
-            result = self.dive(space, &next, Some(state), Some(&mv), depth + 1, g + step);
-            if let Dive::Found = result {
-                self.moves.push(mv);
-                self.states.push(next);
+            let child_g = g + space.step_cost(state, &mv);
+            let f = if informed {
+                child_g.saturating_add(space.heuristic(&child))
+            } else {
+                child_depth
+            };
+            if f > bounds.bound {
+                bounds.next_bound = bounds.next_bound.min(f);
+            } else {
+                children.push((mv, child, child_g));
             }
         });
-        result
+        meter.stats.generated += generated;
+        children.reverse();
     }
 }

@@ -1,0 +1,432 @@
+//! Every solver against independent oracles on random small graphs, and every limit.
+
+use std::collections::VecDeque;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use std::time::Duration;
+
+use frontier_search::{
+    astar, bfs, bidirectional, dfs, explore, idastar, iddfs, par_bfs, par_explore, ucs, Config,
+    Cost, Limit, Outcome, Reversible, Space, Status,
+};
+use proptest::prelude::*;
+
+/// A directed graph with weighted edges; states are node numbers, moves are edge numbers.
+#[derive(Clone, Debug)]
+struct Graph {
+    nodes: u32,
+    edges: Vec<(u32, u32, Cost)>,
+    goals: Vec<u32>,
+    /// Admissible estimates of the cheapest cost to a goal (computed by the test's oracle).
+    estimate: Vec<Cost>,
+}
+
+impl Space for Graph {
+    type State = u32;
+    type Move = usize;
+
+    fn start(&self) -> u32 {
+        0
+    }
+
+    fn is_goal(&self, node: &u32) -> bool {
+        self.goals.contains(node)
+    }
+
+    fn successors(&self, node: &u32, _last: Option<&usize>, mut out: impl FnMut(usize, u32)) {
+        for (i, &(from, to, _)) in self.edges.iter().enumerate() {
+            if from == *node {
+                out(i, to);
+            }
+        }
+    }
+
+    fn step_cost(&self, _from: &u32, edge: &usize) -> Cost {
+        self.edges[*edge].2
+    }
+
+    fn heuristic(&self, node: &u32) -> Cost {
+        self.estimate[*node as usize]
+    }
+}
+
+impl Reversible for Graph {
+    fn goals(&self) -> Vec<u32> {
+        self.goals.clone()
+    }
+
+    fn predecessors(&self, node: &u32, mut out: impl FnMut(usize, u32)) {
+        for (i, &(from, to, _)) in self.edges.iter().enumerate() {
+            if to == *node {
+                out(i, from);
+            }
+        }
+    }
+}
+
+/// Oracle: the fewest moves from node 0 to every node (plain BFS over the edge list).
+fn oracle_depths(graph: &Graph) -> Vec<Option<usize>> {
+    let mut depth = vec![None; graph.nodes as usize];
+    depth[0] = Some(0);
+    let mut queue = VecDeque::from([0u32]);
+    while let Some(node) = queue.pop_front() {
+        for &(from, to, _) in &graph.edges {
+            if from == node && depth[to as usize].is_none() {
+                depth[to as usize] = Some(depth[node as usize].unwrap() + 1);
+                queue.push_back(to);
+            }
+        }
+    }
+    depth
+}
+
+/// Oracle: the cheapest cost from every node to a goal (Bellman-Ford backwards; tiny graphs).
+fn oracle_costs_to_goal(graph: &Graph) -> Vec<Option<Cost>> {
+    let mut cost = vec![None; graph.nodes as usize];
+    for &g in &graph.goals {
+        cost[g as usize] = Some(0);
+    }
+    for _ in 0..graph.nodes {
+        for &(from, to, c) in &graph.edges {
+            if let Some(rest) = cost[to as usize] {
+                if cost[from as usize].is_none_or(|known| rest + c < known) {
+                    cost[from as usize] = Some(rest + c);
+                }
+            }
+        }
+    }
+    cost
+}
+
+/// A random graph with 1..24 nodes, random edges of cost 1..=9, random goals, and a heuristic
+/// that is a random fraction of the true remaining cost (so admissible, often inconsistent).
+fn graphs() -> impl Strategy<Value = Graph> {
+    (1u32..24).prop_flat_map(|nodes| {
+        let edge = (0..nodes, 0..nodes, 1u64..10);
+        (
+            Just(nodes),
+            prop::collection::vec(edge, 0..(nodes as usize * 3)),
+            prop::collection::vec(0..nodes, 0..3),
+            prop::collection::vec(0u64..=100, nodes as usize),
+        )
+            .prop_map(|(nodes, edges, goals, percents)| {
+                let mut graph = Graph {
+                    nodes,
+                    edges,
+                    goals,
+                    estimate: vec![0; nodes as usize],
+                };
+                let to_goal = oracle_costs_to_goal(&graph);
+                graph.estimate = to_goal
+                    .iter()
+                    .zip(&percents)
+                    .map(|(cost, p)| cost.map_or(1000, |c| c * p / 100))
+                    .collect();
+                graph
+            })
+    })
+}
+
+/// Checks that a solved outcome's path is real: consecutive states joined by the named edges,
+/// from the start to a goal, with the reported cost.
+fn assert_replays(graph: &Graph, outcome: &Outcome<u32, usize>) {
+    let solution = outcome
+        .solution
+        .as_ref()
+        .expect("solved outcome has a solution");
+    assert_eq!(solution.states.len(), solution.moves.len() + 1);
+    assert_eq!(solution.states[0], 0);
+    let mut cost = 0;
+    for (i, &edge) in solution.moves.iter().enumerate() {
+        let (from, to, c) = graph.edges[edge];
+        assert_eq!(
+            from, solution.states[i],
+            "edge {edge} does not leave state {i}"
+        );
+        assert_eq!(
+            to,
+            solution.states[i + 1],
+            "edge {edge} does not reach state {}",
+            i + 1
+        );
+        cost += c;
+    }
+    assert!(graph.goals.contains(solution.states.last().unwrap()));
+    assert_eq!(solution.cost, cost);
+}
+
+fn reachable(graph: &Graph) -> u64 {
+    oracle_depths(graph).iter().flatten().count() as u64
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(400))]
+
+    #[test]
+    fn shortest_solvers_agree_with_the_oracle(graph in graphs()) {
+        let config = Config::default();
+        let depths = oracle_depths(&graph);
+        let shortest = graph.goals.iter().filter_map(|&g| depths[g as usize]).min();
+        // Bounded, because on a cyclic graph without a solution iddfs never proves exhaustion
+        // (and its tree grows exponentially with the bound).
+        let bounded = Config::default().max_depth(shortest.map_or(6, |l| l as u32 + 2));
+        for (name, outcome) in [
+            ("bfs", bfs(&graph, &config)),
+            ("par_bfs", par_bfs(&graph, &config.clone().threads(2))),
+            ("bidirectional", bidirectional(&graph, &config)),
+            ("iddfs", iddfs(&graph, &bounded)),
+        ] {
+            match shortest {
+                Some(length) => {
+                    prop_assert_eq!(outcome.status, Status::Solved, "{}", name);
+                    prop_assert_eq!(outcome.solution.as_ref().unwrap().len(), length, "{}", name);
+                    assert_replays(&graph, &outcome);
+                }
+                None => prop_assert_ne!(outcome.status, Status::Solved, "{}", name),
+            }
+        }
+    }
+
+    #[test]
+    fn cheapest_solvers_agree_with_the_oracle(graph in graphs()) {
+        let cheapest = oracle_costs_to_goal(&graph)[0];
+        // A cheapest path has at most `nodes - 1` edges; the bound keeps the unsolvable
+        // cases' tree small (IDA* cannot prove exhaustion on a cyclic graph).
+        let bounded = Config::default().max_depth(cheapest.map_or(4, |_| graph.nodes));
+        for (name, outcome) in [
+            ("ucs", ucs(&graph, &Config::default())),
+            ("astar", astar(&graph, &Config::default())),
+            ("idastar", idastar(&graph, &bounded)),
+        ] {
+            match cheapest {
+                Some(cost) => {
+                    prop_assert_eq!(outcome.status, Status::Solved, "{}", name);
+                    prop_assert_eq!(outcome.solution.as_ref().unwrap().cost, cost, "{}", name);
+                    assert_replays(&graph, &outcome);
+                }
+                None => prop_assert_ne!(outcome.status, Status::Solved, "{}", name),
+            }
+        }
+    }
+
+    #[test]
+    fn dfs_finds_a_valid_path_exactly_when_one_exists(graph in graphs()) {
+        let outcome = dfs(&graph, &Config::default());
+        let solvable = graph.goals.iter().any(|&g| oracle_depths(&graph)[g as usize].is_some());
+        if solvable {
+            prop_assert_eq!(outcome.status, Status::Solved);
+            assert_replays(&graph, &outcome);
+        } else {
+            prop_assert_eq!(outcome.status, Status::Exhausted);
+        }
+    }
+
+    #[test]
+    fn unsolvable_means_the_whole_reachable_set_was_stored(mut graph in graphs()) {
+        // Make every goal unreachable: goals are nodes no edge enters, other than the start.
+        let entered: Vec<u32> = graph.edges.iter().map(|e| e.1).collect();
+        graph.goals = (1..graph.nodes).filter(|n| !entered.contains(n)).collect();
+        let expected = reachable(&graph);
+        for (name, outcome) in [
+            ("bfs", bfs(&graph, &Config::default())),
+            ("dfs", dfs(&graph, &Config::default())),
+            ("ucs", ucs(&graph, &Config::default())),
+            ("astar", astar(&graph, &Config::default())),
+        ] {
+            prop_assert_eq!(outcome.status, Status::Exhausted, "{}", name);
+            prop_assert_eq!(outcome.stats.stored, expected, "{}", name);
+        }
+        prop_assert_eq!(bidirectional(&graph, &Config::default()).status, Status::Exhausted);
+    }
+
+    #[test]
+    fn explore_layers_are_the_bfs_distances(graph in graphs(), threads in 1usize..3) {
+        let depths = oracle_depths(&graph);
+        let deepest = depths.iter().flatten().max().copied().unwrap_or(0);
+        let mut expected = vec![0u64; deepest + 1];
+        for d in depths.iter().flatten() {
+            expected[*d] += 1;
+        }
+        let config = Config::default().threads(threads);
+        let exploration = if threads > 1 { par_explore(&graph, &config) } else { explore(&graph, &config) };
+        prop_assert_eq!(&exploration.layers, &expected);
+        prop_assert!(exploration.is_complete());
+        prop_assert_eq!(exploration.states(), reachable(&graph));
+
+        // Cut at a depth: the layers up to it, complete only if nothing lies deeper.
+        let cut = deepest.saturating_sub(1) as u32;
+        let partial = explore(&graph, &Config::default().max_depth(cut));
+        prop_assert_eq!(&partial.layers[..], &expected[..=cut as usize]);
+        prop_assert_eq!(partial.is_complete(), deepest <= cut as usize);
+    }
+
+    #[test]
+    fn max_states_bounds_what_is_stored(graph in graphs(), max in 1u64..10) {
+        let branching = graph.edges.len() as u64;
+        for (name, outcome) in [
+            ("bfs", bfs(&graph, &Config::default().max_states(max))),
+            ("dfs", dfs(&graph, &Config::default().max_states(max))),
+            ("ucs", ucs(&graph, &Config::default().max_states(max))),
+            ("bidirectional", bidirectional(&graph, &Config::default().max_states(max))),
+        ] {
+            // A store is checked after each expansion, so it may pass the budget by one
+            // expansion's successors (plus the goals, for the backward search) and no more.
+            prop_assert!(outcome.stats.stored <= max + branching + graph.goals.len() as u64,
+                "{}: stored {} with budget {}", name, outcome.stats.stored, max);
+            if outcome.status == Status::Limit(Limit::States) && name != "ucs" {
+                // (ucs also counts its open list against the budget)
+                prop_assert!(outcome.stats.stored > max, "{}", name);
+            }
+        }
+    }
+}
+
+/// The natural numbers, counting up forever: no goal, no end.
+struct Endless;
+
+impl Space for Endless {
+    type State = u64;
+    type Move = ();
+
+    fn start(&self) -> u64 {
+        0
+    }
+
+    fn is_goal(&self, _: &u64) -> bool {
+        false
+    }
+
+    fn successors(&self, n: &u64, _: Option<&()>, mut out: impl FnMut((), u64)) {
+        out((), n + 1);
+    }
+}
+
+impl Reversible for Endless {
+    fn goals(&self) -> Vec<u64> {
+        vec![u64::MAX]
+    }
+
+    fn predecessors(&self, n: &u64, mut out: impl FnMut((), u64)) {
+        out((), n - 1);
+    }
+}
+
+type Solver = fn(&Endless, &Config) -> Outcome<u64, ()>;
+
+const SOLVERS: [(&str, Solver); 7] = [
+    ("dfs", dfs),
+    ("bfs", bfs),
+    ("iddfs", iddfs),
+    ("ucs", ucs),
+    ("astar", astar),
+    ("idastar", idastar),
+    ("bidirectional", bidirectional),
+];
+
+#[test]
+fn every_solver_stops_at_the_depth_limit() {
+    for (name, solve) in SOLVERS {
+        let outcome = solve(&Endless, &Config::default().max_depth(50));
+        assert_eq!(outcome.status, Status::Limit(Limit::Depth), "{name}");
+        assert!(outcome.solution.is_none(), "{name}");
+    }
+}
+
+#[test]
+fn every_solver_stops_at_the_time_limit() {
+    for (name, solve) in SOLVERS {
+        let config = Config::default()
+            .timeout(Duration::from_millis(30))
+            .max_states(u64::MAX);
+        let outcome = solve(&Endless, &config);
+        // The store-keeping solvers may run into the u32 id space first on a fast machine.
+        assert!(
+            matches!(
+                outcome.status,
+                Status::Limit(Limit::Time) | Status::Limit(Limit::States)
+            ),
+            "{name}: {:?}",
+            outcome.status
+        );
+        assert!(outcome.stats.seconds < 5.0, "{name} overran its timeout");
+    }
+}
+
+#[test]
+fn every_solver_obeys_the_cancel_flag() {
+    for (name, solve) in SOLVERS {
+        let config = Config::default().cancel(Arc::new(AtomicBool::new(true)));
+        let outcome = solve(&Endless, &config);
+        assert_eq!(outcome.status, Status::Limit(Limit::Cancelled), "{name}");
+    }
+}
+
+#[test]
+fn every_storing_solver_obeys_the_state_budget() {
+    for (name, solve) in SOLVERS {
+        if matches!(name, "iddfs" | "idastar") {
+            continue; // they store nothing
+        }
+        let outcome = solve(&Endless, &Config::default().max_states(10_000));
+        assert_eq!(outcome.status, Status::Limit(Limit::States), "{name}");
+        assert!(
+            outcome.stats.stored <= 10_002,
+            "{name}: {}",
+            outcome.stats.stored
+        );
+    }
+}
+
+#[test]
+fn progress_is_reported_during_long_searches() {
+    let calls = Arc::new(std::sync::atomic::AtomicU64::new(0));
+    let seen = Arc::clone(&calls);
+    let config = Config::default()
+        .timeout(Duration::from_millis(350))
+        .progress(move |p| {
+            assert!(p.expanded > 0);
+            seen.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        });
+    iddfs(&Endless, &config);
+    assert!(calls.load(std::sync::atomic::Ordering::Relaxed) >= 1);
+}
+
+#[test]
+fn a_start_that_is_a_goal_needs_no_moves() {
+    let graph = Graph {
+        nodes: 2,
+        edges: vec![(0, 1, 1)],
+        goals: vec![0],
+        estimate: vec![0, 0],
+    };
+    for outcome in [
+        dfs(&graph, &Config::default()),
+        bfs(&graph, &Config::default()),
+        iddfs(&graph, &Config::default()),
+        ucs(&graph, &Config::default()),
+        astar(&graph, &Config::default()),
+        idastar(&graph, &Config::default()),
+        bidirectional(&graph, &Config::default()),
+    ] {
+        let solution = outcome.solution.unwrap();
+        assert!(solution.is_empty());
+        assert_eq!(solution.states, [0]);
+        assert_eq!(solution.cost, 0);
+    }
+}
+
+#[test]
+fn tree_searches_prove_unsolvable_on_a_finite_tree() {
+    // 0 -> 1 -> 2, goal 3 unreachable and no cycles: one iteration meets no cut-off.
+    let graph = Graph {
+        nodes: 4,
+        edges: vec![(0, 1, 1), (1, 2, 1)],
+        goals: vec![3],
+        estimate: vec![0; 4],
+    };
+    assert_eq!(iddfs(&graph, &Config::default()).status, Status::Exhausted);
+    assert_eq!(
+        idastar(&graph, &Config::default()).status,
+        Status::Exhausted
+    );
+}
