@@ -14,12 +14,26 @@ use crate::puzzle::{width, Puzzle};
 /// guard bit, so a whole bank is compared and updated with one integer operation. The far bank is
 /// the totals minus the near bank.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct State(pub u64);
+pub struct State(u64);
+
+impl State {
+    /// The packed encoding (see the type's documentation).
+    pub fn bits(self) -> u64 {
+        self.0
+    }
+}
 
 /// A crossing: how many of each role are aboard, packed like a bank of [`State`]. The direction
 /// follows from the state it is played in (trips alternate, starting from the boat's bank).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Trip(pub u64);
+pub struct Trip(u64);
+
+impl Trip {
+    /// The packed counts aboard.
+    pub fn bits(self) -> u64 {
+        self.0
+    }
+}
 
 /// A [`Puzzle`] as a search space for the `frontier-search` solvers.
 ///
