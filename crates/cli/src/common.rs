@@ -10,9 +10,8 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use frontier_search::{
-    astar, bfs, bidirectional, bytes_per_state, dfs, explore, idastar, iddfs, par_bfs,
-    par_explore, ucs, Config, Exploration, Limit, Outcome, Progress, Reversible, Solution, Space,
-    Stats, Status,
+    astar, bfs, bidirectional, bytes_per_state, dfs, explore, idastar, iddfs, par_bfs, par_explore,
+    ucs, Config, Exploration, Limit, Outcome, Progress, Reversible, Solution, Space, Stats, Status,
 };
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde_json::{json, Value};
@@ -94,11 +93,13 @@ const MEMORY_SHARE: f64 = 0.5;
 /// Bytes of memory available to this process: `MemAvailable` from `/proc/meminfo`, or 8 GiB
 /// where that cannot be read.
 fn available_memory() -> u64 {
-    let from_meminfo = std::fs::read_to_string("/proc/meminfo").ok().and_then(|text| {
-        let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
-        let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-        Some(kib * 1024)
-    });
+    let from_meminfo = std::fs::read_to_string("/proc/meminfo")
+        .ok()
+        .and_then(|text| {
+            let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
+            let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+            Some(kib * 1024)
+        });
     from_meminfo.unwrap_or(8 << 30)
 }
 
@@ -184,7 +185,11 @@ fn progress_message(p: &Progress) -> String {
     if p.stored > 0 {
         let _ = write!(message, " · {} stored", count(p.stored));
         if let Some(max) = p.max_states {
-            let _ = write!(message, " ({:.0}% of budget)", 100.0 * p.stored as f64 / max as f64);
+            let _ = write!(
+                message,
+                " ({:.0}% of budget)",
+                100.0 * p.stored as f64 / max as f64
+            );
         }
     }
     message
@@ -195,7 +200,7 @@ pub fn count(n: u64) -> String {
     let digits = n.to_string();
     let mut out = String::with_capacity(digits.len() + digits.len() / 3);
     for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
             out.push(',');
         }
         out.push(c);
@@ -325,6 +330,28 @@ pub fn limit_message(limit: Limit, args: &SearchArgs, stats: &Stats) -> String {
     }
 }
 
+/// What to tell the user about a proof of unsolvability, which depends on how it was found.
+fn unsolvable_message(algorithm: &str, stats: &Stats) -> String {
+    if algorithm == Algo::Bidirectional.name() {
+        format!(
+            "unsolvable: the search from the start and the search back from the goals ran out \
+             of states without meeting ({} states stored)",
+            count(stats.stored)
+        )
+    } else if stats.stored == 0 {
+        format!(
+            "unsolvable: every path was followed to its end without reaching a goal ({} states \
+             expanded)",
+            count(stats.expanded)
+        )
+    } else {
+        format!(
+            "unsolvable: all {} reachable states were examined and none is a goal",
+            count(stats.stored)
+        )
+    }
+}
+
 /// Writes to stdout; a closed pipe (`frontier ... | head`) ends the program quietly.
 fn emit(write: impl FnOnce(&mut dyn Write) -> io::Result<()>) -> anyhow::Result<()> {
     let stdout = io::stdout();
@@ -374,11 +401,9 @@ pub fn report<S, M>(
         emit(|out| {
             match (&outcome.status, &outcome.solution) {
                 (Status::Solved, Some(solution)) => human(out, solution)?,
-                (Status::Exhausted, _) => writeln!(
-                    out,
-                    "unsolvable: all {} reachable states were examined and none is a goal",
-                    count(outcome.stats.stored)
-                )?,
+                (Status::Exhausted, _) => {
+                    writeln!(out, "{}", unsolvable_message(algorithm, &outcome.stats))?
+                }
                 (Status::Limit(limit), _) => {
                     writeln!(
                         out,
@@ -425,7 +450,9 @@ pub fn report_exploration(
             }
             let total = count(exploration.states());
             match exploration.status {
-                Status::Exhausted => writeln!(out, "total {total} states: the whole reachable set")?,
+                Status::Exhausted => {
+                    writeln!(out, "total {total} states: the whole reachable set")?
+                }
                 Status::Limit(Limit::Depth) => writeln!(
                     out,
                     "total {total} states within {} moves (more lie deeper)",
@@ -444,9 +471,9 @@ pub fn report_exploration(
             Ok(())
         })?;
     }
-    // Stopping at the requested depth is the job done; other limits are not.
+    // Counting everything, or everything up to the requested depth, is the job done.
     Ok(match exploration.status {
-        Status::Limit(Limit::Depth) => ExitCode::SUCCESS,
+        Status::Exhausted | Status::Limit(Limit::Depth) => ExitCode::SUCCESS,
         status => exit_code(status),
     })
 }
