@@ -580,3 +580,64 @@ fn dfs_finds_the_seeds_first_plan() {
     assert_eq!(ours, seed);
     family().replay(&names(&space, &dfs(&space, &Config::default())));
 }
+
+/// `n` couples and a boat of `capacity`, for the checker: no wife with another man unless her
+/// husband is there, on a bank or aboard.
+fn couples(n: usize, capacity: i64) -> Model {
+    fn ok(g: &Group) -> bool {
+        let men = |g: &Group| {
+            g.iter()
+                .filter(|(r, &c)| r.starts_with('h') && c > 0)
+                .count()
+        };
+        g.iter().all(|(r, &c)| {
+            let Some(couple) = r.strip_prefix('w') else {
+                return true;
+            };
+            let husband = g.get(format!("h{couple}").as_str()).copied().unwrap_or(0);
+            c == 0 || husband > 0 || men(g) == 0
+        })
+    }
+    let leak = |s: String| -> &'static str { Box::leak(s.into_boxed_str()) };
+    let people: Vec<(&'static str, i64, u64)> = (1..=n)
+        .flat_map(|i| [(leak(format!("h{i}")), 1, 1), (leak(format!("w{i}")), 1, 1)])
+        .collect();
+    Model {
+        rowers: people.iter().map(|p| p.0).collect(),
+        people,
+        capacity,
+        bank_ok: ok,
+        boat_ok: ok,
+    }
+}
+
+// H. E. Dudeney, "Amusements in Mathematics" (1917), the five jealous husbands: five couples with a
+// boat of three cross in 11 crossings.
+#[test]
+fn five_couples_with_a_boat_of_three_take_11_crossings() {
+    let space = RiverSpace::new(Puzzle::from_toml(&frontier_river::couples_toml(5, 3)).unwrap());
+    let outcome = bfs(&space, &Config::default());
+    let trips = names(&space, &outcome);
+    assert_eq!(trips.len(), 11);
+    couples(5, 3).replay(&trips);
+    assert_eq!(couples(5, 3).optimum(false), Ok(11));
+}
+
+// Pressman and Singmaster (1989): with a boat of two, four or more couples cannot cross; with a
+// boat of three, six or more cannot. The reachable sets, counted by the checker, are the proof.
+#[test]
+fn too_many_couples_for_the_boat_are_unsolvable() {
+    for (n, capacity) in [(4, 2), (6, 3)] {
+        let space = RiverSpace::new(
+            Puzzle::from_toml(&frontier_river::couples_toml(n, capacity as u32)).unwrap(),
+        );
+        let outcome = bfs(&space, &Config::default());
+        assert_eq!(
+            outcome.status,
+            Status::Exhausted,
+            "{n} couples, boat {capacity}"
+        );
+        let reachable = couples(n, capacity).optimum(false).unwrap_err();
+        assert_eq!(outcome.stats.stored, reachable as u64);
+    }
+}
