@@ -77,3 +77,8 @@ pub fn bytes_per_state<S, M>() -> u64 {
     let inline = std::mem::size_of::<S>() + std::mem::size_of::<M>() + 4 + 5;
     (inline as u64) * 2
 }
+
+/// The README's examples, compiled and run as doc tests.
+#[doc = include_str!("../../../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;
