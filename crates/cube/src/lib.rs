@@ -37,9 +37,27 @@
 //! assert_eq!(facelets, Facelets::SOLVED);
 //! ```
 //!
-//! Solvers: `bidirectional` is the default here (fewest moves, both seen-sets in memory: a
-//! 14-move HTM scramble stores about 10^8 states); `iddfs` and `idastar` use memory linear in
-//! the depth; `bfs` stores the whole ball around the scramble and suits only short ones.
+//! Solvers: `bidirectional` is the default here (fewest moves, both seen-sets in memory);
+//! `iddfs` and `idastar` use memory linear in the depth; `bfs` stores the whole ball around the
+//! scramble and suits only short ones. The dedicated cube solvers (optimal, two-phase) are not
+//! built yet.
+//!
+//! ## Measured: `bidirectional`, HTM, release build
+//!
+//! Ten seeded random scrambles of each length (`crates/cube/benches/bidirectional.sh`, one
+//! process per scramble, `/usr/bin/time`; 2-core machine shared with other jobs, load 3-7, so
+//! wall time is inflated and CPU time is the steadier figure). Every optimal solution was as
+//! long as its scramble.
+//!
+//! | scramble | states stored (median) | wall s (min / median / max) | CPU s (median) | peak RSS (median / max) |
+//! |---|---|---|---|---|
+//! | 10 moves | 0.8 M | 0.13 / 0.15 / 0.26 | 0.08 | 28 MiB / 40 MiB |
+//! | 12 moves | 11.2 M | 3.2 / 5.1 / 10.2 | 2.9 | 0.33 GiB / 0.43 GiB |
+//! | 14 moves | 148 M | 91 / 121 / 172 | 59 | 3.9 GiB / 5.0 GiB |
+//!
+//! A 14-move scramble needs one side's whole 7-move ball (100,803,036 positions, OEIS A080601)
+//! plus part of the other's; profiling shows the engine's hash-set insertions and table
+//! growth take about two thirds of the time, the cube's moves under a tenth.
 
 // Cubie arrays are indexed in parallel (position i of cp, co, and the facelet tables): index
 // loops say that more plainly than zipped iterators.

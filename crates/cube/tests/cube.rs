@@ -249,6 +249,20 @@ proptest! {
     }
 
     #[test]
+    fn the_heuristic_is_consistent_and_zero_only_when_solved(cube in any_cube()) {
+        // Each table is an exact distance in a projection, so one move changes each by at most
+        // 1; with h(solved) = 0 this makes the maximum admissible as well as consistent.
+        for metric in [Metric::Htm, Metric::Qtm] {
+            let h = Heuristic::get(metric);
+            let here = h.estimate(cube);
+            prop_assert!(here > 0 || cube.is_solved());
+            for &mv in metric.moves() {
+                prop_assert!(here.abs_diff(h.estimate(cube.apply(mv))) <= 1);
+            }
+        }
+    }
+
+    #[test]
     fn written_moves_read_back(moves in any_moves()) {
         for notation in [Notation::Wca, Notation::Seed] {
             let text = write_moves(&moves, notation);

@@ -1,0 +1,15 @@
+#!/bin/bash
+# Times `frontier cube` (default solver: bidirectional, HTM) on 10 seeded random scrambles each
+# of 10, 12 and 14 moves, one process per scramble, with wall/CPU time and peak memory (max RSS)
+# from /usr/bin/time. Run from the workspace root:
+#   cargo build --release -p frontier -p frontier-cube --example scrambles
+#   crates/cube/benches/bidirectional.sh > bidirectional.out
+set -eu
+bin=${FRONTIER:-target/release/frontier}
+for len in 10 12 14; do
+  target/release/examples/scrambles "$len" 10 | while IFS= read -r s; do
+    out=$( { /usr/bin/time -f "TIME wall=%e user=%U sys=%S maxrss_kb=%M" "$bin" cube "$s" --stats --quiet; } 2>&1 )
+    sol=$(echo "$out" | sed -n 1p)
+    echo "len=$len optimal=$(echo "$sol" | wc -w) | $s | $sol | $(echo "$out" | grep '^stats') | $(echo "$out" | grep '^TIME')"
+  done
+done
