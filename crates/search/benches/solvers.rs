@@ -299,6 +299,75 @@ fn pathfinding_idastar(space: &Fifteen) -> (usize, u64) {
     (path.len() - 1, expansions.get())
 }
 
+/// Baseline: a plain hand-written BFS over the same successors, with an `FxHashSet` and two
+/// layer vectors, no limits, no statistics: what the generic API is measured against.
+fn plain_explore(space: &Eight) -> u64 {
+    let mut seen = rustc_hash::FxHashSet::default();
+    seen.insert(space.goal);
+    let mut layer = vec![space.goal];
+    let mut next = Vec::new();
+    while !layer.is_empty() {
+        for board in &layer {
+            board.neighbours(false, |_, b| {
+                if seen.insert(b) {
+                    next.push(b);
+                }
+            });
+        }
+        std::mem::swap(&mut layer, &mut next);
+        next.clear();
+    }
+    seen.len() as u64
+}
+
+/// Baseline: a plain hand-written recursive IDA* over the same successors, skipping the
+/// parent state. Returns (length, expansions).
+fn plain_idastar(space: &Fifteen) -> (usize, u64) {
+    fn dive(
+        b: &Board<4, 4>,
+        parent: u64,
+        g: u64,
+        bound: u64,
+        next: &mut u64,
+        count: &mut u64,
+        goal: u64,
+    ) -> Option<usize> {
+        let f = g + u64::from(b.h);
+        if f > bound {
+            *next = (*next).min(f);
+            return None;
+        }
+        if b.tiles == goal {
+            return Some(g as usize);
+        }
+        *count += 1;
+        let mut found = None;
+        b.neighbours(true, |_, child| {
+            if found.is_none() && child.tiles != parent {
+                found = dive(&child, b.tiles, g + 1, bound, next, count, goal);
+            }
+        });
+        found
+    }
+    let mut bound = u64::from(space.start.h);
+    let mut count = 0;
+    loop {
+        let mut next = u64::MAX;
+        if let Some(len) = dive(
+            &space.start,
+            0,
+            0,
+            bound,
+            &mut next,
+            &mut count,
+            space.goal.tiles,
+        ) {
+            return (len, count);
+        }
+        bound = next;
+    }
+}
+
 /// One measured run of each pair outside criterion: answers, peak memory, expansion rates.
 fn print_table() {
     let eight = eight_puzzle();
@@ -325,6 +394,14 @@ fn print_table() {
             |s| pathfinding_bidirectional(s) as u64,
         ),
     ];
+    let ((plain, tp), mp) = peak_of(|| timed(|| plain_explore(&eight)));
+    assert_eq!(plain, 181_440);
+    println!(
+        "{:<34} {:>12.1} ms, {:.2} MiB peak heap",
+        "hand-written FxHashSet explore",
+        tp * 1e3,
+        mp as f64 / (1 << 20) as f64
+    );
     for (name, ours, theirs) in pairs {
         let ((a, ta), ma) = peak_of(|| timed(|| ours(&eight)));
         let ((b, tb), mb) = peak_of(|| timed(|| theirs(&eight)));
@@ -348,6 +425,14 @@ fn print_table() {
     let (((len_a, exp_a), ta), ma) = peak_of(|| timed(|| frontier_idastar(&fifteen)));
     let (((len_b, exp_b), tb), mb) = peak_of(|| timed(|| pathfinding_idastar(&fifteen)));
     assert_eq!(len_a, len_b, "IDA*: the two libraries disagree");
+    let ((len_p, exp_p), tp) = timed(|| plain_idastar(&fifteen));
+    assert_eq!(len_p, len_a);
+    println!(
+        "{:<34} {:>12.1} M expansions/s ({} expansions)",
+        "hand-written recursive IDA*",
+        exp_p as f64 / tp / 1e6,
+        exp_p
+    );
     println!(
         "{:<34} {len_a:>12} {len_b:>12}",
         "idastar 15-puzzle #9 (moves)"
@@ -433,13 +518,14 @@ fn benches(c: &mut Criterion) {
 }
 
 /// Runs one side of one pair 20 times, for a profiler: `--profile NAME` with NAME one of
-/// `explore`, `reach`, `bfs`, `pf-bfs`, `idastar`, `pf-idastar`.
+/// `explore`, `reach`, `plain`, `bfs`, `pf-bfs`, `idastar`, `pf-idastar`.
 fn profile(name: &str) {
     let (eight, fifteen) = (eight_puzzle(), korf_nine());
     for _ in 0..20 {
         match name {
             "explore" => drop(black_box(frontier_explore(&eight))),
             "reach" => drop(black_box(pathfinding_reach(&eight))),
+            "plain" => drop(black_box(plain_explore(&eight))),
             "bfs" => drop(black_box(frontier_bfs(&eight))),
             "pf-bfs" => drop(black_box(pathfinding_bfs(&eight))),
             "idastar" => drop(black_box(frontier_idastar(&fifteen))),
