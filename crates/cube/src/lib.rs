@@ -55,8 +55,8 @@
 //! | 12 moves | 11.2 M | 3.2 / 5.1 / 10.2 | 2.9 | 0.33 GiB / 0.43 GiB |
 //! | 14 moves | 148 M | 91 / 121 / 172 | 59 | 3.9 GiB / 5.0 GiB |
 //!
-//! A 14-move scramble needs one side's whole 7-move ball (100,803,036 positions, OEIS A080601)
-//! plus part of the other's; profiling shows the engine's hash-set insertions and table
+//! A 14-move scramble needs one side's whole ball of radius 7 (109,043,123 positions, OEIS
+//! A080583) plus part of the other side's layer 7; profiling shows the engine's hash-set insertions and table
 //! growth take about two thirds of the time, the cube's moves under a tenth.
 
 // Cubie arrays are indexed in parallel (position i of cp, co, and the facelet tables): index
