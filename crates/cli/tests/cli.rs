@@ -1,0 +1,108 @@
+//! The behaviour every command shares, through the real binary: usage errors, limits, Ctrl-C.
+
+use std::process::{Command, Output, Stdio};
+use std::thread::sleep;
+use std::time::Duration;
+
+fn frontier() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_frontier"))
+}
+
+fn run(args: &[&str]) -> Output {
+    frontier().args(args).output().expect("frontier runs")
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    assert_eq!(run(&["no-such-command"]).status.code(), Some(2));
+    let bad_timeout = run(&["explore", "cube", "--timeout", "soon"]);
+    assert_eq!(bad_timeout.status.code(), Some(2));
+    assert!(stderr(&bad_timeout).contains("not a number of seconds"));
+    assert_eq!(
+        run(&["explore", "cube", "--threads", "0"]).status.code(),
+        Some(2)
+    );
+}
+
+#[test]
+fn help_lists_every_domain_and_exits_0() {
+    let help = run(&["--help"]);
+    assert_eq!(help.status.code(), Some(0));
+    for command in ["board", "river", "cube", "tiles", "explore"] {
+        assert!(
+            stdout(&help).contains(command),
+            "{command} missing from --help"
+        );
+    }
+}
+
+#[test]
+fn a_timeout_is_a_limit_with_exit_3_and_says_how_to_raise_it() {
+    let output = run(&["explore", "cube", "--max-depth", "12", "--timeout", "0.3"]);
+    assert_eq!(output.status.code(), Some(3));
+    let text = stdout(&output);
+    assert!(text.contains("incomplete"), "{text}");
+    assert!(text.contains("--timeout"), "{text}");
+}
+
+#[test]
+fn the_state_budget_is_a_limit_with_exit_3_in_json_too() {
+    let output = run(&[
+        "explore",
+        "cube",
+        "--max-depth",
+        "12",
+        "--max-states",
+        "5000",
+        "--json",
+    ]);
+    assert_eq!(output.status.code(), Some(3));
+    let json: serde_json::Value = serde_json::from_slice(&output.stdout).expect("one JSON object");
+    assert_eq!(json["complete"], false);
+    let stored = json["stats"]["stored"].as_u64().unwrap();
+    // Checked after each expansion: at most one expansion's 18 successors past the budget.
+    assert!((5000..=5018).contains(&stored), "stored {stored}");
+}
+
+#[test]
+fn json_output_is_one_object_and_nothing_else() {
+    let output = run(&["explore", "cube", "--max-depth", "2", "--json"]);
+    assert_eq!(output.status.code(), Some(0));
+    let text = stdout(&output);
+    assert_eq!(text.lines().count(), 1, "{text}");
+    let json: serde_json::Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(json["domain"], "cube");
+    // OEIS A080601: 1, 18, 243 positions at HTM distance 0, 1, 2.
+    assert_eq!(json["layers"], serde_json::json!([1, 18, 243]));
+    assert_eq!(json["states"], 262);
+}
+
+#[test]
+#[cfg(unix)]
+fn ctrl_c_stops_cleanly_with_statistics_and_exit_130() {
+    let child = frontier()
+        .args(["explore", "cube", "--max-depth", "12", "--stats"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    sleep(Duration::from_millis(700));
+    let signalled = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(signalled.success());
+    let output = child.wait_with_output().unwrap();
+    assert_eq!(output.status.code(), Some(130), "{}", stderr(&output));
+    let text = stdout(&output);
+    assert!(text.contains("interrupted"), "{text}");
+    assert!(text.contains("stats:"), "{text}");
+}
