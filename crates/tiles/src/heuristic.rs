@@ -64,6 +64,55 @@ pub struct Tables {
     pub(crate) neighbours: [[u8; 4]; MAX_CELLS],
     /// `manhattan[tile * MAX_CELLS + cell]`: the tile's distance from `cell` to its goal cell.
     manhattan: Vec<u8>,
+    /// Table-driven linear conflicts for lines of at most [`MAX_TABLE_LINE`] cells:
+    /// `code[kind][line * MAX_CELLS + tile]` is the tile's position within `line` if the line
+    /// is its goal line, else the line length ("elsewhere"); a line's codes, read as digits in
+    /// base `len + 1`, index `conflicts[kind]`. Kind 0 is rows, 1 is columns.
+    code: [Vec<u8>; 2],
+    conflicts: [Vec<u8>; 2],
+}
+
+/// The longest line whose conflicts are tabulated (base 7, 7^6 = 117,649 entries).
+const MAX_TABLE_LINE: usize = 6;
+
+/// Extra moves forced by the conflicts among `keys` (goal positions, in line order):
+/// two per tile outside a longest increasing run.
+fn conflicts_of(keys: &[u8]) -> u32 {
+    if keys.len() < 2 {
+        return 0;
+    }
+    let mut best = [1u8; MAX_CELLS];
+    let mut longest = 1;
+    for i in 1..keys.len() {
+        for j in 0..i {
+            if keys[j] < keys[i] && best[j] + 1 > best[i] {
+                best[i] = best[j] + 1;
+            }
+        }
+        longest = longest.max(best[i]);
+    }
+    2 * (keys.len() as u32 - longest as u32)
+}
+
+/// The conflict table for lines of `len` cells: every digit string in base `len + 1`.
+fn conflict_table(len: usize) -> Vec<u8> {
+    let base = len + 1;
+    let size = base.pow(len as u32);
+    let mut table = vec![0u8; size];
+    let mut keys = Vec::with_capacity(len);
+    for (index, entry) in table.iter_mut().enumerate() {
+        keys.clear();
+        let mut x = index;
+        for _ in 0..len {
+            let digit = x % base;
+            x /= base;
+            if digit < len {
+                keys.push(digit as u8);
+            }
+        }
+        *entry = conflicts_of(&keys) as u8;
+    }
+    table
 }
 
 impl Tables {
@@ -93,7 +142,38 @@ impl Tables {
                 manhattan[tile * MAX_CELLS + cell] = d as u8;
             }
         }
+        let mut code = [
+            vec![0u8; MAX_CELLS * MAX_CELLS],
+            vec![0u8; MAX_CELLS * MAX_CELLS],
+        ];
+        let mut conflicts = [Vec::new(), Vec::new()];
+        for (kind, (lines, len)) in [(shape.rows, shape.cols), (shape.cols, shape.rows)]
+            .into_iter()
+            .enumerate()
+        {
+            if len > MAX_TABLE_LINE {
+                continue;
+            }
+            conflicts[kind] = conflict_table(len);
+            for line in 0..lines {
+                for tile in 0..n {
+                    let home = goal_cell[tile] as usize;
+                    let (home_line, home_pos) = if kind == 0 {
+                        (home / shape.cols, home % shape.cols)
+                    } else {
+                        (home % shape.cols, home / shape.cols)
+                    };
+                    code[kind][line * MAX_CELLS + tile] = if tile != 0 && home_line == line {
+                        home_pos as u8
+                    } else {
+                        len as u8
+                    };
+                }
+            }
+        }
         Tables {
+            code,
+            conflicts,
             shape,
             goal: g,
             goal_cell,
@@ -130,9 +210,25 @@ impl Tables {
     /// Of the tiles standing in their goal line, those whose goal order disagrees with their
     /// order on the line cannot all stay: at least `count - longest increasing run` must leave
     /// the line and come back, two moves each beyond their Manhattan distance.
+    #[inline]
     pub fn line_conflict(&self, board: &[u8], row: bool, line: usize) -> u32 {
         let (rows, cols) = (self.shape.rows, self.shape.cols);
         let len = if row { cols } else { rows };
+        let kind = usize::from(!row);
+        if len <= MAX_TABLE_LINE {
+            let code = &self.code[kind][line * MAX_CELLS..];
+            let base = len + 1;
+            let mut index = 0;
+            for i in (0..len).rev() {
+                let cell = if row {
+                    line * cols + i
+                } else {
+                    i * cols + line
+                };
+                index = index * base + code[board[cell] as usize] as usize;
+            }
+            return self.conflicts[kind][index] as u32;
+        }
         let mut keys = [0u8; MAX_CELLS];
         let mut count = 0;
         for i in 0..len {
@@ -156,21 +252,7 @@ impl Tables {
                 count += 1;
             }
         }
-        if count < 2 {
-            return 0;
-        }
-        // Longest increasing subsequence (lines are short: O(k^2) is fine).
-        let mut best = [1u8; MAX_CELLS];
-        let mut longest = 1;
-        for i in 1..count {
-            for j in 0..i {
-                if keys[j] < keys[i] && best[j] + 1 > best[i] {
-                    best[i] = best[j] + 1;
-                }
-            }
-            longest = longest.max(best[i]);
-        }
-        2 * (count as u32 - longest as u32)
+        conflicts_of(&keys[..count])
     }
 
     /// Manhattan distance plus the linear conflicts of every row and column.
@@ -188,6 +270,34 @@ impl Tables {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn tabulated_conflicts_match_the_direct_count() {
+        // The 6-high columns of a 6x7 board are tabulated: compare with the direct count.
+        let shape = Shape::new(6, 7).unwrap();
+        let t = Tables::new(shape, &shape.default_goal());
+        let mut board: Vec<u8> = shape.default_goal();
+        let mut seed = 12345u64;
+        for _ in 0..2000 {
+            for i in (1..board.len()).rev() {
+                seed = seed
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                board.swap(i, (seed >> 33) as usize % (i + 1));
+            }
+            for c in 0..7 {
+                let mut keys = Vec::new();
+                for r in 0..6 {
+                    let tile = board[r * 7 + c];
+                    let home = t.goal_cell[tile as usize] as usize;
+                    if tile != 0 && home % 7 == c {
+                        keys.push((home / 7) as u8);
+                    }
+                }
+                assert_eq!(t.line_conflict(&board, false, c), conflicts_of(&keys));
+            }
+        }
+    }
 
     #[test]
     fn manhattan_and_conflicts() {
