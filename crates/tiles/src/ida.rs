@@ -29,7 +29,10 @@ trait Eval: Clone + Send + Sync {
     type Undo: Copy;
     /// The heuristic of a whole board; resets the incremental state.
     fn init(&mut self, t: &Tables, board: &[u8; MAX_CELLS]) -> u32;
-    /// `tile` moved from `from` to `to` (`board` is already updated); returns the new value.
+    /// `tile` moved from `from` to `to` (`board` is already updated); returns the new value, or
+    /// any admissible value above `limit` as soon as one is known (the node will be cut off,
+    /// so the rest of the work can be skipped).
+    #[allow(clippy::too_many_arguments)]
     fn step(
         &mut self,
         t: &Tables,
@@ -38,6 +41,7 @@ trait Eval: Clone + Send + Sync {
         from: usize,
         to: usize,
         h: u32,
+        limit: u32,
     ) -> (u32, Self::Undo);
     /// Undoes the last `step`.
     fn undo(&mut self, u: Self::Undo);
@@ -60,6 +64,7 @@ impl Eval for ManhattanEval {
         from: usize,
         to: usize,
         h: u32,
+        _: u32,
     ) -> (u32, ()) {
         (h + t.distance(tile, to) - t.distance(tile, from), ())
     }
@@ -103,6 +108,7 @@ impl Eval for ConflictEval {
         from: usize,
         to: usize,
         h: u32,
+        _: u32,
     ) -> (u32, ConflictUndo) {
         let cols = t.shape.cols;
         let md = h + t.distance(tile, to) - t.distance(tile, from);
@@ -202,6 +208,7 @@ impl Eval for PdbEval<'_> {
         from: usize,
         to: usize,
         _: u32,
+        limit: u32,
     ) -> (u32, Self::Undo) {
         self.cell_of[tile as usize] = to as u8;
         let (g, _) = self.db.locate(tile);
@@ -210,6 +217,10 @@ impl Eval for PdbEval<'_> {
         self.values[g] = new;
         self.sum = self.sum + new - old;
         let (mut g2, mut old2) = (u8::MAX, 0);
+        if self.sum > limit {
+            // Cut off anyway: leave the reflected layout alone (`g2 == MAX` tells `undo`).
+            return (self.sum, (tile, from as u8, g as u8, old, g2, old2));
+        }
         if let Some(m) = self.mirror {
             let mt = m.tile[tile as usize];
             self.m_cell_of[mt as usize] = m.cell[to];
@@ -230,7 +241,7 @@ impl Eval for PdbEval<'_> {
         self.cell_of[tile as usize] = from;
         self.sum = self.sum + old - self.values[g as usize];
         self.values[g as usize] = old;
-        if let Some(m) = self.mirror {
+        if let (Some(m), true) = (self.mirror, g2 != u8::MAX) {
             let mt = m.tile[tile as usize];
             self.m_cell_of[mt as usize] = m.cell[from as usize];
             self.m_sum = self.m_sum + old2 - self.m_values[g2 as usize];
@@ -356,7 +367,10 @@ impl<'a, E: Eval> Dive<'a, E> {
             let tile = self.board[to];
             self.board[blank] = tile;
             self.board[to] = 0;
-            let (h2, undo) = self.eval.step(self.t, &self.board, tile, to, blank, h);
+            let limit = self.bound.saturating_sub(g + 1);
+            let (h2, undo) = self
+                .eval
+                .step(self.t, &self.board, tile, to, blank, h, limit);
             self.generated += 1;
             let f = g + 1 + h2;
             if f > self.bound {
@@ -389,7 +403,10 @@ impl<'a, E: Eval> Dive<'a, E> {
             let tile = self.board[to];
             self.board[blank] = tile;
             self.board[to] = 0;
-            h = self.eval.step(self.t, &self.board, tile, to, blank, h).0;
+            h = self
+                .eval
+                .step(self.t, &self.board, tile, to, blank, h, u32::MAX)
+                .0;
             self.path.push(m);
             blank = to;
         }
