@@ -149,6 +149,7 @@ fn bad_input_exits_2_with_the_reason() {
             "add up",
         ),
         (&["explore", "tiles", "--size", "0x3"], "size"),
+        (&["tiles", "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31 32 33 34 35 0", "--heuristic", "pdb", "--pdb", "9-9-9-8"], "table entries"),
     ] {
         let o = frontier(args);
         assert_eq!(o.status.code(), Some(2), "{args:?}");
@@ -181,6 +182,28 @@ fn rectangles_and_other_goals() {
     assert_eq!(v["length"], 42);
     let want: Vec<u32> = (0..16).collect();
     assert_eq!(replay(korf79, 4, &v["moves"]), want);
+}
+
+#[test]
+fn timeouts_exit_3() {
+    // Korf's instance 3 (59 moves) with Manhattan alone takes seconds: stop it after 50 ms.
+    let korf3 = "14 7 8 2 13 11 10 4 9 12 5 0 3 6 1 15";
+    let goal = "0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15";
+    let o = frontier(&[
+        "tiles",
+        korf3,
+        "--goal",
+        goal,
+        "--heuristic",
+        "manhattan",
+        "--timeout",
+        "0.05",
+        "--json",
+    ]);
+    assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
+    let v = json(&o);
+    assert_eq!(v["status"], "limit");
+    assert_eq!(v["limit"], "time");
 }
 
 #[test]

@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use anyhow::{bail, Context as _};
 use frontier_search::{Outcome, Stats, Status};
-use frontier_tiles::pdb::{default_sizes, groups_by_sizes};
+use frontier_tiles::pdb::{default_groups, groups_by_sizes, placements};
 use frontier_tiles::{
     BuildProgress, Dir, Encoding, Estimate, HeuristicKind, PatternDb, Puzzle, Shape, Solver,
     Tables, TilesSpace, Wide,
@@ -86,6 +86,9 @@ fn read_puzzle(tiles: &str, size: Option<&str>, goal: Option<&str>) -> anyhow::R
     Puzzle::parse(tiles, shape, goal).context("cannot read the puzzle")
 }
 
+/// The largest pattern table `--pdb` may ask for (one byte an entry: 2 GiB).
+const MAX_TABLE_ENTRIES: u64 = 1 << 31;
+
 /// Loads (or builds, with a progress bar, and caches) the pattern databases for `puzzle`.
 fn pattern_db(
     puzzle: &Puzzle,
@@ -94,21 +97,37 @@ fn pattern_db(
     quiet: bool,
 ) -> anyhow::Result<Arc<PatternDb>> {
     let shape = puzzle.shape();
-    let sizes: Vec<usize> = match sizes {
-        Some(text) => text
-            .split(['-', ',', '+'])
-            .map(|s| s.trim().parse::<usize>())
-            .collect::<Result<_, _>>()
-            .map_err(|_| anyhow::anyhow!("--pdb `{text}`: expected group sizes such as 6-6-3"))?,
-        None => default_sizes(shape),
+    let groups = match sizes {
+        Some(text) => {
+            let sizes: Vec<usize> = text
+                .split(['-', ',', '+'])
+                .map(|s| s.trim().parse::<usize>())
+                .collect::<Result<_, _>>()
+                .map_err(|_| {
+                    anyhow::anyhow!("--pdb `{text}`: expected group sizes such as 6-6-3")
+                })?;
+            match groups_by_sizes(shape, puzzle.goal(), &sizes) {
+                Some(g) => g,
+                None => bail!(
+                    "--pdb `{text}`: the group sizes must be positive and add up to {} (the number of tiles)",
+                    shape.cells() - 1
+                ),
+            }
+        }
+        None => default_groups(shape, puzzle.goal()).context("no default pattern groups")?,
     };
-    let groups = match groups_by_sizes(shape, puzzle.goal(), &sizes) {
-        Some(g) if sizes.iter().all(|&s| s <= 8) => g,
-        _ => bail!(
-            "--pdb: the group sizes must be between 1 and 8 and add up to {} (the number of tiles)",
-            shape.cells() - 1
-        ),
-    };
+    for group in &groups {
+        let entries = placements(shape.cells(), group.len());
+        if entries > MAX_TABLE_ENTRIES {
+            bail!(
+                "--pdb: a group of {} tiles on {} cells needs {} table entries (at most {} allowed); use smaller groups",
+                group.len(),
+                shape.cells(),
+                crate::common::count(entries),
+                crate::common::count(MAX_TABLE_ENTRIES)
+            );
+        }
+    }
     let tables = Tables::new(shape, puzzle.goal());
     let dir = frontier_tiles::cache_dir();
     let bar = (!quiet && ctx.stderr_is_terminal).then(|| {
