@@ -87,59 +87,6 @@ impl<S: Hash + Eq> StateSet<S> {
     }
 }
 
-/// A set of states stored inline in the hash table, for [`crate::par_explore`], whose workers
-/// look states up while the set is shared.
-pub(crate) struct InlineSet<S> {
-    table: HashTable<S>,
-    hasher: FxBuildHasher,
-}
-
-impl<S: Hash + Eq> InlineSet<S> {
-    pub fn new() -> Self {
-        InlineSet {
-            table: HashTable::new(),
-            hasher: FxBuildHasher,
-        }
-    }
-
-    pub fn len(&self) -> usize {
-        self.table.len()
-    }
-
-    /// Hashes a state the way the set does.
-    #[inline]
-    pub fn hash(&self, state: &S) -> u64 {
-        self.hasher.hash_one(state)
-    }
-
-    #[inline]
-    pub fn contains_hashed(&self, hash: u64, state: &S) -> bool {
-        self.table.find(hash, |other| other == state).is_some()
-    }
-
-    /// Adds `state` (whose hash is `hash`); returns whether it was new.
-    #[inline]
-    pub fn insert_hashed(&mut self, hash: u64, state: S) -> bool {
-        let hasher = &self.hasher;
-        match self
-            .table
-            .entry(hash, |other| *other == state, |s| hasher.hash_one(s))
-        {
-            Entry::Occupied(_) => false,
-            Entry::Vacant(slot) => {
-                slot.insert(state);
-                true
-            }
-        }
-    }
-
-    /// Adds `state`; returns whether it was new.
-    #[inline]
-    pub fn insert(&mut self, state: S) -> bool {
-        self.insert_hashed(self.hash(&state), state)
-    }
-}
-
 /// Seen states, each with its parent's id and the move from the parent: the store behind the
 /// graph searches, with parents as indices instead of cloned paths.
 pub(crate) struct Arena<S, M> {

@@ -8,7 +8,7 @@ use std::hash::Hash;
 
 use rayon::prelude::*;
 
-use crate::arena::{Arena, InlineSet, Insert};
+use crate::arena::{Arena, Insert, StateSet};
 use crate::config::{Config, Meter};
 use crate::graph::path_cost;
 use crate::outcome::{Exploration, Limit, Outcome, Status};
@@ -139,67 +139,73 @@ where
     P: Space + Sync,
     P::State: Hash + Eq + Send + Sync,
 {
-    let mut seen = InlineSet::new();
-    let start = space.start();
-    seen.insert(start.clone());
-    let mut layer = vec![start];
-    let mut next_layer = Vec::new();
+    let mut seen = StateSet::new();
+    seen.insert(space.start());
     layers.push(1);
     if let Err(limit) = meter.store(1) {
         return Status::Limit(limit);
     }
+    let mut layer = 0..1usize;
     let mut depth = 0u32;
     loop {
         meter.frontier(layer.len());
         let last = !meter.may_deepen(depth);
-        for slice in layer.chunks(CHUNK * rayon::current_num_threads()) {
+        let mut from = layer.start;
+        while from < layer.end {
+            let to = layer.end.min(from + CHUNK * rayon::current_num_threads());
             // Workers generate and hash the successors not seen before this batch.
             let seen_now = &seen;
-            let batches: Vec<Vec<_>> = slice
+            let batches: Vec<(u64, Vec<_>)> = seen.states[from..to]
                 .par_chunks(CHUNK)
                 .map(|states| {
-                    let mut out = Vec::new();
+                    let mut generated = 0;
+                    let mut fresh = Vec::new();
                     for state in states {
                         space.successors(state, None, |_, next| {
+                            generated += 1;
                             let hash = seen_now.hash(&next);
-                            if !seen_now.contains_hashed(hash, &next) {
-                                out.push((hash, next));
+                            if seen_now.find_hashed(hash, &next).is_none() {
+                                fresh.push((hash, next));
                             }
                         });
                     }
-                    out
+                    (generated, fresh)
                 })
                 .collect();
             if last {
                 // At the depth limit: complete only if nothing lies beyond the last layer.
-                if batches.iter().any(|batch| !batch.is_empty()) {
+                if batches.iter().any(|(_, fresh)| !fresh.is_empty()) {
                     return Status::Limit(Limit::Depth);
                 }
+                from = to;
                 continue;
             }
-            for _ in slice {
+            for _ in from..to {
                 if let Err(limit) = meter.expand(u64::from(depth)) {
-                    layers.push(next_layer.len() as u64);
+                    layers.push((seen.len() - layer.end) as u64);
                     return Status::Limit(limit);
                 }
             }
-            for (hash, next) in batches.into_iter().flatten() {
-                meter.stats.generated += 1;
-                if seen.insert_hashed(hash, next.clone()) {
-                    next_layer.push(next);
+            for (generated, fresh) in batches {
+                meter.stats.generated += generated;
+                for (hash, next) in fresh {
+                    seen.insert_hashed(hash, next);
                 }
             }
             if let Err(limit) = meter.store(seen.len()) {
-                layers.push(next_layer.len() as u64);
+                layers.push((seen.len() - layer.end) as u64);
                 return Status::Limit(limit);
             }
+            from = to;
         }
-        if last || next_layer.is_empty() {
+        if last {
             return Status::Exhausted;
         }
-        layers.push(next_layer.len() as u64);
-        std::mem::swap(&mut layer, &mut next_layer);
-        next_layer.clear();
+        layer = layer.end..seen.len();
+        if layer.is_empty() {
+            return Status::Exhausted;
+        }
+        layers.push(layer.len() as u64);
         depth += 1;
     }
 }
