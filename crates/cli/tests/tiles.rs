@@ -22,8 +22,12 @@ fn frontier_in(cache_dir: &PathBuf, args: &[&str]) -> Output {
         .unwrap()
 }
 
+/// Runs `frontier` with a cache shared by the tests of this run (created, never wiped, so
+/// tests running in parallel do not pull it from under each other).
 fn frontier(args: &[&str]) -> Output {
-    frontier_in(&cache("shared"), args)
+    let dir = std::env::temp_dir().join(format!("frontier-tiles-{}-shared", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    frontier_in(&dir, args)
 }
 
 fn json(o: &Output) -> Value {
