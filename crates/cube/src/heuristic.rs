@@ -120,6 +120,35 @@ fn set_corner_perm(rank: usize) -> CubieCube {
     c
 }
 
+/// The four coordinates (twist, flip, slice, corner permutation) read straight from the packed
+/// cube's bits (layout in [`Cube`]), without unpacking it: the heuristic's hot path.
+#[inline]
+fn packed_coordinates(bits: u128) -> [usize; 4] {
+    let (mut twist, mut rank, mut used) = (0usize, 0usize, 0u32);
+    for i in 0..8 {
+        let field = (bits >> (5 * i)) as u32 & 31;
+        let (corner, ori) = (field & 7, field >> 3);
+        if i < 7 {
+            twist = twist * 3 + ori as usize;
+        }
+        // Lehmer digit: the later corners below this one are those below it not used yet.
+        let smaller = corner - (used & ((1 << corner) - 1)).count_ones();
+        rank = rank * (8 - i) + smaller as usize;
+        used |= 1 << corner;
+    }
+    let (mut flip, mut mask) = (0usize, 0usize);
+    for j in 0..12 {
+        let field = (bits >> (40 + 5 * j)) as usize & 31;
+        if j < 11 {
+            flip = flip * 2 + (field >> 4);
+        }
+        // Edges 8..11 (FR FL BL BR) are exactly those with bit 3 set.
+        mask |= ((field >> 3) & 1) << j;
+    }
+    let slice = usize::from(slice_tables().index[mask]);
+    [twist, flip, slice, rank]
+}
+
 /// `table[coordinate * 18 + move]`: the coordinate after the move.
 fn move_table(
     size: usize,
@@ -237,14 +266,14 @@ impl Heuristic {
     }
 
     /// A lower bound of the number of moves (in the tables' metric) that solve `cube`.
+    #[inline]
     pub fn estimate(&self, cube: Cube) -> u64 {
-        let c = cube.to_cubie();
-        let (t, f, s) = (twist(&c), flip(&c), slice(&c));
+        let [t, f, s, c] = packed_coordinates(cube.bits());
         let bounds = [
             self.twist_flip[t * FLIPS + f],
             self.twist_slice[t * SLICES + s],
             self.flip_slice[f * SLICES + s],
-            self.corners[corner_perm(&c)],
+            self.corners[c],
         ];
         u64::from(bounds.into_iter().max().unwrap_or(0))
     }
@@ -284,6 +313,18 @@ mod tests {
         }
         for r in [0, 1, 12345, CORNER_PERMS - 1] {
             assert_eq!(corner_perm(&set_corner_perm(r)), r);
+        }
+    }
+
+    #[test]
+    fn packed_coordinates_match_the_cubie_ones() {
+        for seed in 0..500 {
+            let cube = Cube::random(seed);
+            let c = cube.to_cubie();
+            assert_eq!(
+                packed_coordinates(cube.bits()),
+                [twist(&c), flip(&c), slice(&c), corner_perm(&c)]
+            );
         }
     }
 
