@@ -25,20 +25,57 @@ impl From<Limit> for End {
     }
 }
 
-/// Turns the end of a search over `arena` into an outcome; `cut` tells whether `max_depth`
-/// kept some state from being expanded (then "exhausted" is only "nothing within the depth").
-fn finish<S: Clone + Hash + Eq, M: Clone>(
-    end: End,
-    arena: &Arena<S, M>,
-    meter: Meter,
-    cut: bool,
+/// Runs a solver's body over a fresh meter and arena and turns how it ended into an outcome.
+/// The body sets its `bool` when `max_depth` kept some state from being expanded: then
+/// "exhausted" only means "nothing within the depth".
+fn with_arena<S: Clone + Hash + Eq, M: Clone>(
+    config: &Config,
+    body: impl FnOnce(&mut Meter, &mut Arena<S, M>, &mut bool) -> End,
 ) -> Outcome<S, M> {
+    let mut meter = Meter::new(config);
+    let mut arena = Arena::new();
+    let mut cut = false;
+    let end = body(&mut meter, &mut arena, &mut cut);
     let stats = meter.finish();
     match end {
         End::Found(id, cost) => Outcome::solved(arena.solution(id, cost), stats),
         End::Exhausted if cut => Outcome::stopped(Status::Limit(Limit::Depth), stats),
         End::Exhausted => Outcome::stopped(Status::Exhausted, stats),
         End::Stopped(limit) => Outcome::stopped(Status::Limit(limit), stats),
+    }
+}
+
+/// Stores the start as the arena's root; ends the search at once if it is a goal already.
+pub(crate) fn plant_start<P>(
+    space: &P,
+    meter: &mut Meter,
+    arena: &mut Arena<P::State, P::Move>,
+) -> Option<End>
+where
+    P: Space,
+    P::State: Hash + Eq,
+{
+    let start = space.start();
+    let start_is_goal = space.is_goal(&start);
+    arena.insert_root(start);
+    if start_is_goal {
+        return Some(End::Found(0, 0));
+    }
+    meter.store(1).err().map(End::from)
+}
+
+/// Runs an exploration's body over a fresh meter and layer counts.
+pub(crate) fn with_layers(
+    config: &Config,
+    body: impl FnOnce(&mut Meter, &mut Vec<u64>) -> Status,
+) -> Exploration {
+    let mut meter = Meter::new(config);
+    let mut layers = Vec::new();
+    let status = body(&mut meter, &mut layers);
+    Exploration {
+        layers,
+        status,
+        stats: meter.finish(),
     }
 }
 
@@ -53,11 +90,9 @@ where
     P: Space,
     P::State: Hash + Eq,
 {
-    let mut meter = Meter::new(config);
-    let mut arena = Arena::new();
-    let mut cut = false;
-    let end = run_dfs(space, &mut meter, &mut arena, &mut cut);
-    finish(end, &arena, meter, cut)
+    with_arena(config, |meter, arena, cut| {
+        run_dfs(space, meter, arena, cut)
+    })
 }
 
 fn run_dfs<P>(
@@ -70,14 +105,8 @@ where
     P: Space,
     P::State: Hash + Eq,
 {
-    let start = space.start();
-    let start_is_goal = space.is_goal(&start);
-    arena.insert_root(start);
-    if start_is_goal {
-        return End::Found(0, 0);
-    }
-    if let Err(limit) = meter.store(1) {
-        return limit.into();
+    if let Some(end) = plant_start(space, meter, arena) {
+        return end;
     }
     // Each stack entry: (id, depth, cost so far).
     let mut stack: Vec<(u32, u32, Cost)> = vec![(0, 0, 0)];
@@ -124,11 +153,9 @@ where
     P: Space,
     P::State: Hash + Eq,
 {
-    let mut meter = Meter::new(config);
-    let mut arena = Arena::new();
-    let mut cut = false;
-    let end = run_bfs(space, &mut meter, &mut arena, &mut cut);
-    finish(end, &arena, meter, cut)
+    with_arena(config, |meter, arena, cut| {
+        run_bfs(space, meter, arena, cut)
+    })
 }
 
 fn run_bfs<P>(
@@ -141,14 +168,8 @@ where
     P: Space,
     P::State: Hash + Eq,
 {
-    let start = space.start();
-    let start_is_goal = space.is_goal(&start);
-    arena.insert_root(start);
-    if start_is_goal {
-        return End::Found(0, 0);
-    }
-    if let Err(limit) = meter.store(1) {
-        return limit.into();
+    if let Some(end) = plant_start(space, meter, arena) {
+        return end;
     }
     let mut layer = 0..1usize;
     let mut depth = 0u32;
@@ -242,11 +263,9 @@ where
     P: Space,
     P::State: Hash + Eq,
 {
-    let mut meter = Meter::new(config);
-    let mut arena = Arena::new();
-    let mut cut = false;
-    let end = run_best_first(space, &mut meter, &mut arena, &mut cut, informed);
-    finish(end, &arena, meter, cut)
+    with_arena(config, |meter, arena, cut| {
+        run_best_first(space, meter, arena, cut, informed)
+    })
 }
 
 fn run_best_first<P>(
@@ -508,14 +527,7 @@ where
     P: Space,
     P::State: Hash + Eq,
 {
-    let mut meter = Meter::new(config);
-    let mut layers = Vec::new();
-    let status = run_explore(space, &mut meter, &mut layers);
-    Exploration {
-        layers,
-        status,
-        stats: meter.finish(),
-    }
+    with_layers(config, |meter, layers| run_explore(space, meter, layers))
 }
 
 fn run_explore<P>(space: &P, meter: &mut Meter, layers: &mut Vec<u64>) -> Status

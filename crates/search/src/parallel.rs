@@ -10,7 +10,7 @@ use rayon::prelude::*;
 
 use crate::arena::{Arena, Insert, StateSet};
 use crate::config::{Config, Meter};
-use crate::graph::path_cost;
+use crate::graph::{path_cost, plant_start, with_layers, End};
 use crate::outcome::{Exploration, Limit, Outcome, Status};
 use crate::space::Space;
 
@@ -61,13 +61,11 @@ where
     P::State: Hash + Eq + Send + Sync,
     P::Move: Send + Sync,
 {
-    let start = space.start();
-    let start_is_goal = space.is_goal(&start);
-    arena.insert_root(start);
-    if start_is_goal {
-        return Ok(Some(0));
+    match plant_start(space, meter, arena) {
+        Some(End::Found(id, _)) => return Ok(Some(id)),
+        Some(End::Stopped(limit)) => return Err(limit),
+        Some(End::Exhausted) | None => {}
     }
-    meter.store(1)?;
     let mut layer = 0..1usize;
     let mut depth = 0u32;
     while !layer.is_empty() {
@@ -123,14 +121,9 @@ where
         return crate::explore(space, config);
     };
     pool.install(|| {
-        let mut meter = Meter::new(config);
-        let mut layers = Vec::new();
-        let status = run_par_explore(space, &mut meter, &mut layers);
-        Exploration {
-            layers,
-            status,
-            stats: meter.finish(),
-        }
+        with_layers(config, |meter, layers| {
+            run_par_explore(space, meter, layers)
+        })
     })
 }
 
