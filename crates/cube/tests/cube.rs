@@ -5,7 +5,9 @@ use frontier_cube::{
     parse, parse_moves, random_scramble, scramble_facelets, write_moves, Cube, CubeError,
     CubeSpace, CubieCube, Face, Facelets, Heuristic, Metric, Move, Notation,
 };
-use frontier_search::{bfs, bidirectional, explore, idastar, iddfs, Config, Outcome, Status};
+use frontier_search::{
+    bfs, bidirectional, explore, idastar, iddfs, Config, Outcome, Reversible, Space, Status,
+};
 use proptest::prelude::*;
 
 /// Replays `moves` on the facelet model only (geometry permutations, no cubies involved).
@@ -76,6 +78,53 @@ fn explore_reproduces_the_published_htm_count_at_depth_5() {
         &Config::default().max_depth(5),
     );
     assert_eq!(htm.layers, HTM_LAYERS);
+}
+
+/// The number of move sequences of `depth` moves that survive the pruning by last move.
+fn canonical_sequences(space: &CubeSpace, cube: Cube, last: Option<Move>, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    let mut children = Vec::new();
+    space.successors(&cube, last.as_ref(), |mv, next| children.push((mv, next)));
+    children
+        .into_iter()
+        .map(|(mv, next)| canonical_sequences(space, next, Some(mv), depth - 1))
+        .sum()
+}
+
+#[test]
+fn pruning_by_last_move_keeps_exactly_the_canonical_sequences() {
+    // After U, R or F, 15 moves may follow (6 of them on U, R, F); after D, L or B only 12
+    // (the opposite face came first). So with a(n), b(n) counting sequences ending on either
+    // kind: a(1) = b(1) = 9, a(n+1) = 6 a(n) + 6 b(n), b(n+1) = 9 a(n) + 6 b(n), which gives
+    // 1, 18, 243, 3240, 43254. Up to 3 moves these are all distinct positions (A080601); at
+    // 4 moves 15 coincide (43239).
+    let space = CubeSpace::new(Cube::SOLVED, Metric::Htm);
+    let counts: Vec<u64> = (0..=4)
+        .map(|d| canonical_sequences(&space, Cube::SOLVED, None, d))
+        .collect();
+    assert_eq!(counts, [1, 18, 243, 3240, 43254]);
+    // QTM: after a quarter turn, 11 moves may follow (the same one again, not its inverse);
+    // after D, L or B, 9. 6 x 11 + 6 x 9 = 120 sequences of 2 moves, 114 positions (A080602):
+    // the 6 half turns are each made both ways (U U and U' U').
+    let qtm = CubeSpace::new(Cube::SOLVED, Metric::Qtm);
+    assert_eq!(canonical_sequences(&qtm, Cube::SOLVED, None, 2), 120);
+}
+
+#[test]
+fn predecessors_lead_forward_by_their_label() {
+    for metric in [Metric::Htm, Metric::Qtm] {
+        let space = CubeSpace::new(Cube::SOLVED, metric);
+        let cube = Cube::random(11);
+        let mut count = 0;
+        space.predecessors(&cube, |mv, prev| {
+            assert_eq!(prev.apply(mv), cube);
+            count += 1;
+        });
+        assert_eq!(count, metric.moves().len());
+        assert_eq!(space.goals(), [Cube::SOLVED]);
+    }
 }
 
 #[test]
