@@ -261,8 +261,22 @@ impl Puzzle {
         let start = read_tiles("tiles", text)?;
         let shape = match shape {
             Some(shape) => shape,
-            None => infer_shape("tiles", start.len())?,
+            None => match infer_shape("tiles", start.len()) {
+                Ok(shape) => shape,
+                // One short of a square: most likely a tile was left out; say which.
+                Err(e) => match infer_shape("tiles", start.len() + 1) {
+                    Ok(shape) => {
+                        return Err(missing_tile("tiles", &start, shape.cells()).unwrap_or(e))
+                    }
+                    Err(_) => return Err(e),
+                },
+            },
         };
+        if start.len() + 1 == shape.cells() {
+            if let Some(e) = missing_tile("tiles", &start, shape.cells()) {
+                return Err(e);
+            }
+        }
         let start = check_layout("tiles", start, shape)?;
         let goal = match goal {
             Some(g) => check_layout("goal", read_tiles("goal", g)?, shape)?,
@@ -407,6 +421,21 @@ fn read_tiles(what: &'static str, text: &str) -> Result<Vec<(u64, usize)>, Parse
         return Err(ParseError::Empty { what });
     }
     Ok(out)
+}
+
+/// When `tokens` are distinct tiles below `cells` with exactly one absent: that tile is missing.
+fn missing_tile(what: &'static str, tokens: &[(u64, usize)], cells: usize) -> Option<ParseError> {
+    let mut seen = [false; MAX_CELLS + 1];
+    for &(t, _) in tokens {
+        if t as usize >= cells || std::mem::replace(&mut seen[t as usize], true) {
+            return None;
+        }
+    }
+    let tile = (0..cells).find(|&t| !seen[t])?;
+    Some(ParseError::Missing {
+        what,
+        tile: tile as u8,
+    })
 }
 
 fn infer_shape(what: &'static str, count: usize) -> Result<Shape, ParseError> {
