@@ -413,6 +413,20 @@ mod tests {
     }
 
     #[test]
+    fn the_net_has_nine_rows_in_letters_or_colours() {
+        let mut cube = Facelets::SOLVED;
+        cube.apply(Move::parse_wca("F").unwrap());
+        let letters = cube.net(false);
+        assert_eq!(letters.lines().count(), 9);
+        assert!(!letters.contains('\x1b'));
+        // After F, the bottom row of U shows L's colour.
+        assert_eq!(letters.lines().nth(2).unwrap(), "      L L L");
+        let colours = cube.net(true);
+        assert_eq!(colours.lines().count(), 9);
+        assert_eq!(colours.matches("\x1b[0m").count(), 54);
+    }
+
+    #[test]
     fn rotations_are_normalised_away() {
         let mut cube = Facelets::SOLVED;
         cube.apply_turn(Turn {
