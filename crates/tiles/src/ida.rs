@@ -598,16 +598,21 @@ fn run<E: Eval>(t: &Tables, mut eval: E, board: [u8; MAX_CELLS], watch: &Watch) 
             Err(Halt::Limit(limit)) => {
                 return (Status::Limit(limit), None, expanded, generated, bound)
             }
-            Err(Halt::Elsewhere) => unreachable_halt(),
+            // Only workers of an iteration that found the goal stop for `Elsewhere`, and that
+            // iteration returns the solution above; treat a stray one as a cancellation.
+            Err(Halt::Elsewhere) => {
+                return (
+                    Status::Limit(Limit::Cancelled),
+                    None,
+                    expanded,
+                    generated,
+                    bound,
+                )
+            }
             Ok(u32::MAX) => return (Status::Exhausted, None, expanded, generated, bound),
             Ok(next) => bound = next,
         }
     }
-}
-
-/// `Elsewhere` only stops workers of an iteration that found the goal, which returns first.
-fn unreachable_halt() -> ! {
-    unreachable!("a worker stopped for a solution that was not returned")
 }
 
 struct IterationResult {
