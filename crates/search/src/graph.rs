@@ -187,11 +187,14 @@ where
             // A copy of the state (free for `Copy` states) lets each successor go straight
             // from the callback into the arena.
             let state = arena.state(id).clone();
+            // The state this one came from is stored already; in spaces whose moves can be
+            // undone it is among the successors, and one comparison beats a table lookup.
+            let parent = arena.parent(id).map(|(p, _)| p);
             let mut found = None;
             let mut generated = 0;
             space.successors(&state, None, |mv, next| {
                 generated += 1;
-                if found.is_none() {
+                if found.is_none() && parent.is_none_or(|p| *arena.state(p) != next) {
                     if let Insert::New(child) = arena.insert(next, id, mv) {
                         if space.is_goal(arena.state(child)) {
                             found = Some(child);
