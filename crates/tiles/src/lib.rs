@@ -9,8 +9,9 @@
 //!   without searching.
 //! - Moves ([`Dir`]) are named by the direction the blank moves: `U D L R`.
 //! - Heuristics ([`HeuristicKind`]): Manhattan distance, Manhattan plus linear conflicts, and
-//!   additive disjoint pattern databases ([`PatternDb`]: 7-8 on the 15-puzzle, 6-6-6-6 on the
-//!   24-puzzle), built by backward BFS and cached on disk with a checksum.
+//!   additive disjoint pattern databases ([`PatternDb`]: 6-6-3 on the 15-puzzle by default, 7-8
+//!   on request, 6-6-6-6 on the 24-puzzle), built by backward BFS over (pattern placement,
+//!   blank) and cached on disk with a version header and a checksum.
 //! - [`Solver`]: IDA* specialised for tiles (in-place board, incremental heuristic, no
 //!   allocation per node, the blank never steps back), optimal with every heuristic, in parallel
 //!   with `threads > 1`. Memory: the board and the path, plus the pattern tables if used.
