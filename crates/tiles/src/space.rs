@@ -204,12 +204,18 @@ impl<E: Encoding> Space for TilesSpace<E> {
     }
 
     fn heuristic(&self, state: &E) -> Cost {
-        let board = state.decode(self.tables.cells());
+        // A stack copy of the layout: no allocation per node.
+        let n = self.tables.cells();
+        let mut cells = [0u8; MAX_CELLS];
+        for (c, slot) in cells.iter_mut().enumerate().take(n) {
+            *slot = state.get(c);
+        }
+        let board = &cells[..n];
         let h = match &self.estimate {
             Estimate::Zero => 0,
-            Estimate::Manhattan => self.tables.manhattan(&board),
-            Estimate::Conflict => self.tables.conflict(&board),
-            Estimate::Pdb(db) => db.estimate(&board),
+            Estimate::Manhattan => self.tables.manhattan(board),
+            Estimate::Conflict => self.tables.conflict(board),
+            Estimate::Pdb(db) => db.estimate(board),
         };
         h as Cost
     }
