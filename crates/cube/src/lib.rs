@@ -18,6 +18,9 @@
 //! - [`CubeSpace`]: the engine's [`frontier_search::Space`] and
 //!   [`frontier_search::Reversible`] in either [`Metric`], with move pruning and an
 //!   admissible [`Heuristic`] for `astar`/`idastar`.
+//! - [`cache`]: the heuristic's tables on disk (`frontier/cube/` in the user's cache
+//!   directory, or `$FRONTIER_CACHE_DIR/cube/`), checked when loaded (header, size, FNV-1a
+//!   checksum) and rebuilt when missing or damaged; an unwritable cache only costs the build.
 //!
 //! ```
 //! use frontier_cube::{write_moves, Cube, CubeSpace, Facelets, Metric, Notation};
@@ -68,6 +71,7 @@
 // loops say that more plainly than zipped iterators.
 #![allow(clippy::needless_range_loop)]
 
+pub mod cache;
 mod cube;
 mod cubie;
 mod error;
