@@ -221,11 +221,11 @@ pub fn fnv1a64(bytes: &[u8]) -> u64 {
     fnv1a64_continue(FNV_OFFSET, bytes)
 }
 
-/// The frontier cache root: `$FRONTIER_CACHE_DIR` if set, else `frontier/` in the user's
+/// The frontier cache root: `$FRONTIER_CACHE_DIR` if set and not empty, else `frontier/` in the user's
 /// cache directory (`dirs::cache_dir()`), else in the system's temporary directory. (The
 /// same rule as the other domains' caches.)
 pub fn cache_root() -> PathBuf {
-    if let Some(dir) = std::env::var_os("FRONTIER_CACHE_DIR") {
+    if let Some(dir) = std::env::var_os("FRONTIER_CACHE_DIR").filter(|d| !d.is_empty()) {
         return dir.into();
     }
     dirs::cache_dir()

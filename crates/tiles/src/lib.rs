@@ -46,11 +46,11 @@ pub use ida::Solver;
 pub use pdb::{BuildProgress, Origin, PatternDb};
 pub use space::{Encoding, Estimate, TilesSpace, Wide};
 
-/// The directory pattern databases are cached in: `$FRONTIER_CACHE_DIR` if set, else
+/// The directory pattern databases are cached in: `$FRONTIER_CACHE_DIR` if set and not empty, else
 /// `frontier/` in the user's cache directory (`dirs::cache_dir()`), else the system's
 /// temporary directory.
 pub fn cache_dir() -> std::path::PathBuf {
-    if let Some(dir) = std::env::var_os("FRONTIER_CACHE_DIR") {
+    if let Some(dir) = std::env::var_os("FRONTIER_CACHE_DIR").filter(|d| !d.is_empty()) {
         return dir.into();
     }
     dirs::cache_dir()

@@ -120,14 +120,7 @@ pub fn explore(args: ExploreArgs, ctx: &Context) -> anyhow::Result<ExitCode> {
     } else {
         args.search.explore(ctx, &puzzle)
     };
-    let code = report_exploration(ctx, &args.search, "board", &exploration)?;
-    // DESIGN: exit 0 when explore finished; `report_exploration` maps the complete (exhausted)
-    // status to 1, the code for "unsolvable", so a complete count is answered here.
-    Ok(if exploration.is_complete() {
-        ExitCode::SUCCESS
-    } else {
-        code
-    })
+    report_exploration(ctx, &args.search, "board", &exploration)
 }
 
 /// The most columns or rows drawn; larger boards are drawn cropped to the route.
