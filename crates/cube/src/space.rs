@@ -68,6 +68,11 @@ impl Space for CubeSpace {
     fn heuristic(&self, cube: &Cube) -> Cost {
         Heuristic::get(self.metric).estimate(*cube)
     }
+
+    /// Every turn is undone by its inverse, which is in both metrics' move sets.
+    fn undirected(&self) -> bool {
+        true
+    }
 }
 
 impl Reversible for CubeSpace {

@@ -506,6 +506,12 @@ impl Space for RiverSpace {
         self.neighbours(*state, out);
     }
 
+    /// Every trip can be undone: the same people row back (they include a rower and satisfy
+    /// the boat's rules), and the state they return to was safe (the start is checked too).
+    fn undirected(&self) -> bool {
+        true
+    }
+
     fn step_cost(&self, _from: &State, trip: &Trip) -> Cost {
         if self.puzzle.is_timed() {
             self.trip_time(*trip)

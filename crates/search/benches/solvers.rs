@@ -150,6 +150,9 @@ struct Tiles<const W: usize, const H: usize> {
     start: Board<W, H>,
     goal: Board<W, H>,
     blank_first: bool,
+    /// Whether to tell the engine that every move can be undone (it can): `explore` then runs
+    /// frontier search, keeping three layers instead of every state.
+    undirected: bool,
 }
 
 impl<const W: usize, const H: usize> Space for Tiles<W, H> {
@@ -172,6 +175,10 @@ impl<const W: usize, const H: usize> Space for Tiles<W, H> {
         out: impl FnMut(u8, Board<W, H>),
     ) {
         board.neighbours(self.blank_first, out);
+    }
+
+    fn undirected(&self) -> bool {
+        self.undirected
     }
 
     fn heuristic(&self, board: &Board<W, H>) -> u64 {
@@ -213,6 +220,7 @@ fn eight_puzzle() -> Eight {
         start: Board::parse("8 6 7 2 5 4 3 0 1", false),
         goal: Board::parse("1 2 3 4 5 6 7 8 0", false),
         blank_first: false,
+        undirected: false,
     }
 }
 
@@ -222,15 +230,27 @@ fn korf_nine() -> Fifteen {
         start: Board::parse("3 14 9 11 5 4 8 2 13 12 6 7 10 1 15 0", true),
         goal: Board::parse("0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15", true),
         blank_first: true,
+        undirected: false,
     }
 }
 
 // ---------------------------------------------------------------------------------------------
 // The pairs measured.
 
+/// `explore` with the full seen-set, as for any space.
 fn frontier_explore(space: &Eight) -> u64 {
     let goal_space = Tiles {
         start: space.goal,
+        ..eight_puzzle()
+    };
+    explore(&goal_space, &Config::default()).states()
+}
+
+/// `explore` told that moves can be undone: frontier search over three layers.
+fn frontier_search_explore(space: &Eight) -> u64 {
+    let goal_space = Tiles {
+        start: space.goal,
+        undirected: true,
         ..eight_puzzle()
     };
     explore(&goal_space, &Config::default()).states()
@@ -377,10 +397,15 @@ fn print_table() {
         "pair", "frontier", "pathfinding", "ratio"
     );
     type Measure = fn(&Eight) -> u64;
-    let pairs: [(&str, Measure, Measure); 3] = [
+    let pairs: [(&str, Measure, Measure); 4] = [
         (
             "explore 8-puzzle (states)",
             frontier_explore,
+            pathfinding_reach,
+        ),
+        (
+            "explore, undirected (states)",
+            frontier_search_explore,
             pathfinding_reach,
         ),
         (
@@ -480,6 +505,9 @@ fn benches(c: &mut Criterion) {
     group.bench_function("frontier", |b| {
         b.iter(|| frontier_explore(black_box(&eight)))
     });
+    group.bench_function("frontier-undirected", |b| {
+        b.iter(|| frontier_search_explore(black_box(&eight)))
+    });
     group.bench_function("pathfinding", |b| {
         b.iter(|| pathfinding_reach(black_box(&eight)))
     });
@@ -518,12 +546,13 @@ fn benches(c: &mut Criterion) {
 }
 
 /// Runs one side of one pair 20 times, for a profiler: `--profile NAME` with NAME one of
-/// `explore`, `reach`, `plain`, `bfs`, `pf-bfs`, `idastar`, `pf-idastar`.
+/// `explore`, `frontier-search`, `reach`, `plain`, `bfs`, `pf-bfs`, `idastar`, `pf-idastar`.
 fn profile(name: &str) {
     let (eight, fifteen) = (eight_puzzle(), korf_nine());
     for _ in 0..20 {
         match name {
             "explore" => drop(black_box(frontier_explore(&eight))),
+            "frontier-search" => drop(black_box(frontier_search_explore(&eight))),
             "reach" => drop(black_box(pathfinding_reach(&eight))),
             "plain" => drop(black_box(plain_explore(&eight))),
             "bfs" => drop(black_box(frontier_bfs(&eight))),

@@ -530,7 +530,13 @@ where
     P: Space,
     P::State: Hash + Eq,
 {
-    with_layers(config, |meter, layers| run_explore(space, meter, layers))
+    if space.undirected() {
+        with_layers(config, |meter, layers| {
+            run_frontier_explore(space, meter, layers)
+        })
+    } else {
+        with_layers(config, |meter, layers| run_explore(space, meter, layers))
+    }
 }
 
 fn run_explore<P>(space: &P, meter: &mut Meter, layers: &mut Vec<u64>) -> Status
@@ -586,6 +592,73 @@ where
             return Status::Exhausted;
         }
         layers.push(layer.len() as u64);
+        depth += 1;
+    }
+}
+
+/// [`explore`] for an undirected space: frontier search. Every successor of layer `d` lies in
+/// layer `d - 1`, `d` or `d + 1`, so only those three layers are kept: memory is the width of the
+/// widest layers, not the whole reachable set, and the small sets stay in cache.
+fn run_frontier_explore<P>(space: &P, meter: &mut Meter, layers: &mut Vec<u64>) -> Status
+where
+    P: Space,
+    P::State: Hash + Eq,
+{
+    let mut previous = StateSet::new();
+    let mut current = StateSet::new();
+    let mut next = StateSet::new();
+    current.insert(space.start());
+    layers.push(1);
+    if let Err(limit) = meter.store(1) {
+        return Status::Limit(limit);
+    }
+    let mut depth = 0u32;
+    loop {
+        meter.frontier(current.len());
+        let last = !meter.may_deepen(depth);
+        for id in 0..current.len() {
+            if !last {
+                if let Err(limit) = meter.expand(u64::from(depth)) {
+                    layers.push(next.len() as u64);
+                    return Status::Limit(limit);
+                }
+            }
+            let mut generated = 0;
+            let mut beyond = false;
+            space.successors(&current.states[id], None, |_, child| {
+                generated += 1;
+                let hash = current.hash(&child);
+                if previous.find_hashed(hash, &child).is_none()
+                    && current.find_hashed(hash, &child).is_none()
+                {
+                    beyond = true;
+                    if !last {
+                        next.insert_hashed(hash, child);
+                    }
+                }
+            });
+            if last {
+                // At the depth limit: complete only if nothing lies beyond the last layer.
+                if beyond {
+                    return Status::Limit(Limit::Depth);
+                }
+                continue;
+            }
+            meter.stats.generated += generated;
+            let held = previous.len() + current.len() + next.len();
+            if let Err(limit) = meter.store(held) {
+                layers.push(next.len() as u64);
+                return Status::Limit(limit);
+            }
+        }
+        if last || next.len() == 0 {
+            return Status::Exhausted;
+        }
+        layers.push(next.len() as u64);
+        // The layers move down one: the oldest set's memory is reused for the next layer.
+        std::mem::swap(&mut previous, &mut current);
+        std::mem::swap(&mut current, &mut next);
+        next.clear();
         depth += 1;
     }
 }

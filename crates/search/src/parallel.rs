@@ -111,12 +111,17 @@ where
     Ok(None)
 }
 
-/// [`crate::explore`] with each layer expanded by `config.threads` worker threads.
+/// [`crate::explore`] with each layer expanded by `config.threads` worker threads; an
+/// [undirected](Space::undirected) space gets the serial frontier search instead.
 pub fn par_explore<P>(space: &P, config: &Config) -> Exploration
 where
     P: Space + Sync,
     P::State: Hash + Eq + Send + Sync,
 {
+    // Frontier search keeps three layers instead of every state: better than more threads.
+    if space.undirected() {
+        return crate::explore(space, config);
+    }
     let Some(pool) = pool(config) else {
         return crate::explore(space, config);
     };

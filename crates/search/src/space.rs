@@ -66,6 +66,15 @@ pub trait Space {
         1
     }
 
+    /// Whether every move can be undone: whenever `next` is a successor of `state`, `state` is
+    /// a successor of `next` (the graph is undirected, as in sliding tiles or the cube). Then a
+    /// successor of a state at distance `d` lies at `d - 1`, `d` or `d + 1`, and [`crate::explore`]
+    /// keeps only those three layers instead of every state seen (frontier search). Default
+    /// `false`; claiming it for a space where it does not hold makes `explore` count wrongly.
+    fn undirected(&self) -> bool {
+        false
+    }
+
     /// An estimate of the cheapest cost from `state` to a goal, used by `astar` and `idastar`.
     /// They return a cheapest solution when it never overestimates (is admissible). Default 0.
     fn heuristic(&self, _state: &Self::State) -> Cost {

@@ -19,6 +19,8 @@ struct Graph {
     goals: Vec<u32>,
     /// Admissible estimates of the cheapest cost to a goal (computed by the test's oracle).
     estimate: Vec<Cost>,
+    /// Whether every edge has its reverse (declared to the engine through `undirected`).
+    undirected: bool,
 }
 
 impl Space for Graph {
@@ -47,6 +49,10 @@ impl Space for Graph {
 
     fn heuristic(&self, node: &u32) -> Cost {
         self.estimate[*node as usize]
+    }
+
+    fn undirected(&self) -> bool {
+        self.undirected
     }
 }
 
@@ -115,6 +121,7 @@ fn graphs() -> impl Strategy<Value = Graph> {
                     edges,
                     goals,
                     estimate: vec![0; nodes as usize],
+                    undirected: false,
                 };
                 let to_goal = oracle_costs_to_goal(&graph);
                 graph.estimate = to_goal
@@ -261,6 +268,32 @@ proptest! {
     }
 
     #[test]
+    fn frontier_search_counts_undirected_graphs_exactly(mut graph in graphs(), threads in 1usize..3) {
+        // Give every edge its reverse, and say so: explore then keeps only three layers.
+        let reversed: Vec<_> = graph.edges.iter().map(|&(a, b, c)| (b, a, c)).collect();
+        graph.edges.extend(reversed);
+        graph.undirected = true;
+        let depths = oracle_depths(&graph);
+        let deepest = depths.iter().flatten().max().copied().unwrap_or(0);
+        let mut expected = vec![0u64; deepest + 1];
+        for d in depths.iter().flatten() {
+            expected[*d] += 1;
+        }
+        let config = Config::default().threads(threads);
+        let exploration = if threads > 1 { par_explore(&graph, &config) } else { explore(&graph, &config) };
+        prop_assert_eq!(&exploration.layers, &expected);
+        prop_assert!(exploration.is_complete());
+        // It holds at most three layers at a time.
+        let widest_three = expected.windows(3).map(|w| w.iter().sum()).max().unwrap_or(exploration.states());
+        prop_assert!(exploration.stats.stored <= widest_three);
+
+        let cut = deepest.saturating_sub(1) as u32;
+        let partial = explore(&graph, &Config::default().max_depth(cut));
+        prop_assert_eq!(&partial.layers[..], &expected[..=cut as usize]);
+        prop_assert_eq!(partial.is_complete(), deepest <= cut as usize);
+    }
+
+    #[test]
     fn max_states_bounds_what_is_stored(graph in graphs(), max in 1u64..10) {
         let branching = graph.edges.len() as u64;
         for (name, outcome) in [
@@ -398,6 +431,7 @@ fn a_start_that_is_a_goal_needs_no_moves() {
         edges: vec![(0, 1, 1)],
         goals: vec![0],
         estimate: vec![0, 0],
+        undirected: false,
     };
     for outcome in [
         dfs(&graph, &Config::default()),
@@ -423,6 +457,7 @@ fn tree_searches_prove_unsolvable_on_a_finite_tree() {
         edges: vec![(0, 1, 1), (1, 2, 1)],
         goals: vec![3],
         estimate: vec![0; 4],
+        undirected: false,
     };
     assert_eq!(iddfs(&graph, &Config::default()).status, Status::Exhausted);
     assert_eq!(

@@ -203,6 +203,11 @@ impl<E: Encoding> Space for TilesSpace<E> {
         }
     }
 
+    /// Every slide is undone by sliding the same tile back.
+    fn undirected(&self) -> bool {
+        true
+    }
+
     fn heuristic(&self, state: &E) -> Cost {
         // A stack copy of the layout: no allocation per node.
         let n = self.tables.cells();
