@@ -30,30 +30,6 @@ where
     dive_iteratively(space, config, true)
 }
 
-/// How one iteration ended.
-enum Dive {
-    /// Reached a goal; the path is in the diver's `states` and `moves`.
-    Found,
-    /// Nothing within the bound.
-    Within,
-    /// A limit stopped the search.
-    Stopped(Limit),
-}
-
-/// One iteration's depth-first walk, kept on explicit stacks so no recursion depth can overflow
-/// the thread's stack, and with one children buffer per depth, reused across iterations, so the
-/// walk allocates nothing once it has been as deep once.
-struct Diver<S, M> {
-    /// The path from the start: `states[d]` is at depth `d`; `moves[d]` leads into `states[d+1]`.
-    states: Vec<S>,
-    moves: Vec<M>,
-    /// The path cost to `states[d]`.
-    costs: Vec<Cost>,
-    /// `pending[d]`: the children of `states[d]` within the bound still to visit, last one
-    /// next, each with its path cost.
-    pending: Vec<Vec<(M, S, Cost)>>,
-}
-
 /// The bounds of one iteration.
 struct Bounds {
     /// A depth for IDDFS, an `f = g + h` cost for IDA*.
@@ -64,6 +40,13 @@ struct Bounds {
     depth_cut: bool,
 }
 
+/// How many levels the dive descends between two checks of the remaining thread stack.
+const STACK_CHECK_EVERY: u32 = 32;
+/// The stack that must remain for `STACK_CHECK_EVERY` more levels; below it, the dive
+/// continues on a fresh segment of `STACK_SEGMENT` bytes.
+const STACK_RED_ZONE: usize = 256 * 1024;
+const STACK_SEGMENT: usize = 4 << 20;
+
 fn dive_iteratively<P>(space: &P, config: &Config, informed: bool) -> Outcome<P::State, P::Move>
 where
     P: Space,
@@ -71,154 +54,145 @@ where
 {
     let mut meter = Meter::new(config);
     let start = space.start();
-    let mut diver = Diver {
-        states: Vec::new(),
-        moves: Vec::new(),
-        costs: Vec::new(),
-        pending: Vec::new(),
-    };
     let mut bound = if informed { space.heuristic(&start) } else { 0 };
     loop {
-        let mut bounds = Bounds {
-            bound,
-            next_bound: Cost::MAX,
-            depth_cut: false,
+        let mut diver = Diver {
+            meter: &mut meter,
+            bounds: Bounds {
+                bound,
+                next_bound: Cost::MAX,
+                depth_cut: false,
+            },
+            informed,
+            moves: Vec::new(),
+            states: Vec::new(),
+            stop: None,
         };
-        match diver.iterate(space, &mut meter, &start, &mut bounds, informed) {
-            Dive::Found => {
-                let cost = diver.costs.last().copied().unwrap_or(0);
-                let solution = Solution {
-                    moves: diver.moves,
-                    states: diver.states,
-                    cost,
-                };
-                return Outcome::solved(solution, meter.finish());
-            }
-            Dive::Stopped(limit) => {
-                return Outcome::stopped(Status::Limit(limit), meter.finish());
-            }
-            Dive::Within if bounds.next_bound == Cost::MAX => {
-                let status = if bounds.depth_cut {
-                    Status::Limit(Limit::Depth)
-                } else {
-                    Status::Exhausted
-                };
-                return Outcome::stopped(status, meter.finish());
-            }
-            Dive::Within => {
-                bound = bounds.next_bound;
-                if let Err(limit) = meter.check(bound) {
-                    return Outcome::stopped(Status::Limit(limit), meter.finish());
-                }
-            }
+        let found = diver.dive(space, &start, None, None, 0, 0);
+        let Diver {
+            bounds,
+            stop,
+            mut moves,
+            mut states,
+            ..
+        } = diver;
+        if found {
+            states.push(start);
+            moves.reverse();
+            states.reverse();
+            let cost = states
+                .iter()
+                .zip(&moves)
+                .map(|(s, m)| space.step_cost(s, m))
+                .sum();
+            let solution = Solution {
+                moves,
+                states,
+                cost,
+            };
+            return Outcome::solved(solution, meter.finish());
+        }
+        if let Some(limit) = stop {
+            return Outcome::stopped(Status::Limit(limit), meter.finish());
+        }
+        if bounds.next_bound == Cost::MAX {
+            let status = if bounds.depth_cut {
+                Status::Limit(Limit::Depth)
+            } else {
+                Status::Exhausted
+            };
+            return Outcome::stopped(status, meter.finish());
+        }
+        bound = bounds.next_bound;
+        if let Err(limit) = meter.check(bound) {
+            return Outcome::stopped(Status::Limit(limit), meter.finish());
         }
     }
 }
 
-impl<S: Clone + Eq, M: Clone> Diver<S, M> {
-    /// Walks every path whose bound value stays within `bounds.bound`.
-    fn iterate<P>(
+/// One iteration's depth-first dive. It recurses through the space's successor callback, so
+/// a node's children are visited as they are generated and nothing is buffered or allocated
+/// per node; every few levels it checks the thread's stack and, when it runs low, continues
+/// on a new stack segment (the `stacker` crate), so no bound is too deep.
+struct Diver<'m, 'c, S, M> {
+    meter: &'m mut Meter<'c>,
+    bounds: Bounds,
+    informed: bool,
+    /// The solution's moves and states, collected goal first while the dive unwinds.
+    moves: Vec<M>,
+    states: Vec<S>,
+    /// The limit that stopped the dive, if one did.
+    stop: Option<Limit>,
+}
+
+impl<S: Clone + Eq, M: Clone> Diver<'_, '_, S, M> {
+    /// Searches below `state`, reached at `depth` moves and cost `g` from `parent` by `last`;
+    /// returns whether it reached a goal.
+    fn dive<P>(
         &mut self,
         space: &P,
-        meter: &mut Meter,
-        start: &S,
-        bounds: &mut Bounds,
-        informed: bool,
-    ) -> Dive
+        state: &S,
+        parent: Option<&S>,
+        last: Option<&M>,
+        depth: u32,
+        g: Cost,
+    ) -> bool
     where
         P: Space<State = S, Move = M>,
     {
-        self.states.clear();
-        self.moves.clear();
-        self.costs.clear();
-        // The start is within the first bound by construction; children are checked against
-        // the bound as they are generated, so only the ones within it are ever visited.
-        let mut next: Option<(Option<M>, S, Cost)> = Some((None, start.clone(), 0));
-        loop {
-            if let Some((mv, state, g)) = next.take() {
-                let depth = self.states.len();
-                let goal = space.is_goal(&state);
-                if goal || meter.may_deepen(depth as u32) {
-                    if let Some(mv) = mv {
-                        self.moves.push(mv);
-                    }
-                    self.states.push(state);
-                    self.costs.push(g);
-                    if goal {
-                        return Dive::Found;
-                    }
-                    if let Err(limit) = meter.expand(bounds.bound) {
-                        return Dive::Stopped(limit);
-                    }
-                    meter.frontier(depth + 1);
-                    self.expand(space, meter, depth, bounds, informed);
-                } else {
-                    bounds.depth_cut = true;
-                }
-            }
-            // Take the next child of the deepest node that has one left, backtracking past the
-            // nodes whose children are all done.
-            loop {
-                let Some(depth) = self.states.len().checked_sub(1) else {
-                    return Dive::Within;
-                };
-                if let Some((mv, state, g)) = self.pending[depth].pop() {
-                    next = Some((Some(mv), state, g));
-                    break;
-                }
-                self.states.pop();
-                self.costs.pop();
-                self.moves.pop();
-            }
+        if space.is_goal(state) {
+            return true;
         }
-    }
-
-    /// Generates the children of `states[depth]` that lie within the bound into
-    /// `pending[depth]`, first child last, leaving out the state it came from; the smallest
-    /// bound value beyond goes to `bounds.next_bound`.
-    fn expand<P>(
-        &mut self,
-        space: &P,
-        meter: &mut Meter,
-        depth: usize,
-        bounds: &mut Bounds,
-        informed: bool,
-    ) where
-        P: Space<State = S, Move = M>,
-    {
-        if self.pending.len() <= depth {
-            self.pending.resize_with(depth + 1, Vec::new);
+        if !self.meter.may_deepen(depth) {
+            self.bounds.depth_cut = true;
+            return false;
         }
-        let children = &mut self.pending[depth];
-        children.clear();
-        let child_depth = depth as Cost + 1;
-        if !informed && child_depth > bounds.bound && bounds.next_bound == child_depth {
+        if let Err(limit) = self.meter.expand(self.bounds.bound) {
+            self.stop = Some(limit);
+            return false;
+        }
+        self.meter.frontier(depth as usize + 1);
+        let child_depth = Cost::from(depth) + 1;
+        if !self.informed
+            && child_depth > self.bounds.bound
+            && self.bounds.next_bound == child_depth
+        {
             // Iterative deepening at the bound: every child lies beyond it, and the next bound
             // is already known to be one deeper, so generating them would change nothing.
-            return;
+            return false;
         }
-        let state = &self.states[depth];
-        let g = self.costs[depth];
-        let parent = depth.checked_sub(1).map(|d| &self.states[d]);
-        let mut generated = 0;
-        space.successors(state, self.moves.last(), |mv, child| {
-            generated += 1;
-            if parent == Some(&child) {
+        let mut found = false;
+        space.successors(state, last, |mv, child| {
+            if found || self.stop.is_some() {
                 return;
             }
+            self.meter.stats.generated += 1;
+            if parent == Some(&child) {
+                return; // never straight back to where this state came from
+            }
             let child_g = g + space.step_cost(state, &mv);
-            let f = if informed {
+            let f = if self.informed {
                 child_g.saturating_add(space.heuristic(&child))
             } else {
                 child_depth
             };
-            if f > bounds.bound {
-                bounds.next_bound = bounds.next_bound.min(f);
+            if f > self.bounds.bound {
+                self.bounds.next_bound = self.bounds.next_bound.min(f);
+                return;
+            }
+            let mut descend =
+                || self.dive(space, &child, Some(state), Some(&mv), depth + 1, child_g);
+            let reached = if depth % STACK_CHECK_EVERY == STACK_CHECK_EVERY - 1 {
+                stacker::maybe_grow(STACK_RED_ZONE, STACK_SEGMENT, descend)
             } else {
-                children.push((mv, child, child_g));
+                descend()
+            };
+            if reached {
+                found = true;
+                self.moves.push(mv);
+                self.states.push(child);
             }
         });
-        meter.stats.generated += generated;
-        children.reverse();
+        found
     }
 }

@@ -465,3 +465,40 @@ fn tree_searches_prove_unsolvable_on_a_finite_tree() {
         Status::Exhausted
     );
 }
+
+/// A line 0, 1, 2, ... with the goal far away and a perfect heuristic: IDA* dives straight to it.
+struct Line {
+    goal: u64,
+}
+
+impl Space for Line {
+    type State = u64;
+    type Move = ();
+
+    fn start(&self) -> u64 {
+        0
+    }
+
+    fn is_goal(&self, n: &u64) -> bool {
+        *n == self.goal
+    }
+
+    fn successors(&self, n: &u64, _: Option<&()>, mut out: impl FnMut((), u64)) {
+        out((), n + 1);
+    }
+
+    fn heuristic(&self, n: &u64) -> Cost {
+        self.goal.saturating_sub(*n)
+    }
+}
+
+#[test]
+fn tree_searches_dive_deeper_than_the_thread_stack() {
+    // 300,000 levels of recursion would overflow a test thread's 2 MiB stack many times over;
+    // the dive moves to new stack segments as it goes.
+    let outcome = idastar(&Line { goal: 300_000 }, &Config::default());
+    assert_eq!(outcome.status, Status::Solved);
+    let solution = outcome.solution.unwrap();
+    assert_eq!(solution.len(), 300_000);
+    assert_eq!(solution.states.last(), Some(&300_000));
+}
