@@ -379,16 +379,7 @@ where
                 states.push(backward.state(next).clone());
                 at = next;
             }
-            let cost = states
-                .iter()
-                .zip(&moves)
-                .map(|(s, m)| space.step_cost(s, m))
-                .sum();
-            let solution = Solution {
-                moves,
-                states,
-                cost,
-            };
+            let solution = Solution::priced(space, moves, states);
             Outcome::solved(solution, stats)
         }
         Meet::Exhausted if cut => Outcome::stopped(Status::Limit(Limit::Depth), stats),

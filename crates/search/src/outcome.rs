@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use crate::space::Cost;
+use crate::space::{Cost, Space};
 
 /// The limit that stopped a search before it could answer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -63,6 +63,23 @@ pub struct Solution<S, M> {
 }
 
 impl<S, M> Solution<S, M> {
+    /// The solution along `states` by `moves`, priced with the space's step costs.
+    pub(crate) fn priced<P>(space: &P, moves: Vec<M>, states: Vec<S>) -> Self
+    where
+        P: Space<State = S, Move = M>,
+    {
+        let cost = states
+            .iter()
+            .zip(&moves)
+            .map(|(s, m)| space.step_cost(s, m))
+            .sum();
+        Solution {
+            moves,
+            states,
+            cost,
+        }
+    }
+
     /// The number of moves.
     pub fn len(&self) -> usize {
         self.moves.len()

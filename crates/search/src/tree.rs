@@ -80,16 +80,7 @@ where
             states.push(start);
             moves.reverse();
             states.reverse();
-            let cost = states
-                .iter()
-                .zip(&moves)
-                .map(|(s, m)| space.step_cost(s, m))
-                .sum();
-            let solution = Solution {
-                moves,
-                states,
-                cost,
-            };
+            let solution = Solution::priced(space, moves, states);
             return Outcome::solved(solution, meter.finish());
         }
         if let Some(limit) = stop {
