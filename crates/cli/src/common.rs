@@ -10,8 +10,8 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use frontier_search::{
-    astar, bfs, bidirectional, bytes_per_state, dfs, explore, idastar, iddfs, par_bfs, par_explore,
-    ucs, Config, Exploration, Limit, Outcome, Progress, Reversible, Solution, Space, Stats, Status,
+    astar, bfs, bidirectional, bytes_per_state, dfs, explore, idastar, iddfs, par_bfs, ucs, Config,
+    Exploration, Limit, Outcome, Progress, Reversible, Solution, Space, Stats, Status,
 };
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde_json::{json, Value};
@@ -264,12 +264,7 @@ impl SearchArgs {
         P: Space + Sync,
         P::State: Hash + Eq + Send + Sync,
     {
-        let config = self.config::<P::State, ()>(ctx);
-        let exploration = if config.threads > 1 {
-            par_explore(space, &config)
-        } else {
-            explore(space, &config)
-        };
+        let exploration = explore(space, &self.config::<P::State, ()>(ctx));
         ctx.clear_progress();
         exploration
     }

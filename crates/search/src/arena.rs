@@ -15,6 +15,12 @@ const NO_PARENT: u32 = u32::MAX;
 /// The most states an arena can index with `u32` ids (one id is reserved for "no parent").
 pub(crate) const MAX_NODES: usize = (u32::MAX - 1) as usize;
 
+/// The hash every store uses: FxHash.
+#[inline]
+pub(crate) fn hash_of<S: Hash>(state: &S) -> u64 {
+    FxBuildHasher.hash_one(state)
+}
+
 /// Seen states in insertion order, indexed by a hash table of `u32` ids.
 ///
 /// The table holds only ids into `states`, so each state is stored exactly once, and a BFS

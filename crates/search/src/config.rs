@@ -52,7 +52,7 @@ pub struct Config {
     pub cancel: Option<Arc<AtomicBool>>,
     /// Called about ten times a second while the search runs.
     pub progress: Option<ProgressFn>,
-    /// Worker threads for the parallel solvers (`par_bfs`, `par_explore`); 0 or 1 means one.
+    /// Worker threads for `explore` and `par_bfs`; 0 or 1 means one.
     pub threads: usize,
 }
 
@@ -189,6 +189,14 @@ impl<'a> Meter<'a> {
             return Err(Limit::States);
         }
         Ok(())
+    }
+
+    /// How many more states may be stored before `max_states` is passed.
+    pub fn room(&self) -> u64 {
+        self.config
+            .max_states
+            .unwrap_or(u64::MAX)
+            .saturating_sub(self.stats.stored)
     }
 
     /// Whether a path of `depth` moves may be extended by one more move.

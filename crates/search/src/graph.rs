@@ -4,9 +4,9 @@ use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 use std::hash::Hash;
 
-use crate::arena::{Arena, Insert, StateSet};
+use crate::arena::{Arena, Insert};
 use crate::config::{Config, Meter};
-use crate::outcome::{Exploration, Limit, Outcome, Solution, Status};
+use crate::outcome::{Limit, Outcome, Solution, Status};
 use crate::space::{Cost, Reversible, Space};
 
 /// How a solver's main loop ended.
@@ -62,21 +62,6 @@ where
         return Some(End::Found(0, 0));
     }
     meter.store(1).err().map(End::from)
-}
-
-/// Runs an exploration's body over a fresh meter and layer counts.
-pub(crate) fn with_layers(
-    config: &Config,
-    body: impl FnOnce(&mut Meter, &mut Vec<u64>) -> Status,
-) -> Exploration {
-    let mut meter = Meter::new(config);
-    let mut layers = Vec::new();
-    let status = body(&mut meter, &mut layers);
-    Exploration {
-        layers,
-        status,
-        stats: meter.finish(),
-    }
 }
 
 /// Depth-first search with a seen-set: finds *a* solution, not a shortest one.
@@ -491,165 +476,4 @@ where
         }
     }
     Meet::Exhausted
-}
-
-/// Counts the whole reachable set by distance from the start: `layers[d]` states lie exactly `d`
-/// moves away. With `max_depth`, stops after that layer. Memory: every seen state, once.
-///
-/// ```
-/// use frontier_search::{explore, Config, Space};
-///
-/// /// A ring of 10 states; each step goes one way or the other.
-/// struct Ring;
-/// impl Space for Ring {
-///     type State = u8;
-///     type Move = i8;
-///     fn start(&self) -> u8 { 0 }
-///     fn is_goal(&self, _: &u8) -> bool { false }
-///     fn successors(&self, s: &u8, _: Option<&i8>, mut out: impl FnMut(i8, u8)) {
-///         out(1, (s + 1) % 10);
-///         out(-1, (s + 9) % 10);
-///     }
-/// }
-///
-/// let exploration = explore(&Ring, &Config::default());
-/// assert_eq!(exploration.layers, [1, 2, 2, 2, 2, 1]);
-/// assert!(exploration.is_complete());
-/// ```
-pub fn explore<P>(space: &P, config: &Config) -> Exploration
-where
-    P: Space,
-    P::State: Hash + Eq,
-{
-    if space.undirected() {
-        with_layers(config, |meter, layers| {
-            run_frontier_explore(space, meter, layers)
-        })
-    } else {
-        with_layers(config, |meter, layers| run_explore(space, meter, layers))
-    }
-}
-
-fn run_explore<P>(space: &P, meter: &mut Meter, layers: &mut Vec<u64>) -> Status
-where
-    P: Space,
-    P::State: Hash + Eq,
-{
-    // States in discovery order with a table of ids: layers are ranges of ids, and a copy of
-    // the state being expanded lets each successor go straight from the callback into the set.
-    let mut seen = StateSet::new();
-    seen.insert(space.start());
-    layers.push(1);
-    if let Err(limit) = meter.store(1) {
-        return Status::Limit(limit);
-    }
-    let mut layer = 0..1usize;
-    let mut depth = 0u32;
-    loop {
-        meter.frontier(layer.len());
-        if !meter.may_deepen(depth) {
-            // Complete anyway if nothing lies beyond the last layer counted.
-            for id in layer {
-                let mut beyond = false;
-                space.successors(&seen.states[id], None, |_, next| {
-                    beyond = beyond || seen.find(&next).is_none();
-                });
-                if beyond {
-                    return Status::Limit(Limit::Depth);
-                }
-            }
-            return Status::Exhausted;
-        }
-        for id in layer.clone() {
-            if let Err(limit) = meter.expand(u64::from(depth)) {
-                layers.push((seen.len() - layer.end) as u64);
-                return Status::Limit(limit);
-            }
-            let state = seen.states[id].clone();
-            let mut generated = 0;
-            space.successors(&state, None, |_, next| {
-                generated += 1;
-                seen.insert(next);
-            });
-            meter.stats.generated += generated;
-            if let Err(limit) = meter.store(seen.len()) {
-                // Count what was found, so the partial last layer is reported too.
-                layers.push((seen.len() - layer.end) as u64);
-                return Status::Limit(limit);
-            }
-        }
-        layer = layer.end..seen.len();
-        if layer.is_empty() {
-            return Status::Exhausted;
-        }
-        layers.push(layer.len() as u64);
-        depth += 1;
-    }
-}
-
-/// [`explore`] for an undirected space: frontier search. Every successor of layer `d` lies in
-/// layer `d - 1`, `d` or `d + 1`, so only those three layers are kept: memory is the width of the
-/// widest layers, not the whole reachable set, and the small sets stay in cache.
-fn run_frontier_explore<P>(space: &P, meter: &mut Meter, layers: &mut Vec<u64>) -> Status
-where
-    P: Space,
-    P::State: Hash + Eq,
-{
-    let mut previous = StateSet::new();
-    let mut current = StateSet::new();
-    let mut next = StateSet::new();
-    current.insert(space.start());
-    layers.push(1);
-    if let Err(limit) = meter.store(1) {
-        return Status::Limit(limit);
-    }
-    let mut depth = 0u32;
-    loop {
-        meter.frontier(current.len());
-        let last = !meter.may_deepen(depth);
-        for id in 0..current.len() {
-            if !last {
-                if let Err(limit) = meter.expand(u64::from(depth)) {
-                    layers.push(next.len() as u64);
-                    return Status::Limit(limit);
-                }
-            }
-            let mut generated = 0;
-            let mut beyond = false;
-            space.successors(&current.states[id], None, |_, child| {
-                generated += 1;
-                let hash = current.hash(&child);
-                if previous.find_hashed(hash, &child).is_none()
-                    && current.find_hashed(hash, &child).is_none()
-                {
-                    beyond = true;
-                    if !last {
-                        next.insert_hashed(hash, child);
-                    }
-                }
-            });
-            if last {
-                // At the depth limit: complete only if nothing lies beyond the last layer.
-                if beyond {
-                    return Status::Limit(Limit::Depth);
-                }
-                continue;
-            }
-            meter.stats.generated += generated;
-            let held = previous.len() + current.len() + next.len();
-            if let Err(limit) = meter.store(held) {
-                layers.push(next.len() as u64);
-                return Status::Limit(limit);
-            }
-        }
-        if last || next.len() == 0 {
-            return Status::Exhausted;
-        }
-        layers.push(next.len() as u64);
-        // The layers move down one: the oldest set's memory is reused for the next layer.
-        std::mem::swap(&mut previous, &mut current);
-        std::mem::swap(&mut current, &mut next);
-        next.clear();
-        depth += 1;
-    }
 }

@@ -13,7 +13,7 @@
 //! | [`astar`] | cheapest | all seen states | an admissible heuristic |
 //! | [`idastar`] | cheapest | linear in depth | an admissible heuristic |
 //! | [`bidirectional`] | fewest moves | both seen-sets | [`Reversible`] |
-//! | [`explore`] / [`par_explore`] | states at each distance | all seen states | `State: Hash + Eq` |
+//! | [`explore`] | states at each distance, in parallel with `threads` | all seen states, or three layers if [undirected](Space::undirected) | `State: Hash + Eq` |
 //!
 //! Every solver takes a [`Config`] (max depth, max stored states, timeout, cancel flag, progress
 //! observer) and returns an outcome with three possible statuses: solved, proven unsolvable
@@ -50,6 +50,7 @@
 
 mod arena;
 mod config;
+mod explore;
 mod graph;
 mod outcome;
 mod parallel;
@@ -57,9 +58,10 @@ mod space;
 mod tree;
 
 pub use config::{Config, Progress, ProgressFn};
-pub use graph::{astar, bfs, bidirectional, dfs, explore, ucs};
+pub use explore::explore;
+pub use graph::{astar, bfs, bidirectional, dfs, ucs};
 pub use outcome::{Exploration, Limit, Outcome, Solution, Stats, Status};
-pub use parallel::{par_bfs, par_explore};
+pub use parallel::par_bfs;
 pub use space::{Cost, Reversible, Space};
 pub use tree::{idastar, iddfs};
 

@@ -1,17 +1,17 @@
-//! Layer-parallel versions of [`crate::bfs`] and [`crate::explore`].
+//! A layer-parallel version of [`crate::bfs`].
 //!
 //! Worker threads expand slices of a layer and hash the children; one thread then inserts them
-//! into the seen-set in a fixed order, so the answers are the same as the serial solvers' for any
-//! number of threads.
+//! into the arena in a fixed order, so the answer is the same as the serial solver's for any
+//! number of threads. ([`crate::explore`] is parallel by itself, with `config.threads`.)
 
 use std::hash::Hash;
 
 use rayon::prelude::*;
 
-use crate::arena::{Arena, Insert, StateSet};
+use crate::arena::{Arena, Insert};
 use crate::config::{Config, Meter};
-use crate::graph::{path_cost, plant_start, with_layers, End};
-use crate::outcome::{Exploration, Limit, Outcome, Status};
+use crate::graph::{path_cost, plant_start, End};
+use crate::outcome::{Limit, Outcome, Status};
 use crate::space::Space;
 
 /// States a worker expands in one batch.
@@ -109,101 +109,4 @@ where
         depth += 1;
     }
     Ok(None)
-}
-
-/// [`crate::explore`] with each layer expanded by `config.threads` worker threads; an
-/// [undirected](Space::undirected) space gets the serial frontier search instead.
-pub fn par_explore<P>(space: &P, config: &Config) -> Exploration
-where
-    P: Space + Sync,
-    P::State: Hash + Eq + Send + Sync,
-{
-    // Frontier search keeps three layers instead of every state: better than more threads.
-    if space.undirected() {
-        return crate::explore(space, config);
-    }
-    let Some(pool) = pool(config) else {
-        return crate::explore(space, config);
-    };
-    pool.install(|| {
-        with_layers(config, |meter, layers| {
-            run_par_explore(space, meter, layers)
-        })
-    })
-}
-
-fn run_par_explore<P>(space: &P, meter: &mut Meter, layers: &mut Vec<u64>) -> Status
-where
-    P: Space + Sync,
-    P::State: Hash + Eq + Send + Sync,
-{
-    let mut seen = StateSet::new();
-    seen.insert(space.start());
-    layers.push(1);
-    if let Err(limit) = meter.store(1) {
-        return Status::Limit(limit);
-    }
-    let mut layer = 0..1usize;
-    let mut depth = 0u32;
-    loop {
-        meter.frontier(layer.len());
-        let last = !meter.may_deepen(depth);
-        let mut from = layer.start;
-        while from < layer.end {
-            let to = layer.end.min(from + CHUNK * rayon::current_num_threads());
-            // Workers generate and hash the successors not seen before this batch.
-            let seen_now = &seen;
-            let batches: Vec<(u64, Vec<_>)> = seen.states[from..to]
-                .par_chunks(CHUNK)
-                .map(|states| {
-                    let mut generated = 0;
-                    let mut fresh = Vec::new();
-                    for state in states {
-                        space.successors(state, None, |_, next| {
-                            generated += 1;
-                            let hash = seen_now.hash(&next);
-                            if seen_now.find_hashed(hash, &next).is_none() {
-                                fresh.push((hash, next));
-                            }
-                        });
-                    }
-                    (generated, fresh)
-                })
-                .collect();
-            if last {
-                // At the depth limit: complete only if nothing lies beyond the last layer.
-                if batches.iter().any(|(_, fresh)| !fresh.is_empty()) {
-                    return Status::Limit(Limit::Depth);
-                }
-                from = to;
-                continue;
-            }
-            for _ in from..to {
-                if let Err(limit) = meter.expand(u64::from(depth)) {
-                    layers.push((seen.len() - layer.end) as u64);
-                    return Status::Limit(limit);
-                }
-            }
-            for (generated, fresh) in batches {
-                meter.stats.generated += generated;
-                for (hash, next) in fresh {
-                    seen.insert_hashed(hash, next);
-                }
-            }
-            if let Err(limit) = meter.store(seen.len()) {
-                layers.push((seen.len() - layer.end) as u64);
-                return Status::Limit(limit);
-            }
-            from = to;
-        }
-        if last {
-            return Status::Exhausted;
-        }
-        layer = layer.end..seen.len();
-        if layer.is_empty() {
-            return Status::Exhausted;
-        }
-        layers.push(layer.len() as u64);
-        depth += 1;
-    }
 }

@@ -6,8 +6,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use frontier_search::{
-    astar, bfs, bidirectional, dfs, explore, idastar, iddfs, par_bfs, par_explore, ucs, Config,
-    Cost, Limit, Outcome, Reversible, Space, Status,
+    astar, bfs, bidirectional, dfs, explore, idastar, iddfs, par_bfs, ucs, Config, Cost, Limit,
+    Outcome, Reversible, Space, Status,
 };
 use proptest::prelude::*;
 
@@ -255,7 +255,7 @@ proptest! {
             expected[*d] += 1;
         }
         let config = Config::default().threads(threads);
-        let exploration = if threads > 1 { par_explore(&graph, &config) } else { explore(&graph, &config) };
+        let exploration = explore(&graph, &config);
         prop_assert_eq!(&exploration.layers, &expected);
         prop_assert!(exploration.is_complete());
         prop_assert_eq!(exploration.states(), reachable(&graph));
@@ -280,7 +280,7 @@ proptest! {
             expected[*d] += 1;
         }
         let config = Config::default().threads(threads);
-        let exploration = if threads > 1 { par_explore(&graph, &config) } else { explore(&graph, &config) };
+        let exploration = explore(&graph, &config);
         prop_assert_eq!(&exploration.layers, &expected);
         prop_assert!(exploration.is_complete());
         // It holds at most three layers at a time.
@@ -501,4 +501,75 @@ fn tree_searches_dive_deeper_than_the_thread_stack() {
     let solution = outcome.solution.unwrap();
     assert_eq!(solution.len(), 300_000);
     assert_eq!(solution.states.last(), Some(&300_000));
+}
+
+/// An n x n grid walked from a corner, with 4-neighbour moves; `undirected` says so or not.
+struct Grid {
+    n: u32,
+    undirected: bool,
+}
+
+impl Space for Grid {
+    type State = (u32, u32);
+    type Move = u8;
+
+    fn start(&self) -> (u32, u32) {
+        (0, 0)
+    }
+
+    fn is_goal(&self, _: &(u32, u32)) -> bool {
+        false
+    }
+
+    fn successors(
+        &self,
+        &(x, y): &(u32, u32),
+        _: Option<&u8>,
+        mut out: impl FnMut(u8, (u32, u32)),
+    ) {
+        if x + 1 < self.n {
+            out(0, (x + 1, y));
+        }
+        if y + 1 < self.n {
+            out(1, (x, y + 1));
+        }
+        if x > 0 {
+            out(2, (x - 1, y));
+        }
+        if y > 0 {
+            out(3, (x, y - 1));
+        }
+    }
+
+    fn undirected(&self) -> bool {
+        self.undirected
+    }
+}
+
+#[test]
+fn explore_counts_a_large_space_in_shards_with_any_threads() {
+    // 640 x 640 = 409,600 states: past the size where explore splits its seen-set into shards.
+    // From a corner, d + 1 cells lie at distance d < n, and 2n - 1 - d beyond.
+    let n = 640u32;
+    let expected: Vec<u64> = (0..2 * n - 1)
+        .map(|d| u64::from(if d < n { d + 1 } else { 2 * n - 1 - d }))
+        .collect();
+    for undirected in [false, true] {
+        for threads in [1, 2] {
+            let grid = Grid { n, undirected };
+            let exploration = explore(&grid, &Config::default().threads(threads));
+            assert_eq!(
+                exploration.layers, expected,
+                "undirected {undirected}, threads {threads}"
+            );
+            assert!(exploration.is_complete());
+            // Frontier search holds three layers; the full seen-set holds everything.
+            let bound = if undirected {
+                3 * u64::from(n)
+            } else {
+                u64::from(n * n)
+            };
+            assert!(exploration.stats.stored <= bound);
+        }
+    }
 }
