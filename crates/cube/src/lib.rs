@@ -40,9 +40,9 @@
 //! assert_eq!(facelets, Facelets::SOLVED);
 //! ```
 //!
-//! Solvers: `bidirectional` is the default here (fewest moves, both seen-sets in memory);
-//! `iddfs` and `idastar` use memory linear in the depth; `bfs` stores the whole ball around the
-//! scramble and suits only short ones. The dedicated cube solvers (optimal, two-phase) are not
+//! Solvers: the command line defaults to `idastar` with the [`Heuristic`] (fewest moves, memory
+//! linear in the depth); `bidirectional` keeps both seen-sets in memory; `iddfs` has no
+//! heuristic; `bfs` stores the whole ball around the scramble and suits only short ones. The dedicated cube solvers (optimal, two-phase) are not
 //! built yet.
 //!
 //! ## Measured: `bidirectional`, HTM, release build
