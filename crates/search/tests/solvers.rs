@@ -162,6 +162,17 @@ fn assert_replays(graph: &Graph, outcome: &Outcome<u32, usize>) {
     assert_eq!(solution.cost, cost);
 }
 
+/// Oracle: how many nodes lie at each distance from node 0.
+fn oracle_layers(graph: &Graph) -> Vec<u64> {
+    let depths = oracle_depths(graph);
+    let deepest = depths.iter().flatten().max().copied().unwrap_or(0);
+    let mut layers = vec![0u64; deepest + 1];
+    for d in depths.iter().flatten() {
+        layers[*d] += 1;
+    }
+    layers
+}
+
 fn reachable(graph: &Graph) -> u64 {
     oracle_depths(graph).iter().flatten().count() as u64
 }
@@ -248,12 +259,8 @@ proptest! {
 
     #[test]
     fn explore_layers_are_the_bfs_distances(graph in graphs(), threads in 1usize..3) {
-        let depths = oracle_depths(&graph);
-        let deepest = depths.iter().flatten().max().copied().unwrap_or(0);
-        let mut expected = vec![0u64; deepest + 1];
-        for d in depths.iter().flatten() {
-            expected[*d] += 1;
-        }
+        let expected = oracle_layers(&graph);
+        let deepest = expected.len() - 1;
         let config = Config::default().threads(threads);
         let exploration = explore(&graph, &config);
         prop_assert_eq!(&exploration.layers, &expected);
@@ -273,12 +280,8 @@ proptest! {
         let reversed: Vec<_> = graph.edges.iter().map(|&(a, b, c)| (b, a, c)).collect();
         graph.edges.extend(reversed);
         graph.undirected = true;
-        let depths = oracle_depths(&graph);
-        let deepest = depths.iter().flatten().max().copied().unwrap_or(0);
-        let mut expected = vec![0u64; deepest + 1];
-        for d in depths.iter().flatten() {
-            expected[*d] += 1;
-        }
+        let expected = oracle_layers(&graph);
+        let deepest = expected.len() - 1;
         let config = Config::default().threads(threads);
         let exploration = explore(&graph, &config);
         prop_assert_eq!(&exploration.layers, &expected);
