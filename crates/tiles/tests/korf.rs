@@ -7,7 +7,9 @@ use std::time::Instant;
 
 use frontier_search::{Config, Status};
 use frontier_tiles::pdb::{default_sizes, groups_by_sizes};
-use frontier_tiles::{Dir, Estimate, PatternDb, Puzzle, Shape, Solver, Tables};
+use frontier_tiles::{Estimate, PatternDb, Puzzle, Shape, Solver, Tables};
+
+mod common;
 
 const KORF_GOAL: &str = "0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15";
 
@@ -25,37 +27,15 @@ fn instances() -> Vec<(usize, usize, String)> {
         .collect()
 }
 
-/// An independent check: play the moves on a plain array and compare with the goal.
-fn replay_reaches_goal(start: &[u8], goal: &[u8], cols: usize, moves: &[Dir]) -> bool {
-    let mut b = start.to_vec();
-    let mut blank = b.iter().position(|&t| t == 0).unwrap();
-    let rows = b.len() / cols;
-    for m in moves {
-        let (r, c) = (blank / cols, blank % cols);
-        let next = match m {
-            Dir::U if r > 0 => blank - cols,
-            Dir::D if r + 1 < rows => blank + cols,
-            Dir::L if c > 0 => blank - 1,
-            Dir::R if c + 1 < cols => blank + 1,
-            _ => return false,
-        };
-        b.swap(blank, next);
-        blank = next;
-    }
-    b == goal
-}
-
 fn solve_and_check(solver: &Solver, puzzle: &Puzzle, expected: usize, threads: usize) -> u64 {
     let outcome = solver.solve(puzzle.start(), &Config::default().threads(threads));
     assert_eq!(outcome.status, Status::Solved);
     let moves = outcome.solution.unwrap().moves;
     assert_eq!(moves.len(), expected, "{:?}", puzzle.start());
-    assert!(replay_reaches_goal(
-        puzzle.start(),
-        puzzle.goal(),
-        4,
-        &moves
-    ));
+    assert_eq!(
+        common::play(puzzle.start(), 4, &moves).as_deref(),
+        Some(puzzle.goal())
+    );
     outcome.stats.expanded
 }
 

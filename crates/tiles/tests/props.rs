@@ -5,8 +5,10 @@ use std::sync::{Arc, OnceLock};
 
 use frontier_search::{bfs, Config, Status};
 use frontier_tiles::pdb::{default_sizes, groups_by_sizes};
-use frontier_tiles::{Dir, Estimate, PatternDb, Puzzle, Shape, Solver, Tables, TilesSpace};
+use frontier_tiles::{Estimate, PatternDb, Puzzle, Shape, Solver, Tables, TilesSpace};
 use proptest::prelude::*;
+
+mod common;
 
 /// The 8-puzzle's exact pattern database (all 8 tiles, blank tracked), built once.
 fn pdb_3x3() -> Arc<PatternDb> {
@@ -38,26 +40,6 @@ fn pdb_2x3() -> Arc<PatternDb> {
         ))
     })
     .clone()
-}
-
-/// Plays blank moves on a plain array (independent of the crate's own replay).
-fn play(start: &[u8], cols: usize, moves: &[Dir]) -> Option<Vec<u8>> {
-    let mut b = start.to_vec();
-    let rows = b.len() / cols;
-    let mut blank = b.iter().position(|&t| t == 0)?;
-    for m in moves {
-        let (r, c) = (blank / cols, blank % cols);
-        let next = match m {
-            Dir::U if r > 0 => blank - cols,
-            Dir::D if r + 1 < rows => blank + cols,
-            Dir::L if c > 0 => blank - 1,
-            Dir::R if c + 1 < cols => blank + 1,
-            _ => return None,
-        };
-        b.swap(blank, next);
-        blank = next;
-    }
-    Some(b)
 }
 
 fn layout(cells: usize) -> impl Strategy<Value = Vec<u8>> {
@@ -101,7 +83,7 @@ proptest! {
             prop_assert_eq!(outcome.status, truth.status);
             if let (Some(fast), Some(exact)) = (&outcome.solution, &truth.solution) {
                 prop_assert_eq!(fast.moves.len(), exact.moves.len());
-                prop_assert_eq!(play(&start, 3, &fast.moves), Some(puzzle.goal().to_vec()));
+                prop_assert_eq!(common::play(&start, 3, &fast.moves), Some(puzzle.goal().to_vec()));
                 // Admissible: no estimate above the true distance.
                 prop_assert!(solver.estimate(&start) as usize <= exact.moves.len());
                 prop_assert!(tables.manhattan(&start) <= tables.conflict(&start));
@@ -123,7 +105,7 @@ proptest! {
             prop_assert_eq!(outcome.status, truth.status);
             if let (Some(fast), Some(exact)) = (&outcome.solution, &truth.solution) {
                 prop_assert_eq!(fast.moves.len(), exact.moves.len());
-                prop_assert_eq!(play(&start, 3, &fast.moves), Some(puzzle.goal().to_vec()));
+                prop_assert_eq!(common::play(&start, 3, &fast.moves), Some(puzzle.goal().to_vec()));
             }
         }
     }
