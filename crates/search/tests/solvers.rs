@@ -258,38 +258,34 @@ proptest! {
     }
 
     #[test]
-    fn explore_layers_are_the_bfs_distances(graph in graphs(), threads in 1usize..3) {
+    fn explore_layers_are_the_bfs_distances(
+        mut graph in graphs(),
+        threads in 1usize..3,
+        undirected in any::<bool>(),
+    ) {
+        if undirected {
+            // Give every edge its reverse, and say so: explore then keeps only three layers.
+            let reversed: Vec<_> = graph.edges.iter().map(|&(a, b, c)| (b, a, c)).collect();
+            graph.edges.extend(reversed);
+            graph.undirected = true;
+        }
         let expected = oracle_layers(&graph);
         let deepest = expected.len() - 1;
-        let config = Config::default().threads(threads);
-        let exploration = explore(&graph, &config);
+        let exploration = explore(&graph, &Config::default().threads(threads));
         prop_assert_eq!(&exploration.layers, &expected);
         prop_assert!(exploration.is_complete());
         prop_assert_eq!(exploration.states(), reachable(&graph));
+        if undirected {
+            // Frontier search holds at most three layers at a time.
+            let widest_three = expected
+                .windows(3)
+                .map(|w| w.iter().sum())
+                .max()
+                .unwrap_or(exploration.states());
+            prop_assert!(exploration.stats.stored <= widest_three);
+        }
 
         // Cut at a depth: the layers up to it, complete only if nothing lies deeper.
-        let cut = deepest.saturating_sub(1) as u32;
-        let partial = explore(&graph, &Config::default().max_depth(cut));
-        prop_assert_eq!(&partial.layers[..], &expected[..=cut as usize]);
-        prop_assert_eq!(partial.is_complete(), deepest <= cut as usize);
-    }
-
-    #[test]
-    fn frontier_search_counts_undirected_graphs_exactly(mut graph in graphs(), threads in 1usize..3) {
-        // Give every edge its reverse, and say so: explore then keeps only three layers.
-        let reversed: Vec<_> = graph.edges.iter().map(|&(a, b, c)| (b, a, c)).collect();
-        graph.edges.extend(reversed);
-        graph.undirected = true;
-        let expected = oracle_layers(&graph);
-        let deepest = expected.len() - 1;
-        let config = Config::default().threads(threads);
-        let exploration = explore(&graph, &config);
-        prop_assert_eq!(&exploration.layers, &expected);
-        prop_assert!(exploration.is_complete());
-        // It holds at most three layers at a time.
-        let widest_three = expected.windows(3).map(|w| w.iter().sum()).max().unwrap_or(exploration.states());
-        prop_assert!(exploration.stats.stored <= widest_three);
-
         let cut = deepest.saturating_sub(1) as u32;
         let partial = explore(&graph, &Config::default().max_depth(cut));
         prop_assert_eq!(&partial.layers[..], &expected[..=cut as usize]);
