@@ -422,6 +422,25 @@ impl PatternDb {
 /// Builds one pattern's table: tracking the blank when the (placement, blank) space has at most
 /// [`BLANK_AWARE_LIMIT`] entries, else the coarser relaxation where every non-pattern cell acts
 /// as a blank.
+/// Adds a worker's `local` new entries to the layer's and the build's counts, and reports
+/// progress every 64 chunks (`ci` is the chunk index).
+fn count_layer_work(
+    local: u64,
+    ci: usize,
+    added: &AtomicU64,
+    filled: &AtomicU64,
+    total: u64,
+    progress: &(dyn Fn(u64, u64) + Sync),
+) {
+    if local > 0 {
+        added.fetch_add(local, Ordering::Relaxed);
+        let done = filled.fetch_add(local, Ordering::Relaxed) + local;
+        if ci.is_multiple_of(64) {
+            progress(done.min(total), total);
+        }
+    }
+}
+
 fn build_pattern(tables: &Tables, group: &[u8], progress: &(dyn Fn(u64, u64) + Sync)) -> Pattern {
     let n = tables.cells();
     if placements(n, group.len()) * (n - group.len()) as u64 <= BLANK_AWARE_LIMIT {
@@ -580,13 +599,7 @@ fn build_blank_aware(
                         }
                     }
                 }
-                if local > 0 {
-                    added.fetch_add(local, Ordering::Relaxed);
-                    let done = filled.fetch_add(local, Ordering::Relaxed) + local;
-                    if ci % 64 == 0 {
-                        progress(done.min(total), total);
-                    }
-                }
+                count_layer_work(local, ci, &added, &filled, total, progress);
             });
         if added.load(Ordering::Relaxed) == 0 || depth == UNSEEN - 2 {
             break;
@@ -671,13 +684,7 @@ fn build_relaxed(tables: &Tables, group: &[u8], progress: &(dyn Fn(u64, u64) + S
                     }
                 }
             }
-            if local > 0 {
-                added.fetch_add(local, Ordering::Relaxed);
-                let done = filled.fetch_add(local, Ordering::Relaxed) + local;
-                if ci % 64 == 0 {
-                    progress(done.min(total), total);
-                }
-            }
+            count_layer_work(local, ci, &added, &filled, total, progress);
         });
         // Two workers may both count a new entry; recount only the fill total from the table
         // at the end, the layer loop needs only "something was added".
