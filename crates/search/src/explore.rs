@@ -23,6 +23,8 @@ const SHARDS: usize = 64;
 const SHARD_FROM: usize = 1 << 18;
 /// States expanded in one slice.
 const SLICE: usize = 1 << 12;
+/// Successors generated on one thread before they are inserted together.
+const PENDING: usize = 1 << 9;
 /// Slices expanded per thread between two insertions (bounds the buckets' memory).
 const SLICES_PER_THREAD: usize = 4;
 
@@ -130,6 +132,37 @@ impl<S: Hash + Eq> Shard<S> {
         }
     }
 
+    /// Takes a batch of successors in order, prefetching the slots of those a few places ahead
+    /// so that their cache misses overlap; leaves the batch empty.
+    fn admit_all(&mut self, frontier: bool, batch: &mut Batch<S>) {
+        let growing = if frontier {
+            &mut self.next
+        } else {
+            &mut self.current
+        };
+        growing.reserve(batch.states.len());
+        for &hash in batch.hashes.iter().take(AHEAD) {
+            self.prefetch(frontier, hash);
+        }
+        for (k, state) in batch.states.drain(..).enumerate() {
+            if let Some(&ahead) = batch.hashes.get(k + AHEAD) {
+                self.prefetch(frontier, ahead);
+            }
+            self.admit(frontier, batch.hashes[k], state);
+        }
+        batch.hashes.clear();
+    }
+
+    /// Starts loading the slots a state of this hash would be looked up in.
+    #[inline]
+    fn prefetch(&self, frontier: bool, hash: u64) {
+        self.current.prefetch(hash);
+        if frontier {
+            self.previous.prefetch(hash);
+            self.next.prefetch(hash);
+        }
+    }
+
     /// How many states of the next layer this shard holds so far.
     fn found(&self, frontier: bool) -> usize {
         if frontier {
@@ -157,8 +190,31 @@ impl<S: Hash + Eq> Shard<S> {
     }
 }
 
-/// Successors on their way to their shards: one bucket of `(hash, state)` per shard.
-type Buckets<S> = Vec<Vec<(u64, S)>>;
+/// How many successors ahead of the insertion their slots are prefetched.
+const AHEAD: usize = 8;
+
+/// Successors on their way into a shard, in the order generated, with their hashes.
+struct Batch<S> {
+    hashes: Vec<u64>,
+    states: Vec<S>,
+}
+
+impl<S> Batch<S> {
+    fn new() -> Self {
+        Batch {
+            hashes: Vec::new(),
+            states: Vec::new(),
+        }
+    }
+
+    fn push(&mut self, hash: u64, state: S) {
+        self.hashes.push(hash);
+        self.states.push(state);
+    }
+}
+
+/// Successors on their way to their shards: one batch per shard.
+type Buckets<S> = Vec<Batch<S>>;
 
 fn run_explore<P>(space: &P, meter: &mut Meter, layers: &mut Vec<u64>) -> Status
 where
@@ -179,6 +235,7 @@ where
         shards.iter().map(|s| s.found(frontier) as u64).sum()
     };
     let alone = rayon::current_num_threads() == 1;
+    let mut pending = Batch::new();
     let mut depth = 0u32;
     loop {
         meter.frontier(shards.iter().map(|s| s.layer.len()).sum());
@@ -221,13 +278,17 @@ where
                             layers.push(shard.found(frontier) as u64);
                             return Status::Limit(limit);
                         }
-                        let state = shard.current.states[id].clone();
-                        space.successors(&state, None, |_, next| {
+                        let state = &shard.current.states[id];
+                        space.successors(state, None, |_, next| {
                             generated += 1;
-                            shard.admit(frontier, hash_of(&next), next);
+                            pending.push(hash_of(&next), next);
                         });
+                        if pending.states.len() >= PENDING {
+                            shard.admit_all(frontier, &mut pending);
+                        }
                     }
                 }
+                shard.admit_all(frontier, &mut pending);
                 meter.stats.generated += generated;
                 if let Err(limit) = meter.store(shard.held()) {
                     layers.push(shard.found(frontier) as u64);
@@ -240,8 +301,7 @@ where
                 // At the depth limit: complete only if nothing lies beyond the last layer.
                 let beyond = expanded.par_iter().any(|(_, buckets)| {
                     buckets.iter().enumerate().any(|(k, bucket)| {
-                        bucket
-                            .iter()
+                        (bucket.hashes.iter().zip(&bucket.states))
                             .any(|(hash, state)| !shards[k].seen(*hash, state))
                     })
                 });
@@ -272,8 +332,8 @@ where
                 .par_iter_mut()
                 .zip(by_shard.into_par_iter())
                 .for_each(|(shard, buckets)| {
-                    for (hash, state) in buckets.into_iter().flatten() {
-                        shard.admit(frontier, hash, state);
+                    for mut bucket in buckets {
+                        shard.admit_all(frontier, &mut bucket);
                     }
                 });
             if let Err(limit) = meter.store(shards.iter().map(Shard::held).sum()) {
@@ -338,13 +398,13 @@ where
     slices
         .par_iter()
         .map(|(k, slice)| {
-            let mut buckets: Buckets<P::State> = (0..shards.len()).map(|_| Vec::new()).collect();
+            let mut buckets: Buckets<P::State> = (0..shards.len()).map(|_| Batch::new()).collect();
             let mut generated = 0;
             for state in &shards[*k].current.states[slice.clone()] {
                 space.successors(state, None, |_, next| {
                     generated += 1;
                     let hash = hash_of(&next);
-                    buckets[shard_of(hash, shards.len())].push((hash, next));
+                    buckets[shard_of(hash, shards.len())].push(hash, next);
                 });
             }
             (generated, buckets)

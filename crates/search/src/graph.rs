@@ -158,43 +158,28 @@ where
     }
     let mut layer = 0..1usize;
     let mut depth = 0u32;
+    let mut batch = Batch::new();
     while !layer.is_empty() {
         meter.frontier(layer.len());
         if !meter.may_deepen(depth) {
             *cut = true;
             break;
         }
-        for id in layer.clone() {
-            let id = id as u32;
-            if let Err(limit) = meter.expand(u64::from(depth)) {
-                return limit.into();
-            }
-            // A copy of the state (free for `Copy` states) lets each successor go straight
-            // from the callback into the arena.
-            let state = arena.state(id).clone();
-            // The state this one came from is stored already; in spaces whose moves can be
-            // undone it is among the successors, and one comparison beats a table lookup.
-            let parent = arena.parent(id).map(|(p, _)| p);
-            let mut found = None;
-            let mut generated = 0;
-            space.successors(&state, None, |mv, next| {
-                generated += 1;
-                if found.is_none() && parent.is_none_or(|p| *arena.state(p) != next) {
-                    if let Insert::New(child) = arena.insert(next, id, mv) {
-                        if space.is_goal(arena.state(child)) {
-                            found = Some(child);
-                        }
-                    }
-                }
-            });
-            meter.stats.generated += generated;
-            if let Some(child) = found {
-                let cost = path_cost(space, arena, child);
-                return End::Found(child, cost);
-            }
-            if let Err(limit) = meter.store(arena.len()) {
-                return limit.into();
-            }
+        let grow = |state: &P::State, out: &mut dyn FnMut(P::Move, P::State)| {
+            space.successors(state, None, out)
+        };
+        let goal = |state: &P::State| space.is_goal(state);
+        match batch.grow_layer(
+            meter,
+            depth.into(),
+            layer.clone(),
+            arena,
+            grow,
+            Ends::Goal(goal),
+        ) {
+            Ok(Some(Hit::Goal(child))) => return End::Found(child, path_cost(space, arena, child)),
+            Ok(_) => {}
+            Err(limit) => return limit.into(),
         }
         layer = layer.end..arena.len();
         depth += 1;
@@ -412,6 +397,7 @@ where
     let mut ahead = 0..forward.len();
     let mut behind = 0..backward.len();
     let (mut depth_ahead, mut depth_behind) = (0u32, 0u32);
+    let mut batch = Batch::new();
     while !ahead.is_empty() && !behind.is_empty() {
         if !meter.may_deepen(depth_ahead + depth_behind) {
             *cut = true;
@@ -420,60 +406,160 @@ where
         meter.frontier(ahead.len() + behind.len());
         let depth = u64::from(depth_ahead + depth_behind);
         if ahead.len() <= behind.len() {
-            for id in ahead.clone() {
-                let id = id as u32;
-                if let Err(limit) = meter.expand(depth) {
-                    return limit.into();
-                }
-                let state = forward.state(id).clone();
-                let mut met = None;
-                let mut generated = 0;
-                space.successors(&state, None, |mv, next| {
-                    generated += 1;
-                    if met.is_none() {
-                        if let Insert::New(f) = forward.insert(next, id, mv) {
-                            met = backward.set.find(forward.state(f)).map(|b| (f, b));
-                        }
-                    }
-                });
-                meter.stats.generated += generated;
-                if let Some((f, b)) = met {
-                    return Meet::Found(f, b);
-                }
-                if let Err(limit) = meter.store(forward.len() + backward.len()) {
-                    return limit.into();
-                }
+            let layer = ahead.clone();
+            let grow = |state: &P::State, out: &mut dyn FnMut(P::Move, P::State)| {
+                space.successors(state, None, out)
+            };
+            match batch.grow_layer(meter, depth, layer, forward, grow, meeting(backward)) {
+                Ok(Some(Hit::Meet(f, b))) => return Meet::Found(f, b),
+                Ok(_) => {}
+                Err(limit) => return limit.into(),
             }
             ahead = ahead.end..forward.len();
             depth_ahead += 1;
         } else {
-            for id in behind.clone() {
-                let id = id as u32;
-                if let Err(limit) = meter.expand(depth) {
-                    return limit.into();
-                }
-                let state = backward.state(id).clone();
-                let mut met = None;
-                let mut generated = 0;
-                space.predecessors(&state, |mv, prev| {
-                    generated += 1;
-                    if met.is_none() {
-                        if let Insert::New(b) = backward.insert(prev, id, mv) {
-                            met = forward.set.find(backward.state(b)).map(|f| (f, b));
-                        }
-                    }
-                });
-                meter.stats.generated += generated;
-                if let Some((f, b)) = met {
-                    return Meet::Found(f, b);
-                }
-                if let Err(limit) = meter.store(forward.len() + backward.len()) {
-                    return limit.into();
-                }
+            let layer = behind.clone();
+            let grow = |state: &P::State, out: &mut dyn FnMut(P::Move, P::State)| {
+                space.predecessors(state, out)
+            };
+            match batch.grow_layer(meter, depth, layer, backward, grow, meeting(forward)) {
+                Ok(Some(Hit::Meet(b, f))) => return Meet::Found(f, b),
+                Ok(_) => {}
+                Err(limit) => return limit.into(),
             }
             behind = behind.end..backward.len();
             depth_behind += 1;
         }
     }
     Meet::Exhausted
+}
+
+/// Successors on their way into an arena: generated for a batch of states first, then inserted
+/// in the order they were generated, each slot prefetched [`AHEAD`] entries in advance, so the
+/// cache misses of a large table overlap instead of following one another.
+struct Batch<S, M> {
+    hashes: Vec<u64>,
+    /// `(parent id, move, state)`, in the order generated.
+    items: Vec<(u32, M, S)>,
+}
+
+/// States expanded in one batch (fewer near the state budget).
+const BATCH: usize = 64;
+/// How many entries ahead of the insertion the slots are prefetched.
+const AHEAD: usize = 8;
+
+impl<S: Hash + Eq, M: Clone> Batch<S, M> {
+    fn new() -> Self {
+        Batch {
+            hashes: Vec::new(),
+            items: Vec::new(),
+        }
+    }
+
+    /// Expands the states of `layer` in `own` into `own`, in batches. Each new state is checked
+    /// against `other` (bidirectional search) or with `is_goal` (BFS); the first hit ends the
+    /// layer. A successor equal to the state's parent is skipped with one comparison: it is
+    /// stored already, and in spaces whose moves can be undone it comes up at every expansion.
+    fn grow_layer(
+        &mut self,
+        meter: &mut Meter,
+        depth: u64,
+        layer: std::ops::Range<usize>,
+        own: &mut Arena<S, M>,
+        grow: impl Fn(&S, &mut dyn FnMut(M, S)),
+        end: Ends<'_, S, M, impl Fn(&S) -> bool>,
+    ) -> Result<Option<Hit>, Limit>
+    where
+        S: Clone,
+    {
+        let other = match end {
+            Ends::Meeting(other) => Some(other),
+            Ends::Goal(_) => None,
+        };
+        let mut from = layer.start;
+        while from < layer.end {
+            let to = layer.end.min(from + batch_len(meter));
+            let mut generated = 0;
+            for id in from as u32..to as u32 {
+                meter.expand(depth)?;
+                let state = own.state(id).clone();
+                let parent = own.parent(id).map(|(p, _)| own.state(p));
+                let (hashes, items) = (&mut self.hashes, &mut self.items);
+                grow(&state, &mut |mv, next| {
+                    generated += 1;
+                    if parent != Some(&next) {
+                        hashes.push(own.set.hash(&next));
+                        items.push((id, mv, next));
+                    }
+                });
+            }
+            meter.stats.generated += generated;
+            own.set.reserve(self.items.len());
+            let prefetch = |own: &Arena<S, M>, hash| {
+                own.set.prefetch(hash);
+                if let Some(other) = other {
+                    other.set.prefetch(hash);
+                }
+            };
+            for &hash in self.hashes.iter().take(AHEAD) {
+                prefetch(own, hash);
+            }
+            let mut hit = None;
+            for (k, (parent, mv, next)) in self.items.drain(..).enumerate() {
+                if let Some(&ahead) = self.hashes.get(k + AHEAD) {
+                    prefetch(own, ahead);
+                }
+                let hash = self.hashes[k];
+                if let Insert::New(id) = own.insert_hashed(hash, next, parent, mv) {
+                    let state = own.state(id);
+                    hit = match &end {
+                        Ends::Meeting(other) => {
+                            other.set.find_hashed(hash, state).map(|o| Hit::Meet(id, o))
+                        }
+                        Ends::Goal(is_goal) => is_goal(state).then_some(Hit::Goal(id)),
+                    };
+                    if hit.is_some() {
+                        break;
+                    }
+                }
+            }
+            self.items.clear();
+            self.hashes.clear();
+            if hit.is_some() {
+                return Ok(hit);
+            }
+            meter.store(own.len() + other.map_or(0, Arena::len))?;
+            from = to;
+        }
+        Ok(None)
+    }
+}
+
+/// What ends a search's layer early.
+enum Ends<'a, S, M, G> {
+    /// A new state that the other side of a bidirectional search holds.
+    Meeting(&'a Arena<S, M>),
+    /// A new state that passes this goal test.
+    Goal(G),
+}
+
+/// A new state that ends a layer early.
+enum Hit {
+    /// A goal, reached by BFS.
+    Goal(u32),
+    /// A state both sides of a bidirectional search hold: its ids in the side that found it
+    /// and in the other side.
+    Meet(u32, u32),
+}
+
+/// How many states to expand in one batch: [`BATCH`], or fewer near the state budget so that
+/// the budget is passed by at most one expansion's successors.
+fn batch_len(meter: &Meter) -> usize {
+    let branching = (meter.stats.generated / meter.stats.expanded.max(1)).max(1) + 1;
+    ((meter.room() / branching) as usize).clamp(1, BATCH)
+}
+
+/// The end of a bidirectional layer: meeting `other` (the goal test's type is a formality).
+fn meeting<S, M>(other: &Arena<S, M>) -> Ends<'_, S, M, fn(&S) -> bool> {
+    Ends::Meeting(other)
 }
