@@ -10,8 +10,9 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use frontier_search::{
-    astar, bfs, bidirectional, bytes_per_state, dfs, explore, idastar, iddfs, par_bfs, ucs, Config,
-    Exploration, Limit, Outcome, Progress, Reversible, Solution, Space, Stats, Status,
+    astar, bfs, bidirectional, bytes_per_state, dfs, explore, idastar, iddfs, par_bfs,
+    par_bidirectional, ucs, Config, Exploration, Limit, Outcome, Progress, Reversible, Solution,
+    Space, Stats, Status,
 };
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde_json::{json, Value};
@@ -252,6 +253,7 @@ impl SearchArgs {
             Algo::Ucs => ucs(space, &config),
             Algo::Astar => astar(space, &config),
             Algo::Idastar => idastar(space, &config),
+            Algo::Bidirectional if config.threads > 1 => par_bidirectional(space, &config),
             Algo::Bidirectional => bidirectional(space, &config),
         };
         ctx.clear_progress();

@@ -190,7 +190,7 @@ impl<S: Hash + Eq> StateSet<S> {
     #[cold]
     fn grow(&mut self) {
         let size = self.slots.len() * 2;
-        let mut slots = vec![0; size];
+        let mut slots = zeroed(size);
         let mask = size - 1;
         let shift = self.shift - 1;
         for &slot in self.slots.iter().filter(|&&slot| slot != 0) {
@@ -204,6 +204,17 @@ impl<S: Hash + Eq> StateSet<S> {
         self.mask = mask;
         self.shift = shift;
     }
+}
+
+/// `len` zero slots, written rather than allocated zeroed: a zeroed allocation maps the
+/// kernel's shared zero page, the table's first read of a slot keeps it, and the first write
+/// then costs a second fault and a TLB flush on every core (measured: most of the system
+/// time of a two-thread search).
+#[allow(clippy::slow_vector_initialization)] // deliberately: see above
+fn zeroed(len: usize) -> Vec<u64> {
+    let mut slots = Vec::with_capacity(len);
+    slots.resize(len, 0);
+    slots
 }
 
 /// Seen states, each with its parent's id and the move from the parent: the store behind the

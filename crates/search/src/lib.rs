@@ -61,7 +61,7 @@ pub use config::{Config, Progress, ProgressFn};
 pub use explore::explore;
 pub use graph::{astar, bfs, bidirectional, dfs, ucs};
 pub use outcome::{Exploration, Limit, Outcome, Solution, Stats, Status};
-pub use parallel::par_bfs;
+pub use parallel::{par_bfs, par_bidirectional};
 pub use space::{Cost, Reversible, Space};
 pub use tree::{idastar, iddfs};
 

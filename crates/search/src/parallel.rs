@@ -8,11 +8,11 @@ use std::hash::Hash;
 
 use rayon::prelude::*;
 
-use crate::arena::{Arena, Insert};
+use crate::arena::{hash_of, Arena, Insert};
 use crate::config::{Config, Meter};
 use crate::graph::{path_cost, plant_start, End};
-use crate::outcome::{Limit, Outcome, Status};
-use crate::space::Space;
+use crate::outcome::{Limit, Outcome, Solution, Status};
+use crate::space::{Reversible, Space};
 
 /// States a worker expands in one batch.
 const CHUNK: usize = 1 << 12;
@@ -109,4 +109,330 @@ where
         depth += 1;
     }
     Ok(None)
+}
+
+/// Shards a parallel bidirectional search splits each side's store into, by hash.
+const SHARD_BITS: u32 = 6;
+const SHARDS: usize = 1 << SHARD_BITS;
+/// States one shard may hold: a global id is a shard's local id shifted left by
+/// [`SHARD_BITS`], with the shard in the low bits, and must fit a `u32`. Checked after each
+/// batch, with room to spare for one batch.
+const SHARD_CAPACITY: usize = (1 << (32 - SHARD_BITS)) - (1 << 20);
+/// How many successors ahead of the insertion their slots are prefetched.
+const AHEAD: usize = 8;
+
+/// The shard of a hash: bits that neither the table's slot nor its key filter depend on much.
+#[inline]
+fn shard_of(hash: u64) -> usize {
+    (hash >> 40) as usize & (SHARDS - 1)
+}
+
+/// One side of a parallel bidirectional search: an arena per shard, parents as global ids.
+struct Side<S, M> {
+    shards: Vec<Arena<S, M>>,
+    /// Each shard's current layer, as a range of its local ids.
+    layer: Vec<std::ops::Range<usize>>,
+}
+
+/// The global id of local id `local` in shard `shard`.
+#[inline]
+fn global(shard: usize, local: u32) -> u32 {
+    (local << SHARD_BITS) | shard as u32
+}
+
+/// The shard and local id of a global id.
+#[inline]
+fn local(id: u32) -> (usize, u32) {
+    (id as usize & (SHARDS - 1), id >> SHARD_BITS)
+}
+
+impl<S: Hash + Eq + Clone, M: Clone> Side<S, M> {
+    fn new(roots: Vec<S>) -> Self {
+        let mut shards: Vec<Arena<S, M>> = (0..SHARDS).map(|_| Arena::new()).collect();
+        for root in roots {
+            let hash = hash_of(&root);
+            shards[shard_of(hash)].insert_root(root);
+        }
+        let layer = shards.iter().map(|a| 0..a.len()).collect();
+        Side { shards, layer }
+    }
+
+    fn len(&self) -> usize {
+        self.shards.iter().map(Arena::len).sum()
+    }
+
+    fn layer_len(&self) -> usize {
+        self.layer.iter().map(|l| l.len()).sum()
+    }
+
+    fn state(&self, id: u32) -> &S {
+        let (shard, local) = local(id);
+        self.shards[shard].state(local)
+    }
+
+    fn find(&self, state: &S) -> Option<u32> {
+        let hash = hash_of(state);
+        let shard = shard_of(hash);
+        let local = self.shards[shard].set.find_hashed(hash, state)?;
+        Some(global(shard, local))
+    }
+
+    /// The moves from a root to `id` and the states along the way, from `id` back to the root.
+    fn path_back(&self, mut id: u32) -> (Vec<M>, Vec<S>) {
+        let mut moves = Vec::new();
+        let mut states = vec![self.state(id).clone()];
+        loop {
+            let (shard, local) = local(id);
+            let Some((parent, mv)) = self.shards[shard].parent(local) else {
+                return (moves, states);
+            };
+            moves.push(mv.clone());
+            states.push(self.state(parent).clone());
+            id = parent;
+        }
+    }
+
+    /// Makes the states found since the current layer began the current layer.
+    fn advance(&mut self) {
+        for (layer, arena) in self.layer.iter_mut().zip(&self.shards) {
+            *layer = layer.end..arena.len();
+        }
+    }
+}
+
+/// Successors on their way into one shard, in the order generated.
+struct Bucket<S, M> {
+    hashes: Vec<u64>,
+    /// `(parent's global id, move, state)`.
+    items: Vec<(u32, M, S)>,
+}
+
+impl<S, M> Bucket<S, M> {
+    fn new() -> Self {
+        Bucket {
+            hashes: Vec::new(),
+            items: Vec::new(),
+        }
+    }
+}
+
+/// [`crate::bidirectional`] with `config.threads` worker threads: each side's store is split
+/// into shards by hash; workers expand slices of a layer into one bucket per shard, then every
+/// shard takes its buckets (and looks for the same state in the other side's shard of the
+/// same number) in parallel. Returns a shortest solution, though not always the same one as
+/// the serial solver (which of several shortest paths is found depends on the thread count).
+pub fn par_bidirectional<P>(space: &P, config: &Config) -> Outcome<P::State, P::Move>
+where
+    P: Reversible + Sync,
+    P::State: Hash + Eq + Send + Sync,
+    P::Move: Send + Sync,
+{
+    let Some(pool) = pool(config) else {
+        return crate::bidirectional(space, config);
+    };
+    pool.install(|| {
+        let mut meter = Meter::new(config);
+        let mut forward = Side::new(vec![space.start()]);
+        let mut backward = Side::new(space.goals());
+        let end = run_par_bidirectional(space, &mut meter, &mut forward, &mut backward);
+        let stats = meter.finish();
+        match end {
+            Ok(Some((f, b))) => {
+                let (mut moves, mut states) = forward.path_back(f);
+                moves.reverse();
+                states.reverse();
+                let (back_moves, back_states) = backward.path_back(b);
+                moves.extend(back_moves);
+                states.extend(back_states.into_iter().skip(1));
+                Outcome::solved(Solution::priced(space, moves, states), stats)
+            }
+            Ok(None) => Outcome::stopped(Status::Exhausted, stats),
+            Err(limit) => Outcome::stopped(Status::Limit(limit), stats),
+        }
+    })
+}
+
+/// Runs the two searches until they meet: `Ok(Some((forward id, backward id)))` of the state
+/// they share, `Ok(None)` when one side runs out of states.
+fn run_par_bidirectional<P>(
+    space: &P,
+    meter: &mut Meter,
+    forward: &mut Side<P::State, P::Move>,
+    backward: &mut Side<P::State, P::Move>,
+) -> Result<Option<(u32, u32)>, Limit>
+where
+    P: Reversible + Sync,
+    P::State: Hash + Eq + Send + Sync,
+    P::Move: Send + Sync,
+{
+    for shard in 0..SHARDS {
+        for b in backward.layer[shard].clone() {
+            let b = global(shard, b as u32);
+            if let Some(f) = forward.find(backward.state(b)) {
+                return Ok(Some((f, b)));
+            }
+        }
+    }
+    meter.store(forward.len() + backward.len())?;
+    let (mut depth_ahead, mut depth_behind) = (0u32, 0u32);
+    while forward.layer_len() > 0 && backward.layer_len() > 0 {
+        if !meter.may_deepen(depth_ahead + depth_behind) {
+            return Err(Limit::Depth);
+        }
+        meter.frontier(forward.layer_len() + backward.layer_len());
+        let depth = u64::from(depth_ahead + depth_behind);
+        if forward.layer_len() <= backward.layer_len() {
+            let grow = |state: &P::State, out: &mut dyn FnMut(P::Move, P::State)| {
+                space.successors(state, None, out)
+            };
+            if let Some(hit) = grow_side(meter, depth, forward, backward, grow)? {
+                return Ok(Some(hit));
+            }
+            forward.advance();
+            depth_ahead += 1;
+        } else {
+            let grow = |state: &P::State, out: &mut dyn FnMut(P::Move, P::State)| {
+                space.predecessors(state, out)
+            };
+            if let Some((b, f)) = grow_side(meter, depth, backward, forward, grow)? {
+                return Ok(Some((f, b)));
+            }
+            backward.advance();
+            depth_behind += 1;
+        }
+    }
+    Ok(None)
+}
+
+/// Expands `own`'s current layer in parallel, checking each new state against `other`: the
+/// first state both hold (in the lowest shard of the first batch that has one) ends the
+/// layer, as `(own id, other id)`.
+fn grow_side<S, M>(
+    meter: &mut Meter,
+    depth: u64,
+    own: &mut Side<S, M>,
+    other: &Side<S, M>,
+    grow: impl Fn(&S, &mut dyn FnMut(M, S)) + Sync,
+) -> Result<Option<(u32, u32)>, Limit>
+where
+    S: Hash + Eq + Clone + Send + Sync,
+    M: Clone + Send + Sync,
+{
+    let threads = rayon::current_num_threads();
+    let mut cursor = (0, own.layer[0].start);
+    loop {
+        // Near the state budget, fewer states are expanded at once, so that the budget is
+        // passed by about one expansion's successors, as in the other solvers.
+        let branching = (meter.stats.generated / meter.stats.expanded.max(1)).max(1) + 1;
+        let mut room = ((meter.room() / branching) as usize).clamp(1, 4 * threads * CHUNK);
+        let slice = (room / (4 * threads)).clamp(1, CHUNK);
+        let mut slices = Vec::new();
+        while room > 0 && cursor.0 < SHARDS {
+            let (k, from) = cursor;
+            let end = own.layer[k].end;
+            if from >= end {
+                cursor = (k + 1, own.layer.get(k + 1).map_or(0, |l| l.start));
+                continue;
+            }
+            let to = end.min(from + slice.min(room));
+            room -= to - from;
+            slices.push((k, from..to));
+            cursor = (k, to);
+        }
+        if slices.is_empty() {
+            return Ok(None);
+        }
+        for (_, slice) in &slices {
+            for _ in slice.clone() {
+                meter.expand(depth)?;
+            }
+        }
+        let shared: &Side<S, M> = own;
+        let expanded: Vec<(u64, Vec<Bucket<S, M>>)> = slices
+            .par_iter()
+            .map(|(k, slice)| {
+                let arena = &shared.shards[*k];
+                let mut buckets: Vec<Bucket<S, M>> = (0..SHARDS).map(|_| Bucket::new()).collect();
+                let mut generated = 0;
+                for local in slice.clone() {
+                    let local = local as u32;
+                    let id = global(*k, local);
+                    let parent = arena.parent(local).map(|(p, _)| shared.state(p));
+                    grow(arena.state(local), &mut |mv, next| {
+                        generated += 1;
+                        if parent != Some(&next) {
+                            let hash = hash_of(&next);
+                            let bucket = &mut buckets[shard_of(hash)];
+                            bucket.hashes.push(hash);
+                            bucket.items.push((id, mv, next));
+                        }
+                    });
+                }
+                (generated, buckets)
+            })
+            .collect();
+        let mut by_shard: Vec<Vec<Bucket<S, M>>> = (0..SHARDS)
+            .map(|_| Vec::with_capacity(slices.len()))
+            .collect();
+        for (generated, buckets) in expanded {
+            meter.stats.generated += generated;
+            for (k, bucket) in buckets.into_iter().enumerate() {
+                by_shard[k].push(bucket);
+            }
+        }
+        let hits: Vec<Option<(u32, u32)>> = own
+            .shards
+            .par_iter_mut()
+            .zip(by_shard)
+            .enumerate()
+            .map(|(k, (arena, buckets))| {
+                let theirs = &other.shards[k];
+                for bucket in buckets {
+                    if let Some((mine, met)) = take_bucket(arena, theirs, bucket) {
+                        return Some((global(k, mine), global(k, met)));
+                    }
+                }
+                None
+            })
+            .collect();
+        if let Some(hit) = hits.into_iter().flatten().next() {
+            return Ok(Some(hit));
+        }
+        meter.store(own.len() + other.len())?;
+        if own.shards.iter().any(|a| a.len() > SHARD_CAPACITY) {
+            return Err(Limit::States);
+        }
+    }
+}
+
+/// Inserts a bucket's successors into one shard in order, their slots prefetched a few ahead;
+/// returns the local ids of the first new state that `theirs` holds too.
+fn take_bucket<S, M>(
+    arena: &mut Arena<S, M>,
+    theirs: &Arena<S, M>,
+    bucket: Bucket<S, M>,
+) -> Option<(u32, u32)>
+where
+    S: Hash + Eq,
+    M: Clone,
+{
+    let Bucket { hashes, items } = bucket;
+    arena.set.reserve(items.len());
+    for &hash in hashes.iter().take(AHEAD) {
+        arena.set.prefetch(hash);
+        theirs.set.prefetch(hash);
+    }
+    for (k, (parent, mv, next)) in items.into_iter().enumerate() {
+        if let Some(&ahead) = hashes.get(k + AHEAD) {
+            arena.set.prefetch(ahead);
+            theirs.set.prefetch(ahead);
+        }
+        let hash = hashes[k];
+        if let Insert::New(mine) = arena.insert_hashed(hash, next, parent, mv) {
+            if let Some(met) = theirs.set.find_hashed(hash, arena.state(mine)) {
+                return Some((mine, met));
+            }
+        }
+    }
+    None
 }

@@ -6,8 +6,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use frontier_search::{
-    astar, bfs, bidirectional, dfs, explore, idastar, iddfs, par_bfs, ucs, Config, Cost, Limit,
-    Outcome, Reversible, Space, Status,
+    astar, bfs, bidirectional, dfs, explore, idastar, iddfs, par_bfs, par_bidirectional, ucs,
+    Config, Cost, Limit, Outcome, Reversible, Space, Status,
 };
 use proptest::prelude::*;
 
@@ -192,6 +192,7 @@ proptest! {
             ("bfs", bfs(&graph, &config)),
             ("par_bfs", par_bfs(&graph, &config.clone().threads(2))),
             ("bidirectional", bidirectional(&graph, &config)),
+            ("par_bidirectional", par_bidirectional(&graph, &config.clone().threads(2))),
             ("iddfs", iddfs(&graph, &bounded)),
         ] {
             match shortest {
@@ -255,6 +256,7 @@ proptest! {
             prop_assert_eq!(outcome.stats.stored, expected, "{}", name);
         }
         prop_assert_eq!(bidirectional(&graph, &Config::default()).status, Status::Exhausted);
+        prop_assert_eq!(two_threads(&graph, &Config::default()).status, Status::Exhausted);
     }
 
     #[test]
@@ -300,6 +302,7 @@ proptest! {
             ("dfs", dfs(&graph, &Config::default().max_states(max))),
             ("ucs", ucs(&graph, &Config::default().max_states(max))),
             ("bidirectional", bidirectional(&graph, &Config::default().max_states(max))),
+            ("par_bidirectional", two_threads(&graph, &Config::default().max_states(max))),
         ] {
             // A store is checked after each expansion, so it may pass the budget by one
             // expansion's successors (plus the goals, for the backward search) and no more.
@@ -345,7 +348,17 @@ impl Reversible for Endless {
 
 type Solver = fn(&Endless, &Config) -> Outcome<u64, ()>;
 
-const SOLVERS: [(&str, Solver); 7] = [
+/// The parallel bidirectional search on two threads.
+fn two_threads<P>(space: &P, config: &Config) -> Outcome<P::State, P::Move>
+where
+    P: Reversible + Sync,
+    P::State: std::hash::Hash + Eq + Send + Sync,
+    P::Move: Send + Sync,
+{
+    par_bidirectional(space, &config.clone().threads(2))
+}
+
+const SOLVERS: [(&str, Solver); 8] = [
     ("dfs", dfs),
     ("bfs", bfs),
     ("iddfs", iddfs),
@@ -353,6 +366,7 @@ const SOLVERS: [(&str, Solver); 7] = [
     ("astar", astar),
     ("idastar", idastar),
     ("bidirectional", bidirectional),
+    ("par_bidirectional", two_threads),
 ];
 
 #[test]
@@ -440,6 +454,7 @@ fn a_start_that_is_a_goal_needs_no_moves() {
         astar(&graph, &Config::default()),
         idastar(&graph, &Config::default()),
         bidirectional(&graph, &Config::default()),
+        two_threads(&graph, &Config::default()),
     ] {
         let solution = outcome.solution.unwrap();
         assert!(solution.is_empty());
@@ -569,6 +584,75 @@ fn explore_counts_a_large_space_in_shards_with_any_threads() {
                 u64::from(n * n)
             };
             assert!(exploration.stats.stored <= bound);
+        }
+    }
+}
+
+/// A walk across a [`Grid`] to one cell, searchable from both ends.
+struct GridWalk {
+    grid: Grid,
+    goal: (u32, u32),
+}
+
+impl Space for GridWalk {
+    type State = (u32, u32);
+    type Move = u8;
+
+    fn start(&self) -> (u32, u32) {
+        self.grid.start()
+    }
+
+    fn is_goal(&self, cell: &(u32, u32)) -> bool {
+        *cell == self.goal
+    }
+
+    fn successors(&self, cell: &(u32, u32), last: Option<&u8>, out: impl FnMut(u8, (u32, u32))) {
+        self.grid.successors(cell, last, out);
+    }
+}
+
+impl Reversible for GridWalk {
+    fn goals(&self) -> Vec<(u32, u32)> {
+        vec![self.goal]
+    }
+
+    /// Move `k` is undone by move `(k + 2) % 4`, so a neighbour reached by `k` steps back in
+    /// with the opposite move.
+    fn predecessors(&self, cell: &(u32, u32), mut out: impl FnMut(u8, (u32, u32))) {
+        self.grid
+            .successors(cell, None, |k, from| out((k + 2) % 4, from));
+    }
+}
+
+#[test]
+fn bidirectional_searches_cross_a_large_grid_with_any_threads() {
+    // 400 x 400 = 160,000 cells: every shard of the parallel search holds thousands. The
+    // shortest walk between two cells is their Manhattan distance.
+    let n = 400u32;
+    for goal in [(n - 1, n - 1), (n / 2, 3), (0, n - 1)] {
+        let walk = GridWalk {
+            grid: Grid {
+                n,
+                undirected: true,
+            },
+            goal,
+        };
+        for threads in [1, 2, 3] {
+            let outcome = par_bidirectional(&walk, &Config::default().threads(threads));
+            assert_eq!(outcome.status, Status::Solved, "threads {threads}");
+            let solution = outcome.solution.unwrap();
+            assert_eq!(solution.len() as u32, goal.0 + goal.1, "threads {threads}");
+            assert_eq!(solution.states.first(), Some(&(0, 0)));
+            assert_eq!(solution.states.last(), Some(&goal));
+            for (step, mv) in solution.moves.iter().enumerate() {
+                let mut reached = None;
+                walk.successors(&solution.states[step], None, |m, next| {
+                    if m == *mv {
+                        reached = Some(next);
+                    }
+                });
+                assert_eq!(reached, Some(solution.states[step + 1]), "step {step}");
+            }
         }
     }
 }
