@@ -12,16 +12,17 @@
 //! | [`ucs`] | cheapest (Dijkstra) | all seen states | positive step costs |
 //! | [`astar`] | cheapest | all seen states | an admissible heuristic |
 //! | [`idastar`] | cheapest | linear in depth | an admissible heuristic |
-//! | [`bidirectional`] | fewest moves | both seen-sets | [`Reversible`] |
+//! | [`bidirectional`] / [`par_bidirectional`] | fewest moves | both seen-sets | [`Reversible`] |
 //! | [`explore`] | states at each distance, in parallel with `threads` | all seen states, or three layers if [undirected](Space::undirected) | `State: Hash + Eq` |
 //!
 //! Every solver takes a [`Config`] (max depth, max stored states, timeout, cancel flag, progress
 //! observer) and returns an outcome with three possible statuses: solved, proven unsolvable
 //! ([`Status::Exhausted`]), or stopped by a named [`Limit`] — always with [`Stats`].
 //!
-//! Seen states are stored once, in insertion order, indexed by an FxHash table of `u32` ids;
-//! parents are ids, so a path is rebuilt only for the final answer. Successors are passed to a
-//! callback and collected in a reused buffer: the hot loops allocate nothing per node.
+//! Seen states are stored once, in insertion order, indexed by an open-addressing table of `u32`
+//! ids (with FxHash); parents are ids, so a path is rebuilt only for the final answer.
+//! Successors are passed to a callback and collected in a reused buffer, then inserted in order
+//! with their table slots prefetched: the hot loops allocate nothing per node.
 //!
 //! ```
 //! use frontier_search::{astar, bfs, Config, Space, Status};

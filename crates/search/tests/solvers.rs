@@ -656,3 +656,37 @@ fn bidirectional_searches_cross_a_large_grid_with_any_threads() {
         }
     }
 }
+
+#[test]
+fn breadth_first_searches_cross_a_grid_of_millions() {
+    // 1500 x 1500 = 2,250,000 cells: the seen-sets outgrow the small index and move to the
+    // large one (past 2^20 states) during the search. The answer is the Manhattan distance.
+    let n = 1500u32;
+    let walk = GridWalk {
+        grid: Grid {
+            n,
+            undirected: true,
+        },
+        goal: (n - 1, n - 1),
+    };
+    for (name, outcome) in [
+        ("bfs", bfs(&walk, &Config::default())),
+        ("bidirectional", bidirectional(&walk, &Config::default())),
+    ] {
+        assert_eq!(outcome.status, Status::Solved, "{name}");
+        let solution = outcome.solution.unwrap();
+        assert_eq!(solution.len() as u32, 2 * (n - 1), "{name}");
+        assert_eq!(solution.states.last(), Some(&walk.goal), "{name}");
+        for pair in solution.states.windows(2) {
+            let (a, b) = (pair[0], pair[1]);
+            assert_eq!(
+                a.0.abs_diff(b.0) + a.1.abs_diff(b.1),
+                1,
+                "{name}: {a:?} -> {b:?}"
+            );
+        }
+    }
+    // bfs held (nearly) every cell when it reached the far corner.
+    let stored = bfs(&walk, &Config::default()).stats.stored;
+    assert!(stored > u64::from(n * n) - 10, "{stored}");
+}
