@@ -45,7 +45,7 @@ const ID_BITS: u64 = 0xffff_ffff;
 /// (measured: a third faster than the large index on the 8-puzzle's 181,440 states); above
 /// it every probe goes to memory, where one slot read per lookup, prefetching and growth
 /// without re-hashing win (measured: 2.4x faster on a cube search of 10 million states).
-const LARGE_FROM: usize = 1 << 20;
+pub(crate) const LARGE_FROM: usize = 1 << 20;
 
 /// Seen states in insertion order, indexed by a hash table of `u32` ids.
 ///
@@ -80,7 +80,7 @@ struct Slots {
 impl Slots {
     /// A table for `len` states with room to grow, indexing `states`' hashes in order.
     fn build<S>(states: &[S], hash: impl Fn(&S) -> u64) -> Slots {
-        let size = (states.len() * 2).next_power_of_two();
+        let size = (states.len() * 2).next_power_of_two().max(16);
         let mut table = Slots {
             slots: zeroed(size),
             mask: size - 1,
@@ -254,6 +254,15 @@ impl<S: Hash + Eq> StateSet<S> {
             while self.states.len() + additional > table.limit() && table.slots.len() < MAX_SLOTS {
                 table.grow();
             }
+        }
+    }
+
+    /// Moves a small index to the large one now, whatever this set's size: for a set that is
+    /// one shard of a store too large for the cache.
+    pub fn make_large(&mut self) {
+        if let Index::Small(_) = self.index {
+            let hasher = self.hasher;
+            self.index = Index::Large(Slots::build(&self.states, |state| hasher.hash_one(state)));
         }
     }
 

@@ -8,7 +8,7 @@ use std::hash::Hash;
 
 use rayon::prelude::*;
 
-use crate::arena::{hash_of, Arena, Insert};
+use crate::arena::{hash_of, Arena, Insert, LARGE_FROM};
 use crate::config::{Config, Meter};
 use crate::graph::{path_cost, plant_start, End};
 use crate::outcome::{Limit, Outcome, Solution, Status};
@@ -399,6 +399,9 @@ where
             return Ok(Some(hit));
         }
         meter.store(own.len() + other.len())?;
+        if own.len() >= LARGE_FROM {
+            own.shards.par_iter_mut().for_each(|a| a.set.make_large());
+        }
         if own.shards.iter().any(|a| a.len() > SHARD_CAPACITY) {
             return Err(Limit::States);
         }
