@@ -212,6 +212,11 @@ impl Cube {
         Facelets::from_cubie(&self.to_cubie())
     }
 
+    /// The cube whose packed bits are `bits` (which must be those of a cube).
+    pub(crate) fn from_bits(bits: u128) -> Cube {
+        Cube(bits)
+    }
+
     /// The packed bits (100 of the 128 are used).
     pub fn bits(self) -> u128 {
         self.0

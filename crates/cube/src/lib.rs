@@ -81,6 +81,7 @@ mod heuristic;
 mod moves;
 mod notation;
 mod space;
+mod symmetry;
 
 pub use cube::{random_scramble, scramble_facelets, Cube};
 pub use cubie::CubieCube;
@@ -91,3 +92,4 @@ pub use heuristic::Heuristic;
 pub use moves::{Metric, Move};
 pub use notation::{parse, parse_moves, write_moves, Notation, Turn, TurnKind};
 pub use space::CubeSpace;
+pub use symmetry::{canonical, rotated, unfold, SymmetricCubeSpace, ROTATIONS};

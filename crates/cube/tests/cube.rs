@@ -2,11 +2,12 @@
 //! solver's answer replayed on the facelet model.
 
 use frontier_cube::{
-    parse, parse_moves, random_scramble, scramble_facelets, write_moves, Cube, CubeError,
-    CubeSpace, CubieCube, Face, Facelets, Heuristic, Metric, Move, Notation,
+    parse, parse_moves, random_scramble, scramble_facelets, unfold, write_moves, Cube, CubeError,
+    CubeSpace, CubieCube, Face, Facelets, Heuristic, Metric, Move, Notation, SymmetricCubeSpace,
 };
 use frontier_search::{
-    bfs, bidirectional, explore, idastar, iddfs, Config, Outcome, Reversible, Space, Status,
+    bfs, bidirectional, explore, idastar, iddfs, par_bidirectional, Config, Outcome, Reversible,
+    Space, Status,
 };
 use proptest::prelude::*;
 
@@ -339,4 +340,43 @@ proptest! {
             Err(e) => prop_assert!(!e.to_string().is_empty()),
         }
     }
+}
+
+#[test]
+fn searching_classes_of_cubes_finds_shortest_solutions() {
+    // Over classes under the 24 rotations, bfs and bidirectional search find paths as short
+    // as IDA* on real cubes, and the unfolded turns solve the cube on the facelet model.
+    for seed in 0..10u64 {
+        let metric = if seed % 2 == 0 {
+            Metric::Htm
+        } else {
+            Metric::Qtm
+        };
+        let scramble = random_scramble(100 + seed, 6 + seed as usize % 2, metric);
+        let cube = Cube::SOLVED.apply_all(&scramble);
+        let shortest = check_solution(
+            cube,
+            &idastar(&CubeSpace::new(cube, metric), &Config::default()),
+        );
+        let classes = SymmetricCubeSpace::new(cube, metric);
+        for outcome in [
+            bfs(&classes, &Config::default()),
+            bidirectional(&classes, &Config::default()),
+            par_bidirectional(&classes, &Config::default().threads(2)),
+        ] {
+            assert_eq!(outcome.status, Status::Solved);
+            let states = &outcome.solution.as_ref().unwrap().states;
+            let moves = unfold(cube, states, metric).expect("a path of classes unfolds");
+            assert_eq!(moves.len(), shortest, "seed {seed}");
+            assert_eq!(replay(&cube.to_facelets(), &moves), Facelets::SOLVED);
+        }
+    }
+}
+
+#[test]
+fn a_path_that_is_not_one_does_not_unfold() {
+    let cube = Cube::from_scramble("R U", Notation::Wca).unwrap();
+    let two_turns = [frontier_cube::canonical(cube), Cube::SOLVED];
+    assert_eq!(unfold(cube, &two_turns, Metric::Htm), None);
+    assert_eq!(unfold(cube, &[], Metric::Htm), None);
 }

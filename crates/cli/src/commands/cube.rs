@@ -5,7 +5,9 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use anyhow::{bail, Context as _};
-use frontier_cube::{scramble_facelets, Cube, CubeSpace, Facelets, Metric, Notation};
+use frontier_cube::{
+    scramble_facelets, unfold, Cube, CubeSpace, Facelets, Metric, Notation, SymmetricCubeSpace,
+};
 use frontier_search::Space;
 use serde_json::json;
 
@@ -116,7 +118,28 @@ pub fn run(args: Args, ctx: &Context) -> anyhow::Result<ExitCode> {
     let space = CubeSpace::new(cube, metric);
     // IDA* with the pruning tables: measured 5-20x faster than bidirectional on 10- and 12-move
     // scrambles, in 10 MB instead of hundreds (see crates/cube/README.md).
-    let (algo, outcome) = args.search.solve(ctx, &space, Algo::Idastar);
+    let (algo, outcome) = if matches!(args.search.algo, Some(Algo::Bfs | Algo::Bidirectional)) {
+        // The graph searches store every state they see, so they run on classes of cubes
+        // under the 24 rotations (about 24 times fewer states), and the path of classes is
+        // unfolded into turns of the real cube.
+        let classes = SymmetricCubeSpace::new(cube, metric);
+        let (algo, mut outcome) = args.search.solve(ctx, &classes, Algo::Bidirectional);
+        if let Some(solution) = outcome.solution.as_mut() {
+            let moves = unfold(cube, &solution.states, metric)
+                .context("internal error: the path of classes does not unfold into turns")?;
+            let mut at = cube;
+            let mut states = vec![at];
+            for &mv in &moves {
+                at = at.apply(mv);
+                states.push(at);
+            }
+            solution.moves = moves;
+            solution.states = states;
+        }
+        (algo, outcome)
+    } else {
+        args.search.solve(ctx, &space, Algo::Idastar)
+    };
     let ansi = ctx.stdout_is_terminal;
     let quiet = args.search.quiet;
     let show = args.show;

@@ -1,0 +1,414 @@
+//! The cube's 24 rotational symmetries, and searching on classes of cubes instead of cubes.
+//!
+//! Looking at a cube from another side (a rotation, then re-reading it with the centres in
+//! place) gives another cube at the same distance from solved: conjugation by a rotation maps
+//! face turns to face turns and fixes the solved cube. Every cube has up to 24 such views; the
+//! smallest one (as packed bits) stands for the class. A breadth-first or bidirectional search
+//! over classes stores about 24 times fewer states than one over cubes, and finds the same
+//! distance; [`unfold`] turns its path of classes back into face turns on the real cube.
+
+use std::sync::OnceLock;
+
+use frontier_search::{Reversible, Space};
+
+use crate::cube::Cube;
+use crate::cubie::CubieCube;
+use crate::geometry::{corner_facelets, edge_facelets, quarter_turn, Face, ALL_LAYERS};
+use crate::moves::{Metric, Move};
+
+/// How many rotations the cube has.
+pub const ROTATIONS: usize = 24;
+
+/// Bits of a packed corner field, and where the edge fields start (see [`Cube`]).
+const FIELD: u32 = 5;
+const EDGE_BASE: u32 = 40;
+
+/// For each rotation: for each position, the position its field is read from, and what each
+/// field value (cubie | orientation << 3 or << 4) becomes there.
+struct Tables {
+    corner_from: [[u8; 8]; ROTATIONS],
+    corner_map: [[[u8; 32]; 8]; ROTATIONS],
+    edge_from: [[u8; 12]; ROTATIONS],
+    edge_map: [[[u8; 32]; 12]; ROTATIONS],
+}
+
+/// "Comes from" facelet tables of the 24 rotations: any face up (6 ways), then a quarter turn
+/// about the vertical axis 0-3 times.
+pub(crate) fn rotation_facelets() -> Vec<[u8; 54]> {
+    let identity: [u8; 54] = std::array::from_fn(|i| i as u8);
+    // After `a` then `b`, facelet j shows what `a` had brought to facelet b[j].
+    let then =
+        |a: &[u8; 54], b: &[u8; 54]| -> [u8; 54] { std::array::from_fn(|j| a[b[j] as usize]) };
+    let x = quarter_turn(Face::R, ALL_LAYERS);
+    let z = quarter_turn(Face::F, ALL_LAYERS);
+    let y = quarter_turn(Face::U, ALL_LAYERS);
+    let x2 = then(&x, &x);
+    let ups = [identity, x, x2, then(&x2, &x), z, then(&then(&z, &z), &z)];
+    let mut all = Vec::with_capacity(ROTATIONS);
+    for up in ups {
+        let mut r = up;
+        for _ in 0..4 {
+            all.push(r);
+            r = then(&r, &y);
+        }
+    }
+    all
+}
+
+/// The rotation as a cubie-model "move" `S`: `S.cp[i]` is the position whose cubie the rotation
+/// brings to position `i`, `S.co[i]` how far it is turned there (edges likewise).
+fn rotation_cubie(from: &[u8; 54]) -> CubieCube {
+    let mut s = CubieCube::SOLVED;
+    let corners = corner_facelets();
+    for (i, target) in corners.iter().enumerate() {
+        for (p, source) in corners.iter().enumerate() {
+            if let Some(slot) = target.iter().position(|&f| from[f as usize] == source[0]) {
+                s.cp[i] = p as u8;
+                s.co[i] = slot as u8;
+            }
+        }
+    }
+    let edges = edge_facelets();
+    for (i, target) in edges.iter().enumerate() {
+        for (p, source) in edges.iter().enumerate() {
+            if let Some(slot) = target.iter().position(|&f| from[f as usize] == source[0]) {
+                s.ep[i] = p as u8;
+                s.eo[i] = slot as u8;
+            }
+        }
+    }
+    s
+}
+
+fn tables() -> &'static Tables {
+    static TABLES: OnceLock<Tables> = OnceLock::new();
+    TABLES.get_or_init(|| {
+        let mut t = Tables {
+            corner_from: [[0; 8]; ROTATIONS],
+            corner_map: [[[0; 32]; 8]; ROTATIONS],
+            edge_from: [[0; 12]; ROTATIONS],
+            edge_map: [[[0; 32]; 12]; ROTATIONS],
+        };
+        for (r, from) in rotation_facelets().iter().enumerate() {
+            // The view from rotation r is S^-1 * cube * S: position i reads the field of
+            // position S.cp[i], whose cubie c becomes S^-1.cp[c], turned by S^-1.co[c] + S.co[i].
+            let s = rotation_cubie(from);
+            let inv = s.inverse();
+            for i in 0..8 {
+                t.corner_from[r][i] = s.cp[i];
+                for field in 0..32u8 {
+                    let (c, o) = ((field & 7) as usize, field >> 3);
+                    let ori = (inv.co[c] + o + s.co[i]) % 3;
+                    t.corner_map[r][i][field as usize] = inv.cp[c] | ori << 3;
+                }
+            }
+            for i in 0..12 {
+                t.edge_from[r][i] = s.ep[i];
+                // Fields 12-15 and 28-31 name no edge and never occur.
+                for field in (0..32u8).filter(|f| f & 15 < 12) {
+                    let (e, o) = ((field & 15) as usize, field >> 4);
+                    let ori = (inv.eo[e] + o + s.eo[i]) % 2;
+                    t.edge_map[r][i][field as usize] = inv.ep[e] | ori << 4;
+                }
+            }
+        }
+        t
+    })
+}
+
+/// The corner bits of `cube` seen from rotation `r`.
+#[inline]
+fn view_corners(t: &Tables, bits: u128, r: usize) -> u128 {
+    let mut out = 0u128;
+    for i in 0..8 {
+        let field = (bits >> (FIELD * u32::from(t.corner_from[r][i]))) as usize & 31;
+        out |= u128::from(t.corner_map[r][i][field]) << (FIELD * i as u32);
+    }
+    out
+}
+
+/// The edge bits of `cube` seen from rotation `r`.
+#[inline]
+fn view_edges(t: &Tables, bits: u128, r: usize) -> u128 {
+    let mut out = 0u128;
+    for i in 0..12 {
+        let shift = EDGE_BASE + FIELD * u32::from(t.edge_from[r][i]);
+        let field = (bits >> shift) as usize & 31;
+        out |= u128::from(t.edge_map[r][i][field]) << (EDGE_BASE + FIELD * i as u32);
+    }
+    out
+}
+
+/// `cube` seen from rotation `r` (0 is the identity): the same position, re-read with the
+/// centres in place after turning the whole cube.
+#[inline]
+pub fn rotated(cube: Cube, r: usize) -> Cube {
+    let t = tables();
+    Cube::from_bits(view_corners(t, cube.bits(), r) | view_edges(t, cube.bits(), r))
+}
+
+/// The class of `cube`: the smallest of its 24 views, comparing the packed corner bits first
+/// and the edge bits among ties (so that edges are read for few views). Equal for two cubes
+/// exactly when one is a view of the other; the solved cube is its own class.
+///
+/// ```
+/// use frontier_cube::{canonical, Cube, Notation};
+///
+/// let r = Cube::from_scramble("R", Notation::Wca).unwrap();
+/// let u = Cube::from_scramble("U", Notation::Wca).unwrap();
+/// let r2 = Cube::from_scramble("R2", Notation::Wca).unwrap();
+/// assert_eq!(canonical(r), canonical(u)); // one quarter turn, seen from another side
+/// assert_ne!(canonical(r), canonical(r2));
+/// ```
+pub fn canonical(cube: Cube) -> Cube {
+    let t = tables();
+    let bits = cube.bits();
+    // The views still in the running, narrowed field by field from the most significant
+    // (corner 7) down: after a field or two one view is usually left, and only it is built.
+    let mut alive: [u8; ROTATIONS] = std::array::from_fn(|r| r as u8);
+    let mut count = ROTATIONS;
+    for i in (0..8).rev() {
+        count = narrow(&mut alive, count, |r| {
+            let from = FIELD * u32::from(t.corner_from[r][i]);
+            t.corner_map[r][i][(bits >> from) as usize & 31]
+        });
+        if count == 1 {
+            return rotated(cube, alive[0] as usize);
+        }
+    }
+    for i in (0..12).rev() {
+        count = narrow(&mut alive, count, |r| {
+            let from = EDGE_BASE + FIELD * u32::from(t.edge_from[r][i]);
+            t.edge_map[r][i][(bits >> from) as usize & 31]
+        });
+        if count == 1 {
+            break;
+        }
+    }
+    rotated(cube, alive[0] as usize)
+}
+
+/// Keeps, of the first `count` rotations in `alive`, those whose `field` is least; returns how
+/// many are kept.
+#[inline(always)]
+fn narrow(alive: &mut [u8; ROTATIONS], count: usize, field: impl Fn(usize) -> u8) -> usize {
+    let mut values = [0u8; ROTATIONS];
+    let mut least = u8::MAX;
+    for k in 0..count {
+        values[k] = field(alive[k] as usize);
+        least = least.min(values[k]);
+    }
+    let mut kept = 0;
+    for k in 0..count {
+        if values[k] == least {
+            alive[kept] = alive[k];
+            kept += 1;
+        }
+    }
+    kept
+}
+
+/// Solving a cube on classes: states are [`canonical`] cubes, a move turns the class's cube
+/// and takes the class of the result. Distances are those of [`crate::CubeSpace`], with about
+/// 24 times fewer states to store, for the graph searches (`bfs`, `bidirectional`).
+/// The solution's states are classes; [`unfold`] gives the face turns on the real cube.
+///
+/// Tree searches (`iddfs`, `idastar`) gain nothing from it and should use `CubeSpace`, whose
+/// move pruning and heuristic assume real cubes.
+///
+/// ```
+/// use frontier_cube::{unfold, Cube, Metric, Notation, SymmetricCubeSpace};
+/// use frontier_search::{bidirectional, Config};
+///
+/// let cube = Cube::from_scramble("R U F' L2", Notation::Wca).unwrap();
+/// let space = SymmetricCubeSpace::new(cube, Metric::Htm);
+/// let classes = bidirectional(&space, &Config::default()).solution.unwrap().states;
+/// let moves = unfold(cube, &classes, Metric::Htm).unwrap();
+/// assert_eq!(moves.len(), 4);
+/// assert!(cube.apply_all(&moves).is_solved());
+/// ```
+#[derive(Clone, Copy, Debug)]
+pub struct SymmetricCubeSpace {
+    start: Cube,
+    metric: Metric,
+}
+
+impl SymmetricCubeSpace {
+    /// Solving `start` in `metric`, on classes.
+    pub fn new(start: Cube, metric: Metric) -> SymmetricCubeSpace {
+        SymmetricCubeSpace {
+            start: canonical(start),
+            metric,
+        }
+    }
+}
+
+impl Space for SymmetricCubeSpace {
+    type State = Cube;
+    type Move = Move;
+
+    fn start(&self) -> Cube {
+        self.start
+    }
+
+    fn is_goal(&self, cube: &Cube) -> bool {
+        cube.is_solved()
+    }
+
+    /// Every move of the metric (the labels are moves on the class's cube, not on the real
+    /// one; `last` is ignored, since a class's cube may be seen from another side than the
+    /// move that led to it).
+    #[inline]
+    fn successors(&self, cube: &Cube, _last: Option<&Move>, mut out: impl FnMut(Move, Cube)) {
+        for &mv in self.metric.moves() {
+            out(mv, canonical(cube.apply(mv)));
+        }
+    }
+
+    /// Every turn is undone by its inverse, and views of views are views.
+    fn undirected(&self) -> bool {
+        true
+    }
+}
+
+impl Reversible for SymmetricCubeSpace {
+    fn goals(&self) -> Vec<Cube> {
+        vec![Cube::SOLVED]
+    }
+
+    #[inline]
+    fn predecessors(&self, cube: &Cube, mut out: impl FnMut(Move, Cube)) {
+        for &mv in self.metric.moves() {
+            out(mv, canonical(cube.apply(mv.inverse())));
+        }
+    }
+}
+
+/// The face turns that take `start` through the classes `classes` (a path found on
+/// [`SymmetricCubeSpace`], beginning with `start`'s class): at each step, a turn of the real
+/// cube whose result lies in the next class. `None` if `classes` is not such a path.
+pub fn unfold(start: Cube, classes: &[Cube], metric: Metric) -> Option<Vec<Move>> {
+    let (first, rest) = classes.split_first()?;
+    if canonical(start) != *first {
+        return None;
+    }
+    let mut cube = start;
+    let mut moves = Vec::with_capacity(rest.len());
+    for &class in rest {
+        let &mv = metric
+            .moves()
+            .iter()
+            .find(|&&mv| canonical(cube.apply(mv)) == class)?;
+        cube = cube.apply(mv);
+        moves.push(mv);
+    }
+    Some(moves)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::facelet::Facelets;
+    use crate::notation::Notation;
+    use proptest::prelude::*;
+
+    /// `cube` seen from every rotation the slow way: turn the whole cube's facelets, then
+    /// recolour every facelet by the colour its centre now shows, so that centres are home.
+    fn views_by_facelets(cube: Cube) -> Vec<Cube> {
+        let facelets = cube.to_facelets();
+        rotation_facelets()
+            .iter()
+            .map(|from| {
+                let mut turned = Facelets::default();
+                for (j, &f) in from.iter().enumerate() {
+                    turned.0[j] = facelets.0[f as usize];
+                }
+                let mut recolour = [Face::U; 6];
+                for face in Face::ALL {
+                    recolour[turned.0[face.index() * 9 + 4].index()] = face;
+                }
+                for colour in turned.0.iter_mut() {
+                    *colour = recolour[colour.index()];
+                }
+                Cube::from_facelets(&turned).expect("a view of a cube is a cube")
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_rotations_are_24_distinct_views_that_fix_the_solved_cube() {
+        let views: Vec<[u8; 54]> = rotation_facelets();
+        for (a, va) in views.iter().enumerate() {
+            for vb in &views[a + 1..] {
+                assert_ne!(va, vb);
+            }
+        }
+        for r in 0..ROTATIONS {
+            assert_eq!(rotated(Cube::SOLVED, r), Cube::SOLVED, "rotation {r}");
+        }
+    }
+
+    #[test]
+    fn a_view_of_a_face_turn_is_a_face_turn() {
+        for r in 0..ROTATIONS {
+            for &mv in Metric::Htm.moves() {
+                let view = rotated(Cube::SOLVED.apply(mv), r);
+                let matches = Metric::Htm
+                    .moves()
+                    .iter()
+                    .filter(|&&m| Cube::SOLVED.apply(m) == view)
+                    .count();
+                assert_eq!(matches, 1, "rotation {r}, {mv:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn the_views_of_a_clockwise_turn_are_the_six_clockwise_turns() {
+        // Rotations keep handedness: U seen from every side is a clockwise quarter turn of
+        // each face in turn, never a counter-clockwise one or a half turn.
+        let u = Cube::from_scramble("U", Notation::Wca).unwrap();
+        let mut views: Vec<Cube> = (0..ROTATIONS).map(|r| rotated(u, r)).collect();
+        views.sort();
+        views.dedup();
+        let mut turns: Vec<Cube> = ["U", "D", "R", "L", "F", "B"]
+            .iter()
+            .map(|t| Cube::from_scramble(t, Notation::Wca).unwrap())
+            .collect();
+        turns.sort();
+        assert_eq!(views, turns);
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+
+        #[test]
+        fn fast_views_are_the_facelet_views(seed in any::<u64>()) {
+            let cube = Cube::random(seed);
+            let mut fast: Vec<Cube> = (0..ROTATIONS).map(|r| rotated(cube, r)).collect();
+            let mut slow = views_by_facelets(cube);
+            fast.sort();
+            slow.sort();
+            prop_assert_eq!(fast, slow);
+        }
+
+        #[test]
+        fn the_class_is_the_least_view_by_corners_then_edges(seed in any::<u64>()) {
+            let cube = Cube::random(seed);
+            let corners = |c: Cube| c.bits() & ((1 << EDGE_BASE) - 1);
+            let least = (0..ROTATIONS)
+                .map(|r| rotated(cube, r))
+                .min_by_key(|&v| (corners(v), v.bits() >> EDGE_BASE))
+                .unwrap();
+            prop_assert_eq!(canonical(cube), least);
+        }
+
+        #[test]
+        fn every_view_has_the_same_class(seed in any::<u64>(), r in 0..ROTATIONS) {
+            let cube = Cube::random(seed);
+            let class = canonical(cube);
+            prop_assert_eq!(canonical(rotated(cube, r)), class);
+            prop_assert!((0..ROTATIONS).any(|k| rotated(cube, k) == class));
+        }
+    }
+}
