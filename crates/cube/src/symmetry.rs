@@ -1,11 +1,12 @@
-//! The cube's 24 rotational symmetries, and searching on classes of cubes instead of cubes.
+//! The cube's 48 symmetries, and searching on classes of cubes instead of cubes.
 //!
 //! Looking at a cube from another side (a rotation, then re-reading it with the centres in
-//! place) gives another cube at the same distance from solved: conjugation by a rotation maps
-//! face turns to face turns and fixes the solved cube. Every cube has up to 24 such views; the
-//! smallest one (as packed bits) stands for the class. A breadth-first or bidirectional search
-//! over classes stores about 24 times fewer states than one over cubes, and finds the same
-//! distance; [`unfold`] turns its path of classes back into face turns on the real cube.
+//! place), or in a mirror (left and right swapped), gives another cube at the same distance
+//! from solved: conjugation by a symmetry maps face turns to face turns and fixes the solved
+//! cube. Every cube has up to 48 such views; the least one stands for the class. A breadth-first
+//! or bidirectional search over classes stores up to 48 times fewer states around the solved
+//! cube than one over cubes, and finds the same distance; [`unfold`] turns its path of classes
+//! back into face turns on the real cube.
 
 use std::sync::OnceLock;
 
@@ -13,11 +14,15 @@ use frontier_search::{Reversible, Space};
 
 use crate::cube::Cube;
 use crate::cubie::CubieCube;
-use crate::geometry::{corner_facelets, edge_facelets, quarter_turn, Face, ALL_LAYERS};
+use crate::geometry::{
+    corner_facelets, edge_facelets, facelet_at, facelet_place, quarter_turn, Face, ALL_LAYERS, V3,
+};
 use crate::moves::{Metric, Move};
 
 /// How many rotations the cube has.
-pub const ROTATIONS: usize = 24;
+const ROTATIONS: usize = 24;
+/// How many symmetries: the rotations, then each rotation followed by the left-right mirror.
+pub const SYMMETRIES: usize = 2 * ROTATIONS;
 
 /// Bits of a packed corner field, and where the edge fields start (see [`Cube`]).
 const FIELD: u32 = 5;
@@ -26,10 +31,10 @@ const EDGE_BASE: u32 = 40;
 /// For each rotation: for each position, the position its field is read from, and what each
 /// field value (cubie | orientation << 3 or << 4) becomes there.
 struct Tables {
-    corner_from: [[u8; 8]; ROTATIONS],
-    corner_map: [[[u8; 32]; 8]; ROTATIONS],
-    edge_from: [[u8; 12]; ROTATIONS],
-    edge_map: [[[u8; 32]; 12]; ROTATIONS],
+    corner_from: [[u8; 8]; SYMMETRIES],
+    corner_map: [[[u8; 32]; 8]; SYMMETRIES],
+    edge_from: [[u8; 12]; SYMMETRIES],
+    edge_map: [[[u8; 32]; 12]; SYMMETRIES],
 }
 
 /// "Comes from" facelet tables of the 24 rotations: any face up (6 ways), then a quarter turn
@@ -84,10 +89,10 @@ fn tables() -> &'static Tables {
     static TABLES: OnceLock<Tables> = OnceLock::new();
     TABLES.get_or_init(|| {
         let mut t = Tables {
-            corner_from: [[0; 8]; ROTATIONS],
-            corner_map: [[[0; 32]; 8]; ROTATIONS],
-            edge_from: [[0; 12]; ROTATIONS],
-            edge_map: [[[0; 32]; 12]; ROTATIONS],
+            corner_from: [[0; 8]; SYMMETRIES],
+            corner_map: [[[0; 32]; 8]; SYMMETRIES],
+            edge_from: [[0; 12]; SYMMETRIES],
+            edge_map: [[[0; 32]; 12]; SYMMETRIES],
         };
         for (r, from) in rotation_facelets().iter().enumerate() {
             // The view from rotation r is S^-1 * cube * S: position i reads the field of
@@ -112,8 +117,61 @@ fn tables() -> &'static Tables {
                 }
             }
         }
+        // The mirror view of a cube D: position i reads the field of its mirror image m(i),
+        // whose cubie c becomes m(c) and whose corner twist turns the other way (the U/D
+        // facelet stays on U/D; clockwise becomes counter-clockwise). Edge flips stay.
+        let (corner_mirror, edge_mirror) = mirror_positions();
+        for r in 0..ROTATIONS {
+            for i in 0..8 {
+                let m = corner_mirror[i] as usize;
+                t.corner_from[ROTATIONS + r][i] = t.corner_from[r][m];
+                for field in 0..32 {
+                    let seen = t.corner_map[r][m][field];
+                    let (c, o) = (seen & 7, seen >> 3);
+                    t.corner_map[ROTATIONS + r][i][field] =
+                        corner_mirror[c as usize] | ((3 - o) % 3) << 3;
+                }
+            }
+            for i in 0..12 {
+                let m = edge_mirror[i] as usize;
+                t.edge_from[ROTATIONS + r][i] = t.edge_from[r][m];
+                for field in 0..32 {
+                    let seen = t.edge_map[r][m][field];
+                    let (e, o) = ((seen & 15) as usize, seen >> 4);
+                    t.edge_map[ROTATIONS + r][i][field] =
+                        edge_mirror.get(e).map_or(0, |&m| m | o << 4);
+                }
+            }
+        }
         t
     })
+}
+
+/// The left-right mirror ("comes from" facelet table): every point's x negated.
+pub(crate) fn mirror_facelets() -> [u8; 54] {
+    std::array::from_fn(|j| {
+        let (point, normal) = facelet_place(j);
+        let flip = |v: V3| [-v[0], v[1], v[2]];
+        facelet_at(flip(point), flip(normal)) as u8
+    })
+}
+
+/// For each corner and edge position, the position the left-right mirror puts in its place.
+fn mirror_positions() -> ([u8; 8], [u8; 12]) {
+    let from = mirror_facelets();
+    let corners = corner_facelets();
+    let edges = edge_facelets();
+    // A position's reference facelet (U/D, or F/B for middle edges) mirrors to a reference
+    // facelet, since the mirror keeps the U, D, F and B faces.
+    let corner = std::array::from_fn(|i| {
+        let source = from[corners[i][0] as usize];
+        corners.iter().position(|f| f[0] == source).unwrap_or(i) as u8
+    });
+    let edge = std::array::from_fn(|i| {
+        let source = from[edges[i][0] as usize];
+        edges.iter().position(|f| f[0] == source).unwrap_or(i) as u8
+    });
+    (corner, edge)
 }
 
 /// The corner bits of `cube` seen from rotation `r`.
@@ -139,15 +197,16 @@ fn view_edges(t: &Tables, bits: u128, r: usize) -> u128 {
     out
 }
 
-/// `cube` seen from rotation `r` (0 is the identity): the same position, re-read with the
-/// centres in place after turning the whole cube.
+/// `cube` seen through symmetry `r` (0 is the identity; below 24 a rotation: the same
+/// position, re-read with the centres in place after turning the whole cube; from 24 the same
+/// rotation and then the left-right mirror).
 #[inline]
-pub fn rotated(cube: Cube, r: usize) -> Cube {
+pub fn view(cube: Cube, r: usize) -> Cube {
     let t = tables();
     Cube::from_bits(view_corners(t, cube.bits(), r) | view_edges(t, cube.bits(), r))
 }
 
-/// The class of `cube`: the smallest of its 24 views, comparing the packed corner bits first
+/// The class of `cube`: the least of its 48 views, comparing the packed corner bits first
 /// and the edge bits among ties (so that edges are read for few views). Equal for two cubes
 /// exactly when one is a view of the other; the solved cube is its own class.
 ///
@@ -155,44 +214,45 @@ pub fn rotated(cube: Cube, r: usize) -> Cube {
 /// use frontier_cube::{canonical, Cube, Notation};
 ///
 /// let r = Cube::from_scramble("R", Notation::Wca).unwrap();
-/// let u = Cube::from_scramble("U", Notation::Wca).unwrap();
+/// let u = Cube::from_scramble("U'", Notation::Wca).unwrap();
 /// let r2 = Cube::from_scramble("R2", Notation::Wca).unwrap();
 /// assert_eq!(canonical(r), canonical(u)); // one quarter turn, seen from another side
 /// assert_ne!(canonical(r), canonical(r2));
 /// ```
 pub fn canonical(cube: Cube) -> Cube {
     let t = tables();
-    let bits = cube.bits();
-    // The views still in the running, narrowed field by field from the most significant
-    // (corner 7) down: after a field or two one view is usually left, and only it is built.
-    let mut alive: [u8; ROTATIONS] = std::array::from_fn(|r| r as u8);
-    let mut count = ROTATIONS;
+    let corners = cube.bits() as u64; // the corner fields, in the low 40 bits
+    let edges = (cube.bits() >> EDGE_BASE) as u64; // the edge fields, 60 bits
+                                                   // The views still in the running, narrowed field by field from the most significant
+                                                   // (corner 7) down: after a field or two one view is usually left, and only it is built.
+    let mut alive: [u8; SYMMETRIES] = std::array::from_fn(|r| r as u8);
+    let mut count = SYMMETRIES;
     for i in (0..8).rev() {
         count = narrow(&mut alive, count, |r| {
             let from = FIELD * u32::from(t.corner_from[r][i]);
-            t.corner_map[r][i][(bits >> from) as usize & 31]
+            t.corner_map[r][i][(corners >> from) as usize & 31]
         });
         if count == 1 {
-            return rotated(cube, alive[0] as usize);
+            return view(cube, alive[0] as usize);
         }
     }
     for i in (0..12).rev() {
         count = narrow(&mut alive, count, |r| {
-            let from = EDGE_BASE + FIELD * u32::from(t.edge_from[r][i]);
-            t.edge_map[r][i][(bits >> from) as usize & 31]
+            let from = FIELD * u32::from(t.edge_from[r][i]);
+            t.edge_map[r][i][(edges >> from) as usize & 31]
         });
         if count == 1 {
             break;
         }
     }
-    rotated(cube, alive[0] as usize)
+    view(cube, alive[0] as usize)
 }
 
 /// Keeps, of the first `count` rotations in `alive`, those whose `field` is least; returns how
 /// many are kept.
 #[inline(always)]
-fn narrow(alive: &mut [u8; ROTATIONS], count: usize, field: impl Fn(usize) -> u8) -> usize {
-    let mut values = [0u8; ROTATIONS];
+fn narrow(alive: &mut [u8; SYMMETRIES], count: usize, field: impl Fn(usize) -> u8) -> usize {
+    let mut values = [0u8; SYMMETRIES];
     let mut least = u8::MAX;
     for k in 0..count {
         values[k] = field(alive[k] as usize);
@@ -209,8 +269,9 @@ fn narrow(alive: &mut [u8; ROTATIONS], count: usize, field: impl Fn(usize) -> u8
 }
 
 /// Solving a cube on classes: states are [`canonical`] cubes, a move turns the class's cube
-/// and takes the class of the result. Distances are those of [`crate::CubeSpace`], with about
-/// 24 times fewer states to store, for the graph searches (`bfs`, `bidirectional`).
+/// and takes the class of the result. Distances are those of [`crate::CubeSpace`], with up to
+/// 48 times fewer states to store around the solved cube, for the graph searches (`bfs`,
+/// `bidirectional`).
 /// The solution's states are classes; [`unfold`] gives the face turns on the real cube.
 ///
 /// Tree searches (`iddfs`, `idastar`) gain nothing from it and should use `CubeSpace`, whose
@@ -312,51 +373,66 @@ mod tests {
     use crate::notation::Notation;
     use proptest::prelude::*;
 
-    /// `cube` seen from every rotation the slow way: turn the whole cube's facelets, then
-    /// recolour every facelet by the colour its centre now shows, so that centres are home.
+    /// Moves the facelets by a "comes from" table, then recolours every facelet by the colour
+    /// its centre now shows, so that centres are home.
+    fn moved(facelets: &Facelets, from: &[u8; 54]) -> Facelets {
+        let mut turned = Facelets::default();
+        for (j, &f) in from.iter().enumerate() {
+            turned.0[j] = facelets.0[f as usize];
+        }
+        let mut recolour = [Face::U; 6];
+        for face in Face::ALL {
+            recolour[turned.0[face.index() * 9 + 4].index()] = face;
+        }
+        for colour in turned.0.iter_mut() {
+            *colour = recolour[colour.index()];
+        }
+        turned
+    }
+
+    /// `cube` seen through every symmetry the slow way, on the facelet model: every rotation,
+    /// and every rotation then the mirror.
     fn views_by_facelets(cube: Cube) -> Vec<Cube> {
         let facelets = cube.to_facelets();
-        rotation_facelets()
-            .iter()
-            .map(|from| {
-                let mut turned = Facelets::default();
-                for (j, &f) in from.iter().enumerate() {
-                    turned.0[j] = facelets.0[f as usize];
-                }
-                let mut recolour = [Face::U; 6];
-                for face in Face::ALL {
-                    recolour[turned.0[face.index() * 9 + 4].index()] = face;
-                }
-                for colour in turned.0.iter_mut() {
-                    *colour = recolour[colour.index()];
-                }
-                Cube::from_facelets(&turned).expect("a view of a cube is a cube")
-            })
-            .collect()
+        let mirror = mirror_facelets();
+        let mut views = Vec::new();
+        for from in rotation_facelets() {
+            let turned = moved(&facelets, &from);
+            views.push(Cube::from_facelets(&turned).expect("a view of a cube is a cube"));
+            let mirrored = moved(&turned, &mirror);
+            views.push(Cube::from_facelets(&mirrored).expect("a mirrored cube is a cube"));
+        }
+        views
     }
 
     #[test]
-    fn the_rotations_are_24_distinct_views_that_fix_the_solved_cube() {
+    fn the_symmetries_are_48_distinct_views_that_fix_the_solved_cube() {
         let views: Vec<[u8; 54]> = rotation_facelets();
         for (a, va) in views.iter().enumerate() {
             for vb in &views[a + 1..] {
                 assert_ne!(va, vb);
             }
         }
-        for r in 0..ROTATIONS {
-            assert_eq!(rotated(Cube::SOLVED, r), Cube::SOLVED, "rotation {r}");
+        for r in 0..SYMMETRIES {
+            assert_eq!(view(Cube::SOLVED, r), Cube::SOLVED, "symmetry {r}");
         }
+        // A cube with no symmetry of its own has 48 different views.
+        let cube = Cube::random(1);
+        let mut all: Vec<Cube> = (0..SYMMETRIES).map(|r| view(cube, r)).collect();
+        all.sort();
+        all.dedup();
+        assert_eq!(all.len(), SYMMETRIES);
     }
 
     #[test]
     fn a_view_of_a_face_turn_is_a_face_turn() {
-        for r in 0..ROTATIONS {
+        for r in 0..SYMMETRIES {
             for &mv in Metric::Htm.moves() {
-                let view = rotated(Cube::SOLVED.apply(mv), r);
+                let seen = view(Cube::SOLVED.apply(mv), r);
                 let matches = Metric::Htm
                     .moves()
                     .iter()
-                    .filter(|&&m| Cube::SOLVED.apply(m) == view)
+                    .filter(|&&m| Cube::SOLVED.apply(m) == seen)
                     .count();
                 assert_eq!(matches, 1, "rotation {r}, {mv:?}");
             }
@@ -364,19 +440,29 @@ mod tests {
     }
 
     #[test]
-    fn the_views_of_a_clockwise_turn_are_the_six_clockwise_turns() {
-        // Rotations keep handedness: U seen from every side is a clockwise quarter turn of
-        // each face in turn, never a counter-clockwise one or a half turn.
+    fn rotations_keep_a_turns_direction_and_mirrors_reverse_it() {
+        // U seen from every side is a clockwise quarter turn of each face in turn; in the
+        // mirror it is a counter-clockwise one. Never a half turn.
         let u = Cube::from_scramble("U", Notation::Wca).unwrap();
-        let mut views: Vec<Cube> = (0..ROTATIONS).map(|r| rotated(u, r)).collect();
-        views.sort();
-        views.dedup();
-        let mut turns: Vec<Cube> = ["U", "D", "R", "L", "F", "B"]
-            .iter()
-            .map(|t| Cube::from_scramble(t, Notation::Wca).unwrap())
-            .collect();
-        turns.sort();
-        assert_eq!(views, turns);
+        let views = |range: std::ops::Range<usize>| {
+            let mut seen: Vec<Cube> = range.map(|r| view(u, r)).collect();
+            seen.sort();
+            seen.dedup();
+            seen
+        };
+        let turns = |names: [&str; 6]| {
+            let mut cubes: Vec<Cube> = names
+                .iter()
+                .map(|t| Cube::from_scramble(t, Notation::Wca).unwrap())
+                .collect();
+            cubes.sort();
+            cubes
+        };
+        assert_eq!(views(0..ROTATIONS), turns(["U", "D", "R", "L", "F", "B"]));
+        assert_eq!(
+            views(ROTATIONS..SYMMETRIES),
+            turns(["U'", "D'", "R'", "L'", "F'", "B'"])
+        );
     }
 
     proptest! {
@@ -385,7 +471,7 @@ mod tests {
         #[test]
         fn fast_views_are_the_facelet_views(seed in any::<u64>()) {
             let cube = Cube::random(seed);
-            let mut fast: Vec<Cube> = (0..ROTATIONS).map(|r| rotated(cube, r)).collect();
+            let mut fast: Vec<Cube> = (0..SYMMETRIES).map(|r| view(cube, r)).collect();
             let mut slow = views_by_facelets(cube);
             fast.sort();
             slow.sort();
@@ -396,19 +482,19 @@ mod tests {
         fn the_class_is_the_least_view_by_corners_then_edges(seed in any::<u64>()) {
             let cube = Cube::random(seed);
             let corners = |c: Cube| c.bits() & ((1 << EDGE_BASE) - 1);
-            let least = (0..ROTATIONS)
-                .map(|r| rotated(cube, r))
+            let least = (0..SYMMETRIES)
+                .map(|r| view(cube, r))
                 .min_by_key(|&v| (corners(v), v.bits() >> EDGE_BASE))
                 .unwrap();
             prop_assert_eq!(canonical(cube), least);
         }
 
         #[test]
-        fn every_view_has_the_same_class(seed in any::<u64>(), r in 0..ROTATIONS) {
+        fn every_view_has_the_same_class(seed in any::<u64>(), r in 0..SYMMETRIES) {
             let cube = Cube::random(seed);
             let class = canonical(cube);
-            prop_assert_eq!(canonical(rotated(cube, r)), class);
-            prop_assert!((0..ROTATIONS).any(|k| rotated(cube, k) == class));
+            prop_assert_eq!(canonical(view(cube, r)), class);
+            prop_assert!((0..SYMMETRIES).any(|k| view(cube, k) == class));
         }
     }
 }
