@@ -28,7 +28,7 @@ pub const SYMMETRIES: usize = 2 * ROTATIONS;
 const FIELD: u32 = 5;
 const EDGE_BASE: u32 = 40;
 
-/// For each rotation: for each position, the position its field is read from, and what each
+/// For each symmetry: for each position, the position its field is read from, and what each
 /// field value (cubie | orientation << 3 or << 4) becomes there.
 struct Tables {
     corner_from: [[u8; 8]; SYMMETRIES],
@@ -64,25 +64,28 @@ pub(crate) fn rotation_facelets() -> Vec<[u8; 54]> {
 /// brings to position `i`, `S.co[i]` how far it is turned there (edges likewise).
 fn rotation_cubie(from: &[u8; 54]) -> CubieCube {
     let mut s = CubieCube::SOLVED;
-    let corners = corner_facelets();
-    for (i, target) in corners.iter().enumerate() {
-        for (p, source) in corners.iter().enumerate() {
-            if let Some(slot) = target.iter().position(|&f| from[f as usize] == source[0]) {
-                s.cp[i] = p as u8;
-                s.co[i] = slot as u8;
-            }
-        }
-    }
-    let edges = edge_facelets();
-    for (i, target) in edges.iter().enumerate() {
-        for (p, source) in edges.iter().enumerate() {
-            if let Some(slot) = target.iter().position(|&f| from[f as usize] == source[0]) {
-                s.ep[i] = p as u8;
-                s.eo[i] = slot as u8;
-            }
-        }
-    }
+    locate(from, &corner_facelets(), &mut s.cp, &mut s.co);
+    locate(from, &edge_facelets(), &mut s.ep, &mut s.eo);
     s
+}
+
+/// For pieces whose positions have the facelets `positions` (reference facelet first): after
+/// the facelet move `from`, which position's piece sits at each position (`piece`), and in
+/// which of its facelets the piece's reference facelet lies (`turn`).
+fn locate<const N: usize>(
+    from: &[u8; 54],
+    positions: &[[u8; N]],
+    piece: &mut [u8],
+    turn: &mut [u8],
+) {
+    for (i, target) in positions.iter().enumerate() {
+        for (p, source) in positions.iter().enumerate() {
+            if let Some(slot) = target.iter().position(|&f| from[f as usize] == source[0]) {
+                piece[i] = p as u8;
+                turn[i] = slot as u8;
+            }
+        }
+    }
 }
 
 fn tables() -> &'static Tables {
@@ -159,22 +162,15 @@ pub(crate) fn mirror_facelets() -> [u8; 54] {
 /// For each corner and edge position, the position the left-right mirror puts in its place.
 fn mirror_positions() -> ([u8; 8], [u8; 12]) {
     let from = mirror_facelets();
-    let corners = corner_facelets();
-    let edges = edge_facelets();
-    // A position's reference facelet (U/D, or F/B for middle edges) mirrors to a reference
-    // facelet, since the mirror keeps the U, D, F and B faces.
-    let corner = std::array::from_fn(|i| {
-        let source = from[corners[i][0] as usize];
-        corners.iter().position(|f| f[0] == source).unwrap_or(i) as u8
-    });
-    let edge = std::array::from_fn(|i| {
-        let source = from[edges[i][0] as usize];
-        edges.iter().position(|f| f[0] == source).unwrap_or(i) as u8
-    });
+    let (mut corner, mut edge) = ([0; 8], [0; 12]);
+    // The mirror keeps the U, D, F and B faces, so a reference facelet stays a reference
+    // facelet (every turn found is 0); that a corner's twist reverses is the caller's part.
+    locate(&from, &corner_facelets(), &mut corner, &mut [0; 8]);
+    locate(&from, &edge_facelets(), &mut edge, &mut [0; 12]);
     (corner, edge)
 }
 
-/// The corner bits of `cube` seen from rotation `r`.
+/// The corner bits of `cube` seen through symmetry `r`.
 #[inline]
 fn view_corners(t: &Tables, bits: u128, r: usize) -> u128 {
     let mut out = 0u128;
@@ -185,7 +181,7 @@ fn view_corners(t: &Tables, bits: u128, r: usize) -> u128 {
     out
 }
 
-/// The edge bits of `cube` seen from rotation `r`.
+/// The edge bits of `cube` seen through symmetry `r`.
 #[inline]
 fn view_edges(t: &Tables, bits: u128, r: usize) -> u128 {
     let mut out = 0u128;
