@@ -352,18 +352,22 @@ fn searching_classes_of_cubes_finds_shortest_solutions() {
         } else {
             Metric::Qtm
         };
-        let scramble = random_scramble(100 + seed, 6 + seed as usize % 2, metric);
+        let scramble = random_scramble(100 + seed, 5 + seed as usize % 3, metric);
         let cube = Cube::SOLVED.apply_all(&scramble);
         let shortest = check_solution(
             cube,
             &idastar(&CubeSpace::new(cube, metric), &Config::default()),
         );
         let classes = SymmetricCubeSpace::new(cube, metric);
-        for outcome in [
-            bfs(&classes, &Config::default()),
+        let mut outcomes = vec![
             bidirectional(&classes, &Config::default()),
             par_bidirectional(&classes, &Config::default().threads(2)),
-        ] {
+        ];
+        if shortest <= 5 {
+            // One-sided BFS from the scramble gains little from classes: keep it short.
+            outcomes.push(bfs(&classes, &Config::default()));
+        }
+        for outcome in outcomes {
             assert_eq!(outcome.status, Status::Solved);
             let states = &outcome.solution.as_ref().unwrap().states;
             let moves = unfold(cube, states, metric).expect("a path of classes unfolds");
