@@ -546,10 +546,16 @@ fn benches(c: &mut Criterion) {
 }
 
 /// Runs one side of one pair 20 times, for a profiler: `--profile NAME` with NAME one of
-/// `explore`, `frontier-search`, `reach`, `plain`, `bfs`, `pf-bfs`, `idastar`, `pf-idastar`.
+/// `explore`, `frontier-search`, `reach`, `plain`, `bfs`, `pf-bfs`, `bidirectional`,
+/// `pf-bidirectional`, `idastar`, `pf-idastar` (the bidirectional pair runs 1000 times).
 fn profile(name: &str) {
     let (eight, fifteen) = (eight_puzzle(), korf_nine());
-    for _ in 0..20 {
+    let rounds = if name.ends_with("bidirectional") {
+        1000
+    } else {
+        20
+    };
+    for _ in 0..rounds {
         match name {
             "explore" => drop(black_box(frontier_explore(&eight))),
             "frontier-search" => drop(black_box(frontier_search_explore(&eight))),
@@ -557,6 +563,8 @@ fn profile(name: &str) {
             "plain" => drop(black_box(plain_explore(&eight))),
             "bfs" => drop(black_box(frontier_bfs(&eight))),
             "pf-bfs" => drop(black_box(pathfinding_bfs(&eight))),
+            "bidirectional" => drop(black_box(frontier_bidirectional(&eight))),
+            "pf-bidirectional" => drop(black_box(pathfinding_bidirectional(&eight))),
             "idastar" => drop(black_box(frontier_idastar(&fifteen))),
             "pf-idastar" => drop(black_box(pathfinding_idastar(&fifteen))),
             _ => panic!("unknown profile target {name}"),

@@ -165,9 +165,7 @@ where
             *cut = true;
             break;
         }
-        let grow = |state: &P::State, out: &mut dyn FnMut(P::Move, P::State)| {
-            space.successors(state, None, out)
-        };
+        let grow = Forward(space);
         let goal = |state: &P::State| space.is_goal(state);
         match batch.grow_layer(
             meter,
@@ -407,9 +405,7 @@ where
         let depth = u64::from(depth_ahead + depth_behind);
         if ahead.len() <= behind.len() {
             let layer = ahead.clone();
-            let grow = |state: &P::State, out: &mut dyn FnMut(P::Move, P::State)| {
-                space.successors(state, None, out)
-            };
+            let grow = Forward(space);
             match batch.grow_layer(meter, depth, layer, forward, grow, meeting(backward)) {
                 Ok(Some(Hit::Meet(f, b))) => return Meet::Found(f, b),
                 Ok(_) => {}
@@ -419,9 +415,7 @@ where
             depth_ahead += 1;
         } else {
             let layer = behind.clone();
-            let grow = |state: &P::State, out: &mut dyn FnMut(P::Move, P::State)| {
-                space.predecessors(state, out)
-            };
+            let grow = Backward(space);
             match batch.grow_layer(meter, depth, layer, backward, grow, meeting(forward)) {
                 Ok(Some(Hit::Meet(b, f))) => return Meet::Found(f, b),
                 Ok(_) => {}
@@ -466,7 +460,7 @@ impl<S: Hash + Eq, M: Clone> Batch<S, M> {
         depth: u64,
         layer: std::ops::Range<usize>,
         own: &mut Arena<S, M>,
-        grow: impl Fn(&S, &mut dyn FnMut(M, S)),
+        grow: impl Expand<S, M>,
         end: Ends<'_, S, M, impl Fn(&S) -> bool>,
     ) -> Result<Option<Hit>, Limit>
     where
@@ -485,7 +479,7 @@ impl<S: Hash + Eq, M: Clone> Batch<S, M> {
                 let state = own.state(id).clone();
                 let parent = own.parent(id).map(|(p, _)| own.state(p));
                 let (hashes, items) = (&mut self.hashes, &mut self.items);
-                grow(&state, &mut |mv, next| {
+                grow.expand(&state, |mv, next| {
                     generated += 1;
                     if parent != Some(&next) {
                         hashes.push(own.set.hash(&next));
@@ -532,6 +526,32 @@ impl<S: Hash + Eq, M: Clone> Batch<S, M> {
             from = to;
         }
         Ok(None)
+    }
+}
+
+/// One direction of a search: the moves out of a state, or into it.
+pub(crate) trait Expand<S, M> {
+    /// Calls `out(move, neighbour)` for every neighbour of `state` in this direction.
+    fn expand(&self, state: &S, out: impl FnMut(M, S));
+}
+
+/// Successors: the forward direction.
+pub(crate) struct Forward<'a, P>(pub &'a P);
+
+impl<P: Space> Expand<P::State, P::Move> for Forward<'_, P> {
+    #[inline]
+    fn expand(&self, state: &P::State, out: impl FnMut(P::Move, P::State)) {
+        self.0.successors(state, None, out);
+    }
+}
+
+/// Predecessors: the backward direction, labelled with the moves that lead forward.
+pub(crate) struct Backward<'a, P>(pub &'a P);
+
+impl<P: Reversible> Expand<P::State, P::Move> for Backward<'_, P> {
+    #[inline]
+    fn expand(&self, state: &P::State, out: impl FnMut(P::Move, P::State)) {
+        self.0.predecessors(state, out);
     }
 }
 

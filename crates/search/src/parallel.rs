@@ -10,7 +10,7 @@ use rayon::prelude::*;
 
 use crate::arena::{hash_of, Arena, Insert, LARGE_FROM};
 use crate::config::{Config, Meter};
-use crate::graph::{path_cost, plant_start, End};
+use crate::graph::{path_cost, plant_start, Backward, End, Expand, Forward};
 use crate::outcome::{Limit, Outcome, Solution, Status};
 use crate::space::{Reversible, Space};
 
@@ -282,19 +282,13 @@ where
         meter.frontier(forward.layer_len() + backward.layer_len());
         let depth = u64::from(depth_ahead + depth_behind);
         if forward.layer_len() <= backward.layer_len() {
-            let grow = |state: &P::State, out: &mut dyn FnMut(P::Move, P::State)| {
-                space.successors(state, None, out)
-            };
-            if let Some(hit) = grow_side(meter, depth, forward, backward, grow)? {
+            if let Some(hit) = grow_side(meter, depth, forward, backward, Forward(space))? {
                 return Ok(Some(hit));
             }
             forward.advance();
             depth_ahead += 1;
         } else {
-            let grow = |state: &P::State, out: &mut dyn FnMut(P::Move, P::State)| {
-                space.predecessors(state, out)
-            };
-            if let Some((b, f)) = grow_side(meter, depth, backward, forward, grow)? {
+            if let Some((b, f)) = grow_side(meter, depth, backward, forward, Backward(space))? {
                 return Ok(Some((f, b)));
             }
             backward.advance();
@@ -312,7 +306,7 @@ fn grow_side<S, M>(
     depth: u64,
     own: &mut Side<S, M>,
     other: &Side<S, M>,
-    grow: impl Fn(&S, &mut dyn FnMut(M, S)) + Sync,
+    grow: impl Expand<S, M> + Sync,
 ) -> Result<Option<(u32, u32)>, Limit>
 where
     S: Hash + Eq + Clone + Send + Sync,
@@ -358,7 +352,7 @@ where
                     let local = local as u32;
                     let id = global(*k, local);
                     let parent = arena.parent(local).map(|(p, _)| shared.state(p));
-                    grow(arena.state(local), &mut |mv, next| {
+                    grow.expand(arena.state(local), |mv, next| {
                         generated += 1;
                         if parent != Some(&next) {
                             let hash = hash_of(&next);
