@@ -433,7 +433,7 @@ fn print_table() {
         assert_eq!(a, b, "{name}: the two libraries disagree");
         println!("{name:<34} {a:>12} {b:>12}");
         println!(
-            "{:<34} {:>12.1} {:>12.1} {:>9.2}x",
+            "{:<34} {:>12.2} {:>12.2} {:>9.2}x",
             "  time (ms, best of 5)",
             ta * 1e3,
             tb * 1e3,
