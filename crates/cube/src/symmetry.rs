@@ -35,6 +35,11 @@ struct Tables {
     corner_map: [[[u8; 32]; 8]; SYMMETRIES],
     edge_from: [[u8; 12]; SYMMETRIES],
     edge_map: [[[u8; 32]; 12]; SYMMETRIES],
+    /// The first step of [`canonical`] at once: for each source position `p` and the field
+    /// found there, the least value corner 7 takes in the views that read it from `p`, and
+    /// the set of those views.
+    first_least: [[u8; 32]; 8],
+    first_views: [[u64; 32]; 8],
 }
 
 /// "Comes from" facelet tables of the 24 rotations: any face up (6 ways), then a quarter turn
@@ -96,6 +101,8 @@ fn tables() -> &'static Tables {
             corner_map: [[[0; 32]; 8]; SYMMETRIES],
             edge_from: [[0; 12]; SYMMETRIES],
             edge_map: [[[0; 32]; 12]; SYMMETRIES],
+            first_least: [[u8::MAX; 32]; 8],
+            first_views: [[0; 32]; 8],
         };
         for (r, from) in rotation_facelets().iter().enumerate() {
             // The view from rotation r is S^-1 * cube * S: position i reads the field of
@@ -146,6 +153,19 @@ fn tables() -> &'static Tables {
                 }
             }
         }
+        for r in 0..SYMMETRIES {
+            let p = t.corner_from[r][7] as usize;
+            for field in 0..32 {
+                let value = t.corner_map[r][7][field];
+                if value < t.first_least[p][field] {
+                    t.first_least[p][field] = value;
+                    t.first_views[p][field] = 0;
+                }
+                if value == t.first_least[p][field] {
+                    t.first_views[p][field] |= 1 << r;
+                }
+            }
+        }
         t
     })
 }
@@ -170,36 +190,11 @@ fn mirror_positions() -> ([u8; 8], [u8; 12]) {
     (corner, edge)
 }
 
-/// The corner bits of `cube` seen through symmetry `r`.
-#[inline]
-fn view_corners(t: &Tables, bits: u128, r: usize) -> u128 {
-    let mut out = 0u128;
-    for i in 0..8 {
-        let field = (bits >> (FIELD * u32::from(t.corner_from[r][i]))) as usize & 31;
-        out |= u128::from(t.corner_map[r][i][field]) << (FIELD * i as u32);
-    }
-    out
-}
-
-/// The edge bits of `cube` seen through symmetry `r`.
-#[inline]
-fn view_edges(t: &Tables, bits: u128, r: usize) -> u128 {
-    let mut out = 0u128;
-    for i in 0..12 {
-        let shift = EDGE_BASE + FIELD * u32::from(t.edge_from[r][i]);
-        let field = (bits >> shift) as usize & 31;
-        out |= u128::from(t.edge_map[r][i][field]) << (EDGE_BASE + FIELD * i as u32);
-    }
-    out
-}
-
 /// `cube` seen through symmetry `r` (0 is the identity; below 24 a rotation: the same
 /// position, re-read with the centres in place after turning the whole cube; from 24 the same
 /// rotation and then the left-right mirror).
-#[inline]
 pub fn view(cube: Cube, r: usize) -> Cube {
-    let t = tables();
-    Cube::from_bits(view_corners(t, cube.bits(), r) | view_edges(t, cube.bits(), r))
+    Fields::of(cube).view(tables(), r)
 }
 
 /// The class of `cube`: the least of its 48 views, comparing the packed corner bits first
@@ -217,48 +212,91 @@ pub fn view(cube: Cube, r: usize) -> Cube {
 /// ```
 pub fn canonical(cube: Cube) -> Cube {
     let t = tables();
-    let corners = cube.bits() as u64; // the corner fields, in the low 40 bits
-    let edges = (cube.bits() >> EDGE_BASE) as u64; // the edge fields, 60 bits
-                                                   // The views still in the running, narrowed field by field from the most significant
-                                                   // (corner 7) down: after a field or two one view is usually left, and only it is built.
-    let mut alive: [u8; SYMMETRIES] = std::array::from_fn(|r| r as u8);
-    let mut count = SYMMETRIES;
-    for i in (0..8).rev() {
-        count = narrow(&mut alive, count, |r| {
-            let from = FIELD * u32::from(t.corner_from[r][i]);
-            t.corner_map[r][i][(corners >> from) as usize & 31]
+    let fields = Fields::of(cube);
+    // The views still in the running, as a bit set narrowed field by field from the most
+    // significant (corner 7) down: after a field or two one view is usually left, and only it
+    // is built.
+    let mut least = u8::MAX;
+    let mut alive = 0u64;
+    for (p, &field) in fields.corners.iter().enumerate() {
+        let value = t.first_least[p][field as usize];
+        if value < least {
+            least = value;
+            alive = 0;
+        }
+        if value == least {
+            alive |= t.first_views[p][field as usize];
+        }
+    }
+    if alive & (alive - 1) == 0 {
+        return fields.view(t, alive.trailing_zeros() as usize);
+    }
+    for i in (0..7).rev() {
+        alive = narrow(alive, |r| {
+            t.corner_map[r][i][fields.corners[t.corner_from[r][i] as usize] as usize]
         });
-        if count == 1 {
-            return view(cube, alive[0] as usize);
+        if alive & (alive - 1) == 0 {
+            return fields.view(t, alive.trailing_zeros() as usize);
         }
     }
     for i in (0..12).rev() {
-        count = narrow(&mut alive, count, |r| {
-            let from = FIELD * u32::from(t.edge_from[r][i]);
-            t.edge_map[r][i][(edges >> from) as usize & 31]
+        alive = narrow(alive, |r| {
+            t.edge_map[r][i][fields.edges[t.edge_from[r][i] as usize] as usize]
         });
-        if count == 1 {
+        if alive & (alive - 1) == 0 {
             break;
         }
     }
-    view(cube, alive[0] as usize)
+    // Several views left are all the same cube (the cube has a symmetry of its own).
+    fields.view(t, alive.trailing_zeros() as usize)
 }
 
-/// Keeps, of the first `count` rotations in `alive`, those whose `field` is least; returns how
-/// many are kept.
-#[inline(always)]
-fn narrow(alive: &mut [u8; SYMMETRIES], count: usize, field: impl Fn(usize) -> u8) -> usize {
-    let mut values = [0u8; SYMMETRIES];
-    let mut least = u8::MAX;
-    for k in 0..count {
-        values[k] = field(alive[k] as usize);
-        least = least.min(values[k]);
+/// A cube's packed fields, unpacked once for the views that read them.
+struct Fields {
+    corners: [u8; 8],
+    edges: [u8; 12],
+}
+
+impl Fields {
+    fn of(cube: Cube) -> Fields {
+        let bits = cube.bits();
+        Fields {
+            corners: std::array::from_fn(|p| (bits >> (FIELD * p as u32)) as u8 & 31),
+            edges: std::array::from_fn(|p| (bits >> (EDGE_BASE + FIELD * p as u32)) as u8 & 31),
+        }
     }
-    let mut kept = 0;
-    for k in 0..count {
-        if values[k] == least {
-            alive[kept] = alive[k];
-            kept += 1;
+
+    /// The cube seen through symmetry `r`.
+    fn view(&self, t: &Tables, r: usize) -> Cube {
+        let mut bits = 0u128;
+        for i in 0..8 {
+            let field = t.corner_map[r][i][self.corners[t.corner_from[r][i] as usize] as usize];
+            bits |= u128::from(field) << (FIELD * i as u32);
+        }
+        for i in 0..12 {
+            let field = t.edge_map[r][i][self.edges[t.edge_from[r][i] as usize] as usize];
+            bits |= u128::from(field) << (EDGE_BASE + FIELD * i as u32);
+        }
+        Cube::from_bits(bits)
+    }
+}
+
+/// Of the symmetries in the bit set `alive`, those whose `field` is least.
+#[inline(always)]
+fn narrow(alive: u64, field: impl Fn(usize) -> u8) -> u64 {
+    let mut least = u8::MAX;
+    let mut kept = 0u64;
+    let mut rest = alive;
+    while rest != 0 {
+        let r = rest.trailing_zeros() as usize;
+        rest &= rest - 1;
+        let value = field(r);
+        if value < least {
+            least = value;
+            kept = 0;
+        }
+        if value == least {
+            kept |= 1 << r;
         }
     }
     kept
