@@ -45,7 +45,7 @@ fn the_seeds_example_in_seed_notation_takes_five_quarter_turns() {
     let (value, code) = json(&["cube", "B l U L B", "--notation", "seed", "--json"]);
     assert_eq!(code, 0);
     assert_eq!(value["domain"], "cube");
-    assert_eq!(value["algorithm"], "idastar");
+    assert_eq!(value["algorithm"], "bidirectional");
     assert_eq!(value["status"], "solved");
     assert_eq!(value["length"], 5);
     let start = Cube::from_scramble("B l U L B", Notation::Seed)
