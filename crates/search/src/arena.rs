@@ -165,10 +165,15 @@ impl Slots {
 
 impl<S: Hash + Eq> StateSet<S> {
     pub fn new() -> Self {
+        Self::with_capacity(0)
+    }
+
+    /// A set with room for `capacity` states before its index first grows.
+    pub fn with_capacity(capacity: usize) -> Self {
         StateSet {
-            index: Index::Small(HashTable::new()),
+            index: Index::Small(HashTable::with_capacity(capacity)),
             hasher: FxBuildHasher,
-            states: Vec::new(),
+            states: Vec::with_capacity(capacity),
         }
     }
 
@@ -322,6 +327,10 @@ fn zeroed(len: usize) -> Vec<u64> {
     slots
 }
 
+/// States an arena has room for before it first grows: a few pages of memory, and most small
+/// searches never re-hash.
+const ARENA_START: usize = 1 << 12;
+
 /// Seen states, each with its parent's id and the move from the parent: the store behind the
 /// graph searches, with parents as indices instead of cloned paths.
 pub(crate) struct Arena<S, M> {
@@ -343,9 +352,9 @@ pub(crate) enum Insert {
 impl<S: Hash + Eq, M: Clone> Arena<S, M> {
     pub fn new() -> Self {
         Arena {
-            set: StateSet::new(),
-            parents: Vec::new(),
-            moves: Vec::new(),
+            set: StateSet::with_capacity(ARENA_START),
+            parents: Vec::with_capacity(ARENA_START),
+            moves: Vec::with_capacity(ARENA_START),
             roots: 0,
         }
     }
