@@ -199,6 +199,14 @@ impl<'a> Meter<'a> {
             .saturating_sub(self.stats.stored)
     }
 
+    /// How many states to expand before the store is next checked: `most`, or fewer near the
+    /// state budget, so that at the branching factor seen so far the budget is passed by at
+    /// most one expansion's successors (as when the store is checked after every expansion).
+    pub fn batch(&self, most: usize) -> usize {
+        let branching = (self.stats.generated / self.stats.expanded.max(1)).max(1) + 1;
+        ((self.room() / branching) as usize).clamp(1, most.max(1))
+    }
+
     /// Whether a path of `depth` moves may be extended by one more move.
     #[inline]
     pub fn may_deepen(&self, depth: u32) -> bool {

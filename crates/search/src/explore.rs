@@ -14,6 +14,7 @@ use rayon::prelude::*;
 use crate::arena::{hash_of, StateSet};
 use crate::config::{Config, Meter};
 use crate::outcome::{Exploration, Limit, Status};
+use crate::parallel::{next_slices, CHUNK};
 use crate::space::Space;
 
 /// How many shards the seen-set is split into once it is large.
@@ -21,8 +22,6 @@ const SHARDS: usize = 64;
 /// States held before the seen-set is split into shards: below it, one table is faster than
 /// many (measured on the 8-puzzle's 181,440 states).
 const SHARD_FROM: usize = 1 << 18;
-/// States expanded in one slice.
-const SLICE: usize = 1 << 12;
 /// Successors generated on one thread before they are inserted together.
 const PENDING: usize = 1 << 9;
 /// Slices expanded per thread between two insertions (bounds the buckets' memory).
@@ -244,25 +243,11 @@ where
         // The layer is walked shard by shard; `cursor` is the next state to expand.
         let mut cursor = (0, shards[0].layer.start);
         loop {
-            // Near the state budget, slices shrink so that one batch's successors fit in what
-            // is left of it (at the observed branching factor): the budget is overrun by at
-            // most one expansion's successors, as in the other solvers.
-            let branching = (meter.stats.generated / meter.stats.expanded.max(1)).max(1) + 1;
-            let mut parents = ((meter.room() / branching) as usize).clamp(1, per_batch * SLICE);
-            let slice = (parents / per_batch).clamp(1, SLICE);
-            let mut batch = Vec::with_capacity(per_batch);
-            while parents > 0 && cursor.0 < shards.len() {
-                let (k, from) = cursor;
-                let end = shards[k].layer.end;
-                if from >= end {
-                    cursor = (k + 1, shards.get(k + 1).map_or(0, |s| s.layer.start));
-                    continue;
-                }
-                let to = end.min(from + slice.min(parents));
-                parents -= to - from;
-                batch.push((k, from..to));
-                cursor = (k, to);
-            }
+            // Near the state budget, batches shrink so that their successors fit in what is
+            // left of it: the budget is passed by at most one expansion's successors.
+            let part = |k: usize| shards[k].layer.clone();
+            let states = meter.batch(per_batch * CHUNK);
+            let batch = next_slices(&mut cursor, shards.len(), part, states, per_batch);
             if batch.is_empty() {
                 break;
             }

@@ -437,7 +437,7 @@ struct Batch<S, M> {
     items: Vec<(u32, M, S)>,
 }
 
-/// States expanded in one batch (fewer near the state budget).
+/// States expanded in one batch (fewer near the state budget: [`Meter::batch`]).
 const BATCH: usize = 64;
 /// How many entries ahead of the insertion the slots are prefetched.
 const AHEAD: usize = 8;
@@ -472,7 +472,7 @@ impl<S: Hash + Eq, M: Clone> Batch<S, M> {
         };
         let mut from = layer.start;
         while from < layer.end {
-            let to = layer.end.min(from + batch_len(meter));
+            let to = layer.end.min(from + meter.batch(BATCH));
             let mut generated = 0;
             for id in from as u32..to as u32 {
                 meter.expand(depth)?;
@@ -570,13 +570,6 @@ enum Hit {
     /// A state both sides of a bidirectional search hold: its ids in the side that found it
     /// and in the other side.
     Meet(u32, u32),
-}
-
-/// How many states to expand in one batch: [`BATCH`], or fewer near the state budget so that
-/// the budget is passed by at most one expansion's successors.
-fn batch_len(meter: &Meter) -> usize {
-    let branching = (meter.stats.generated / meter.stats.expanded.max(1)).max(1) + 1;
-    ((meter.room() / branching) as usize).clamp(1, BATCH)
 }
 
 /// The end of a bidirectional layer: meeting `other` (the goal test's type is a formality).

@@ -15,7 +15,7 @@ use crate::outcome::{Limit, Outcome, Solution, Status};
 use crate::space::{Reversible, Space};
 
 /// States a worker expands in one batch.
-const CHUNK: usize = 1 << 12;
+pub(crate) const CHUNK: usize = 1 << 12;
 
 fn pool(config: &Config) -> Option<rayon::ThreadPool> {
     rayon::ThreadPoolBuilder::new()
@@ -200,6 +200,40 @@ impl<S: Hash + Eq + Clone, M: Clone> Side<S, M> {
     }
 }
 
+/// The next batch of a layer spread over `shards` shards (`layer(k)` is shard `k`'s part, a
+/// range of its ids), walked shard by shard from `cursor`: `states` states in all, cut into
+/// about `slices` slices of at most [`CHUNK`] states, as `(shard, ids)`. Empty at the end.
+pub(crate) fn next_slices(
+    cursor: &mut (usize, usize),
+    shards: usize,
+    layer: impl Fn(usize) -> std::ops::Range<usize>,
+    mut states: usize,
+    slices: usize,
+) -> Vec<(usize, std::ops::Range<usize>)> {
+    let slice = (states / slices.max(1)).clamp(1, CHUNK);
+    let mut batch = Vec::with_capacity(slices);
+    while states > 0 && cursor.0 < shards {
+        let (k, from) = *cursor;
+        let end = layer(k).end;
+        if from >= end {
+            *cursor = (
+                k + 1,
+                if k + 1 < shards {
+                    layer(k + 1).start
+                } else {
+                    0
+                },
+            );
+            continue;
+        }
+        let to = end.min(from + slice.min(states));
+        states -= to - from;
+        batch.push((k, from..to));
+        *cursor = (k, to);
+    }
+    batch
+}
+
 /// Successors on their way into one shard, in the order generated.
 struct Bucket<S, M> {
     hashes: Vec<u64>,
@@ -315,24 +349,10 @@ where
     let threads = rayon::current_num_threads();
     let mut cursor = (0, own.layer[0].start);
     loop {
-        // Near the state budget, fewer states are expanded at once, so that the budget is
-        // passed by about one expansion's successors, as in the other solvers.
-        let branching = (meter.stats.generated / meter.stats.expanded.max(1)).max(1) + 1;
-        let mut room = ((meter.room() / branching) as usize).clamp(1, 4 * threads * CHUNK);
-        let slice = (room / (4 * threads)).clamp(1, CHUNK);
-        let mut slices = Vec::new();
-        while room > 0 && cursor.0 < SHARDS {
-            let (k, from) = cursor;
-            let end = own.layer[k].end;
-            if from >= end {
-                cursor = (k + 1, own.layer.get(k + 1).map_or(0, |l| l.start));
-                continue;
-            }
-            let to = end.min(from + slice.min(room));
-            room -= to - from;
-            slices.push((k, from..to));
-            cursor = (k, to);
-        }
+        // Near the state budget, fewer states are expanded at once (see `Meter::batch`).
+        let part = |k: usize| own.layer[k].clone();
+        let states = meter.batch(4 * threads * CHUNK);
+        let slices = next_slices(&mut cursor, SHARDS, part, states, 4 * threads);
         if slices.is_empty() {
             return Ok(None);
         }
