@@ -114,7 +114,7 @@ pub struct Start {
 
 /// A rectangular board of letters `A`–`Z` and the robot's start.
 ///
-/// Letters are stored as `0..26` in a grid padded with one ring of [`OUTSIDE`] cells, so a step
+/// Letters are stored as `0..26` in a grid padded with one ring of `OUTSIDE` cells, so a step
 /// never needs a bounds check and the place just below the bottom row (the `*` start) is itself
 /// a cell index.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -520,7 +520,7 @@ impl Space for RiverSpace {
         }
     }
 
-    /// Admissible: at least [`fewest_trips`] trips remain (one more when the boat must first come
+    /// Admissible: at least `fewest_trips` trips remain (one more when the boat must first come
     /// back), each taking at least the quickest role's time; and the slowest person still on the
     /// near bank must cross once, after that return trip if there is one.
     fn heuristic(&self, state: &State) -> Cost {
