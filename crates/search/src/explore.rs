@@ -11,7 +11,7 @@ use std::ops::Range;
 
 use rayon::prelude::*;
 
-use crate::arena::{hash_of, StateSet};
+use crate::arena::{hash_of, StateSet, AHEAD};
 use crate::config::{Config, Meter};
 use crate::outcome::{Exploration, Limit, Status};
 use crate::parallel::{next_slices, CHUNK};
@@ -188,9 +188,6 @@ impl<S: Hash + Eq> Shard<S> {
         self.previous.len() + self.current.len() + self.next.len()
     }
 }
-
-/// How many successors ahead of the insertion their slots are prefetched.
-const AHEAD: usize = 8;
 
 /// Successors on their way into a shard, in the order generated, with their hashes.
 struct Batch<S> {

@@ -4,7 +4,7 @@ use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 use std::hash::Hash;
 
-use crate::arena::{Arena, Insert};
+use crate::arena::{Arena, Insert, AHEAD};
 use crate::config::{Config, Meter};
 use crate::outcome::{Limit, Outcome, Solution, Status};
 use crate::space::{Cost, Reversible, Space};
@@ -439,8 +439,6 @@ struct Batch<S, M> {
 
 /// States expanded in one batch (fewer near the state budget: [`Meter::batch`]).
 const BATCH: usize = 64;
-/// How many entries ahead of the insertion the slots are prefetched.
-const AHEAD: usize = 8;
 
 impl<S: Hash + Eq, M: Clone> Batch<S, M> {
     fn new() -> Self {

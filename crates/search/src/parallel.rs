@@ -8,7 +8,7 @@ use std::hash::Hash;
 
 use rayon::prelude::*;
 
-use crate::arena::{hash_of, Arena, Insert, LARGE_FROM};
+use crate::arena::{hash_of, Arena, Insert, AHEAD, LARGE_FROM};
 use crate::config::{Config, Meter};
 use crate::graph::{path_cost, plant_start, Backward, End, Expand, Forward};
 use crate::outcome::{Limit, Outcome, Solution, Status};
@@ -118,8 +118,6 @@ const SHARDS: usize = 1 << SHARD_BITS;
 /// [`SHARD_BITS`], with the shard in the low bits, and must fit a `u32`. Checked after each
 /// batch, with room to spare for one batch.
 const SHARD_CAPACITY: usize = (1 << (32 - SHARD_BITS)) - (1 << 20);
-/// How many successors ahead of the insertion their slots are prefetched.
-const AHEAD: usize = 8;
 
 /// The shard of a hash: bits that neither the table's slot nor its key filter depend on much.
 #[inline]
