@@ -1,8 +1,10 @@
-//! A layer-parallel version of [`crate::bfs`].
+//! Layer-parallel versions of [`crate::bfs`] and [`crate::bidirectional`].
 //!
-//! Worker threads expand slices of a layer and hash the children; one thread then inserts them
-//! into the arena in a fixed order, so the answer is the same as the serial solver's for any
-//! number of threads. ([`crate::explore`] is parallel by itself, with `config.threads`.)
+//! [`par_bfs`]: worker threads expand slices of a layer and hash the children; one thread then
+//! inserts them into the arena in a fixed order, so the answer is the same as the serial
+//! solver's for any number of threads. [`par_bidirectional`]: each side is split into shards by
+//! hash, and the shards take their successors in parallel. ([`crate::explore`] is parallel by
+//! itself, with `config.threads`.)
 
 use std::hash::Hash;
 
@@ -14,7 +16,7 @@ use crate::graph::{path_cost, plant_start, Backward, End, Expand, Forward};
 use crate::outcome::{Limit, Outcome, Solution, Status};
 use crate::space::{Reversible, Space};
 
-/// States a worker expands in one batch.
+/// States a worker expands in one slice.
 pub(crate) const CHUNK: usize = 1 << 12;
 
 fn pool(config: &Config) -> Option<rayon::ThreadPool> {
@@ -75,30 +77,42 @@ where
         }
         let mut from = layer.start;
         while from < layer.end {
-            let to = layer.end.min(from + CHUNK * rayon::current_num_threads());
-            let batches: Vec<Vec<_>> = arena.set.states[from..to]
+            let to = layer
+                .end
+                .min(from + meter.batch(CHUNK * rayon::current_num_threads()));
+            let buckets: Vec<Bucket<P::State, P::Move>> = arena.set.states[from..to]
                 .par_chunks(CHUNK)
                 .enumerate()
                 .map(|(chunk, states)| {
-                    let mut out = Vec::new();
+                    let mut bucket = Bucket::new();
                     for (i, state) in states.iter().enumerate() {
                         let parent = (from + chunk * CHUNK + i) as u32;
                         space.successors(state, None, |mv, next| {
-                            let hash = arena.set.hash(&next);
-                            out.push((hash, parent, mv, next));
+                            bucket.hashes.push(arena.set.hash(&next));
+                            bucket.items.push((parent, mv, next));
                         });
                     }
-                    out
+                    bucket
                 })
                 .collect();
             for _ in from..to {
                 meter.expand(u64::from(depth))?;
             }
-            for (hash, parent, mv, next) in batches.into_iter().flatten() {
-                meter.stats.generated += 1;
-                if let Insert::New(child) = arena.insert_hashed(hash, next, parent, mv) {
-                    if space.is_goal(arena.state(child)) {
-                        return Ok(Some(child));
+            let generated: usize = buckets.iter().map(|b| b.items.len()).sum();
+            meter.stats.generated += generated as u64;
+            arena.set.reserve(generated);
+            for Bucket { hashes, items } in buckets {
+                for &hash in hashes.iter().take(AHEAD) {
+                    arena.set.prefetch(hash);
+                }
+                for (k, (parent, mv, next)) in items.into_iter().enumerate() {
+                    if let Some(&ahead) = hashes.get(k + AHEAD) {
+                        arena.set.prefetch(ahead);
+                    }
+                    if let Insert::New(child) = arena.insert_hashed(hashes[k], next, parent, mv) {
+                        if space.is_goal(arena.state(child)) {
+                            return Ok(Some(child));
+                        }
                     }
                 }
             }
