@@ -299,6 +299,7 @@ proptest! {
         let branching = graph.edges.len() as u64;
         for (name, outcome) in [
             ("bfs", bfs(&graph, &Config::default().max_states(max))),
+            ("par_bfs", par_bfs(&graph, &Config::default().max_states(max).threads(2))),
             ("dfs", dfs(&graph, &Config::default().max_states(max))),
             ("ucs", ucs(&graph, &Config::default().max_states(max))),
             ("bidirectional", bidirectional(&graph, &Config::default().max_states(max))),
