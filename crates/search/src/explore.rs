@@ -22,6 +22,11 @@ const SHARDS: usize = 64;
 /// States held before the seen-set is split into shards: below it, one table is faster than
 /// many (measured on the 8-puzzle's 181,440 states).
 const SHARD_FROM: usize = 1 << 18;
+/// States held (checked at each new layer) before every shard's sets move to the large index,
+/// whose slots the insertions prefetch. Measured on the cube with two threads: to depth 7
+/// (109 M states) 15.4 s -> 12.2 s for a sixth more memory (3.0 -> 3.6 GB); to depth 6 (8 M
+/// states, which switches only for the last check) 0.81 -> 0.88 s.
+const SLOTS_FROM: usize = 1 << 22;
 /// Successors generated on one thread before they are inserted together.
 const PENDING: usize = 1 << 9;
 /// Slices expanded per thread between two insertions (bounds the buckets' memory).
@@ -336,6 +341,13 @@ where
         }
         if shards.len() == 1 && shards[0].held() >= SHARD_FROM {
             shards = split(shards.pop().unwrap_or_else(Shard::new));
+        }
+        if shards.iter().map(Shard::held).sum::<usize>() >= SLOTS_FROM {
+            shards.par_iter_mut().for_each(|shard| {
+                for set in [&mut shard.previous, &mut shard.current, &mut shard.next] {
+                    set.make_large();
+                }
+            });
         }
         depth += 1;
     }
