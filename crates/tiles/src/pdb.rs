@@ -101,15 +101,47 @@ pub fn placements(n: usize, k: usize) -> u64 {
 /// The rank of a placement: `cells[i]` is the cell of the i-th tile; mixed radix `n, n-1, ...`.
 #[inline]
 pub fn rank(cells: &[u8], n: usize) -> usize {
-    let mut used: u64 = 0;
-    let mut index = 0usize;
+    let (mut index, mut used) = (0usize, 0u64);
     for (i, &c) in cells.iter().enumerate() {
-        let below = used & ((1u64 << c) - 1);
-        let r = c as usize - below.count_ones() as usize;
-        index = index * (n - i) + r;
-        used |= 1u64 << c;
+        (index, used) = rank_step(index, used, i, c, n);
     }
     index
+}
+
+/// One digit of [`rank`]: the running index and occupied mask after cell `i` is at `c`.
+#[inline(always)]
+fn rank_step(index: usize, used: u64, i: usize, c: u8, n: usize) -> (usize, u64) {
+    let below = (used & ((1u64 << c) - 1)).count_ones() as usize;
+    (index * (n - i) + c as usize - below, used | 1u64 << c)
+}
+
+/// Rank prefixes of a placement of `k` cells: `index[i]` and `used[i]` are [`rank`]'s running
+/// index and occupied mask before cell `i`, so that a placement differing from cell `i` on is
+/// re-ranked from there ([`rank_moved`]).
+#[inline]
+fn rank_prefixes(cells: &[u8], k: usize, n: usize, index: &mut [usize], used: &mut [u64]) {
+    let (mut acc, mut u) = (0usize, 0u64);
+    for i in 0..k {
+        (index[i], used[i]) = (acc, u);
+        (acc, u) = rank_step(acc, u, i, cells[i], n);
+    }
+}
+
+/// The rank of the placement `cells[..k]` with cell `i` moved to `to`, from its prefixes.
+#[inline]
+fn rank_moved(
+    cells: &[u8],
+    k: usize,
+    n: usize,
+    i: usize,
+    to: u8,
+    prefixes: (&[usize], &[u64]),
+) -> usize {
+    let (mut acc, mut u) = (prefixes.0[i], prefixes.1[i]);
+    for (x, &c) in cells.iter().enumerate().take(k).skip(i) {
+        (acc, u) = rank_step(acc, u, x, if x == i { to } else { c }, n);
+    }
+    acc
 }
 
 /// The placement of a rank (inverse of [`rank`]); returns the occupied-cell mask.
@@ -549,15 +581,7 @@ fn build_blank_aware(
                     if prank != last_p {
                         last_p = prank;
                         used = unrank(prank, k, n, &mut cells);
-                        let (mut acc, mut u) = (0usize, 0u64);
-                        for i in 0..k {
-                            prefix_index[i] = acc;
-                            prefix_used[i] = u;
-                            let c = cells[i];
-                            acc = acc * (n - i)
-                                + (c as usize - (u & ((1u64 << c) - 1)).count_ones() as usize);
-                            u |= 1u64 << c;
-                        }
+                        rank_prefixes(&cells, k, n, &mut prefix_index, &mut prefix_used);
                     }
                     // The blank's cell: the s-th free cell.
                     let mut free = !used & all;
@@ -582,13 +606,8 @@ fn build_blank_aware(
                             if to == NONE || reg & (1u64 << to) == 0 {
                                 continue;
                             }
-                            let (mut acc, mut u) = (prefix_index[i], prefix_used[i]);
-                            for (x, &c0) in cells.iter().enumerate().take(k).skip(i) {
-                                let c = if x == i { to } else { c0 };
-                                acc = acc * (n - x)
-                                    + (c as usize - (u & ((1u64 << c) - 1)).count_ones() as usize);
-                                u |= 1u64 << c;
-                            }
+                            let prefixes = (&prefix_index[..], &prefix_used[..]);
+                            let acc = rank_moved(&cells, k, n, i, to, prefixes);
                             let used2 = used ^ (1u64 << from) ^ (1u64 << to);
                             if depth_of[acc * m + slot(used2, from)].load(Ordering::Relaxed)
                                 != UNSEEN
@@ -654,29 +673,15 @@ fn build_relaxed(tables: &Tables, group: &[u8], progress: &(dyn Fn(u64, u64) + S
                 let index = ci * CHUNK + j;
                 let used = unrank(index, k, n, &mut cells);
                 // Rank prefixes, so a successor moving tile i re-ranks only from i on.
-                let (mut acc, mut u) = (0usize, 0u64);
-                for i in 0..k {
-                    prefix_index[i] = acc;
-                    prefix_used[i] = u;
-                    let c = cells[i];
-                    acc = acc * (n - i)
-                        + (c as usize - (u & ((1u64 << c) - 1)).count_ones() as usize);
-                    u |= 1u64 << c;
-                }
+                rank_prefixes(&cells, k, n, &mut prefix_index, &mut prefix_used);
                 for i in 0..k {
                     let from = cells[i];
                     for &to in &tables.neighbours[from as usize] {
                         if to == NONE || used & (1u64 << to) != 0 {
                             continue;
                         }
-                        let (mut acc, mut u) = (prefix_index[i], prefix_used[i]);
-                        for (s, &c0) in cells.iter().enumerate().take(k).skip(i) {
-                            let c = if s == i { to } else { c0 };
-                            acc = acc * (n - s)
-                                + (c as usize - (u & ((1u64 << c) - 1)).count_ones() as usize);
-                            u |= 1u64 << c;
-                        }
-                        let next = &table[acc];
+                        let prefixes = (&prefix_index[..], &prefix_used[..]);
+                        let next = &table[rank_moved(&cells, k, n, i, to, prefixes)];
                         if next.load(Ordering::Relaxed) == UNSEEN {
                             next.store(depth + 1, Ordering::Relaxed);
                             local += 1;
