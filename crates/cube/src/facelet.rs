@@ -27,6 +27,17 @@ use crate::notation::{Turn, TurnKind};
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub struct Facelets(pub(crate) [Face; 54]);
 
+/// Which cubie shows the colours `shown` (a position's facelets, in the order of its name), and
+/// turned by how much: the cubie `j` and orientation `ori` with `shown[(n + ori) % N]` equal to
+/// the cubie's `n`-th colour for every `n`. `None` if no cubie has these colours.
+fn identify<const N: usize>(shown: &[Face; N], colours: &[[Face; N]]) -> Option<(usize, usize)> {
+    colours.iter().enumerate().find_map(|(j, cubie)| {
+        (0..N)
+            .find(|&ori| (0..N).all(|n| shown[(n + ori) % N] == cubie[n]))
+            .map(|ori| (j, ori))
+    })
+}
+
 /// The tables the facelet model is built on, derived from the geometry once.
 struct Tables {
     /// The "comes from" permutation of each of the 18 face moves.
@@ -177,29 +188,21 @@ impl Facelets {
         let mut cube = CubieCube::SOLVED;
         for i in 0..8 {
             let shown = t.corner_facelets[i].map(|f| self.0[f as usize]);
-            let found = (0..8).find_map(|j| {
-                (0..3)
-                    .find(|&ori| (0..3).all(|n| shown[(n + ori) % 3] == t.corner_colours[j][n]))
-                    .map(|ori| (j, ori))
-            });
-            let (j, ori) = found.ok_or_else(|| CubeError::NoSuchCorner {
-                position: CORNER_NAMES[i],
-                colours: shown.iter().map(|f| f.letter()).collect(),
-            })?;
+            let (j, ori) =
+                identify(&shown, &t.corner_colours).ok_or_else(|| CubeError::NoSuchCorner {
+                    position: CORNER_NAMES[i],
+                    colours: shown.iter().map(|f| f.letter()).collect(),
+                })?;
             cube.cp[i] = j as u8;
             cube.co[i] = ori as u8;
         }
         for i in 0..12 {
             let shown = t.edge_facelets[i].map(|f| self.0[f as usize]);
-            let found = (0..12).find_map(|j| {
-                (0..2)
-                    .find(|&ori| (0..2).all(|n| shown[(n + ori) % 2] == t.edge_colours[j][n]))
-                    .map(|ori| (j, ori))
-            });
-            let (j, ori) = found.ok_or_else(|| CubeError::NoSuchEdge {
-                position: EDGE_NAMES[i],
-                colours: shown.iter().map(|f| f.letter()).collect(),
-            })?;
+            let (j, ori) =
+                identify(&shown, &t.edge_colours).ok_or_else(|| CubeError::NoSuchEdge {
+                    position: EDGE_NAMES[i],
+                    colours: shown.iter().map(|f| f.letter()).collect(),
+                })?;
             cube.ep[i] = j as u8;
             cube.eo[i] = ori as u8;
         }

@@ -197,28 +197,19 @@ fn cubie_point(faces: &[Face]) -> V3 {
 
 /// For each corner position, its three facelets in the order of its name.
 pub(crate) fn corner_facelets() -> [[u8; 3]; 8] {
-    let mut out = [[0; 3]; 8];
-    for (slot, name) in out.iter_mut().zip(CORNER_NAMES) {
-        let faces: [Face; 3] = name_faces(name);
-        let point = cubie_point(&faces);
-        for (facelet, face) in slot.iter_mut().zip(faces) {
-            *facelet = facelet_at(point, face.normal()) as u8;
-        }
-    }
-    out
+    CORNER_NAMES.map(position_facelets)
 }
 
 /// For each edge position, its two facelets in the order of its name.
 pub(crate) fn edge_facelets() -> [[u8; 2]; 12] {
-    let mut out = [[0; 2]; 12];
-    for (slot, name) in out.iter_mut().zip(EDGE_NAMES) {
-        let faces: [Face; 2] = name_faces(name);
-        let point = cubie_point(&faces);
-        for (facelet, face) in slot.iter_mut().zip(faces) {
-            *facelet = facelet_at(point, face.normal()) as u8;
-        }
-    }
-    out
+    EDGE_NAMES.map(position_facelets)
+}
+
+/// The facelets of the cubie position called `name`, in the order of its faces.
+fn position_facelets<const N: usize>(name: &str) -> [u8; N] {
+    let faces: [Face; N] = name_faces(name);
+    let point = cubie_point(&faces);
+    faces.map(|face| facelet_at(point, face.normal()) as u8)
 }
 
 /// The colours of each corner cubie, in the order of its name.
