@@ -158,7 +158,7 @@ where
     }
     let mut layer = 0..1usize;
     let mut depth = 0u32;
-    let mut batch = Batch::new();
+    let mut batch = Successors::new();
     while !layer.is_empty() {
         meter.frontier(layer.len());
         if !meter.may_deepen(depth) {
@@ -395,7 +395,7 @@ where
     let mut ahead = 0..forward.len();
     let mut behind = 0..backward.len();
     let (mut depth_ahead, mut depth_behind) = (0u32, 0u32);
-    let mut batch = Batch::new();
+    let mut batch = Successors::new();
     while !ahead.is_empty() && !behind.is_empty() {
         if !meter.may_deepen(depth_ahead + depth_behind) {
             *cut = true;
@@ -428,30 +428,80 @@ where
     Meet::Exhausted
 }
 
-/// Successors on their way into an arena: generated for a batch of states first, then inserted
-/// in the order they were generated, each slot prefetched [`AHEAD`] entries in advance, so the
-/// cache misses of a large table overlap instead of following one another.
-struct Batch<S, M> {
-    hashes: Vec<u64>,
-    /// `(parent id, move, state)`, in the order generated.
-    items: Vec<(u32, M, S)>,
+/// Successors on their way into an arena, in the order generated, with their hashes: the
+/// buffer between expanding a batch of states and inserting its successors.
+pub(crate) struct Successors<S, M> {
+    pub hashes: Vec<u64>,
+    /// `(parent id, move, state)`.
+    pub items: Vec<(u32, M, S)>,
 }
 
-/// States expanded in one batch (fewer near the state budget: [`Meter::batch`]).
-const BATCH: usize = 64;
-
-impl<S: Hash + Eq, M: Clone> Batch<S, M> {
-    fn new() -> Self {
-        Batch {
+impl<S: Hash + Eq, M: Clone> Successors<S, M> {
+    pub fn new() -> Self {
+        Successors {
             hashes: Vec::new(),
             items: Vec::new(),
         }
     }
 
+    pub fn push(&mut self, hash: u64, parent: u32, mv: M, state: S) {
+        self.hashes.push(hash);
+        self.items.push((parent, mv, state));
+    }
+
+    /// Inserts the successors into `own` in order, each slot (and the other side's, when
+    /// meeting) prefetched [`AHEAD`] entries in advance so that the cache misses of a large
+    /// table overlap instead of following one another. Returns the first new state that ends
+    /// the layer by `end`; leaves the buffer empty either way.
+    pub fn insert_into(
+        &mut self,
+        own: &mut Arena<S, M>,
+        end: &Ends<'_, S, M, impl Fn(&S) -> bool>,
+    ) -> Option<Hit> {
+        own.set.reserve(self.items.len());
+        let prefetch = |own: &Arena<S, M>, hash| {
+            own.set.prefetch(hash);
+            if let Ends::Meeting(other) = end {
+                other.set.prefetch(hash);
+            }
+        };
+        for &hash in self.hashes.iter().take(AHEAD) {
+            prefetch(own, hash);
+        }
+        let mut hit = None;
+        for (k, (parent, mv, next)) in self.items.drain(..).enumerate() {
+            if let Some(&ahead) = self.hashes.get(k + AHEAD) {
+                prefetch(own, ahead);
+            }
+            let hash = self.hashes[k];
+            if let Insert::New(id) = own.insert_hashed(hash, next, parent, mv) {
+                let state = own.state(id);
+                hit = match end {
+                    Ends::Meeting(other) => {
+                        other.set.find_hashed(hash, state).map(|o| Hit::Meet(id, o))
+                    }
+                    Ends::Goal(is_goal) => is_goal(state).then_some(Hit::Goal(id)),
+                };
+                if hit.is_some() {
+                    break;
+                }
+            }
+        }
+        self.items.clear();
+        self.hashes.clear();
+        hit
+    }
+}
+
+/// States expanded in one batch (fewer near the state budget: [`Meter::batch`]).
+const BATCH: usize = 64;
+
+impl<S: Hash + Eq + Clone, M: Clone> Successors<S, M> {
     /// Expands the states of `layer` in `own` into `own`, in batches. Each new state is checked
-    /// against `other` (bidirectional search) or with `is_goal` (BFS); the first hit ends the
-    /// layer. A successor equal to the state's parent is skipped with one comparison: it is
-    /// stored already, and in spaces whose moves can be undone it comes up at every expansion.
+    /// against the other side (bidirectional search) or with the goal test (BFS); the first hit
+    /// ends the layer. A successor equal to the state's parent is skipped with one comparison:
+    /// it is stored already, and in spaces whose moves can be undone it comes up at every
+    /// expansion.
     fn grow_layer(
         &mut self,
         meter: &mut Meter,
@@ -460,14 +510,7 @@ impl<S: Hash + Eq, M: Clone> Batch<S, M> {
         own: &mut Arena<S, M>,
         grow: impl Expand<S, M>,
         end: Ends<'_, S, M, impl Fn(&S) -> bool>,
-    ) -> Result<Option<Hit>, Limit>
-    where
-        S: Clone,
-    {
-        let other = match end {
-            Ends::Meeting(other) => Some(other),
-            Ends::Goal(_) => None,
-        };
+    ) -> Result<Option<Hit>, Limit> {
         let mut from = layer.start;
         while from < layer.end {
             let to = layer.end.min(from + meter.batch(BATCH));
@@ -476,51 +519,22 @@ impl<S: Hash + Eq, M: Clone> Batch<S, M> {
                 meter.expand(depth)?;
                 let state = own.state(id).clone();
                 let parent = own.parent(id).map(|(p, _)| own.state(p));
-                let (hashes, items) = (&mut self.hashes, &mut self.items);
                 grow.expand(&state, |mv, next| {
                     generated += 1;
                     if parent != Some(&next) {
-                        hashes.push(own.set.hash(&next));
-                        items.push((id, mv, next));
+                        self.push(own.set.hash(&next), id, mv, next);
                     }
                 });
             }
             meter.stats.generated += generated;
-            own.set.reserve(self.items.len());
-            let prefetch = |own: &Arena<S, M>, hash| {
-                own.set.prefetch(hash);
-                if let Some(other) = other {
-                    other.set.prefetch(hash);
-                }
+            if let Some(hit) = self.insert_into(own, &end) {
+                return Ok(Some(hit));
+            }
+            let other = match end {
+                Ends::Meeting(other) => other.len(),
+                Ends::Goal(_) => 0,
             };
-            for &hash in self.hashes.iter().take(AHEAD) {
-                prefetch(own, hash);
-            }
-            let mut hit = None;
-            for (k, (parent, mv, next)) in self.items.drain(..).enumerate() {
-                if let Some(&ahead) = self.hashes.get(k + AHEAD) {
-                    prefetch(own, ahead);
-                }
-                let hash = self.hashes[k];
-                if let Insert::New(id) = own.insert_hashed(hash, next, parent, mv) {
-                    let state = own.state(id);
-                    hit = match &end {
-                        Ends::Meeting(other) => {
-                            other.set.find_hashed(hash, state).map(|o| Hit::Meet(id, o))
-                        }
-                        Ends::Goal(is_goal) => is_goal(state).then_some(Hit::Goal(id)),
-                    };
-                    if hit.is_some() {
-                        break;
-                    }
-                }
-            }
-            self.items.clear();
-            self.hashes.clear();
-            if hit.is_some() {
-                return Ok(hit);
-            }
-            meter.store(own.len() + other.map_or(0, Arena::len))?;
+            meter.store(own.len() + other)?;
             from = to;
         }
         Ok(None)
@@ -554,7 +568,7 @@ impl<P: Reversible> Expand<P::State, P::Move> for Backward<'_, P> {
 }
 
 /// What ends a search's layer early.
-enum Ends<'a, S, M, G> {
+pub(crate) enum Ends<'a, S, M, G> {
     /// A new state that the other side of a bidirectional search holds.
     Meeting(&'a Arena<S, M>),
     /// A new state that passes this goal test.
@@ -562,7 +576,7 @@ enum Ends<'a, S, M, G> {
 }
 
 /// A new state that ends a layer early.
-enum Hit {
+pub(crate) enum Hit {
     /// A goal, reached by BFS.
     Goal(u32),
     /// A state both sides of a bidirectional search hold: its ids in the side that found it

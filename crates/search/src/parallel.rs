@@ -10,9 +10,9 @@ use std::hash::Hash;
 
 use rayon::prelude::*;
 
-use crate::arena::{hash_of, Arena, Insert, AHEAD, LARGE_FROM};
+use crate::arena::{hash_of, Arena, LARGE_FROM};
 use crate::config::{Config, Meter};
-use crate::graph::{path_cost, plant_start, Backward, End, Expand, Forward};
+use crate::graph::{path_cost, plant_start, Backward, End, Ends, Expand, Forward, Hit, Successors};
 use crate::outcome::{Limit, Outcome, Solution, Status};
 use crate::space::{Reversible, Space};
 
@@ -80,16 +80,15 @@ where
             let to = layer
                 .end
                 .min(from + meter.batch(CHUNK * rayon::current_num_threads()));
-            let buckets: Vec<Bucket<P::State, P::Move>> = arena.set.states[from..to]
+            let buckets: Vec<Successors<P::State, P::Move>> = arena.set.states[from..to]
                 .par_chunks(CHUNK)
                 .enumerate()
                 .map(|(chunk, states)| {
-                    let mut bucket = Bucket::new();
+                    let mut bucket = Successors::new();
                     for (i, state) in states.iter().enumerate() {
                         let parent = (from + chunk * CHUNK + i) as u32;
                         space.successors(state, None, |mv, next| {
-                            bucket.hashes.push(arena.set.hash(&next));
-                            bucket.items.push((parent, mv, next));
+                            bucket.push(arena.set.hash(&next), parent, mv, next);
                         });
                     }
                     bucket
@@ -101,19 +100,10 @@ where
             let generated: usize = buckets.iter().map(|b| b.items.len()).sum();
             meter.stats.generated += generated as u64;
             arena.set.reserve(generated);
-            for Bucket { hashes, items } in buckets {
-                for &hash in hashes.iter().take(AHEAD) {
-                    arena.set.prefetch(hash);
-                }
-                for (k, (parent, mv, next)) in items.into_iter().enumerate() {
-                    if let Some(&ahead) = hashes.get(k + AHEAD) {
-                        arena.set.prefetch(ahead);
-                    }
-                    if let Insert::New(child) = arena.insert_hashed(hashes[k], next, parent, mv) {
-                        if space.is_goal(arena.state(child)) {
-                            return Ok(Some(child));
-                        }
-                    }
+            let goal = Ends::Goal(|state: &P::State| space.is_goal(state));
+            for mut bucket in buckets {
+                if let Some(Hit::Goal(child)) = bucket.insert_into(arena, &goal) {
+                    return Ok(Some(child));
                 }
             }
             meter.store(arena.len())?;
@@ -246,22 +236,6 @@ pub(crate) fn next_slices(
     batch
 }
 
-/// Successors on their way into one shard, in the order generated.
-struct Bucket<S, M> {
-    hashes: Vec<u64>,
-    /// `(parent's global id, move, state)`.
-    items: Vec<(u32, M, S)>,
-}
-
-impl<S, M> Bucket<S, M> {
-    fn new() -> Self {
-        Bucket {
-            hashes: Vec::new(),
-            items: Vec::new(),
-        }
-    }
-}
-
 /// [`crate::bidirectional`] with `config.threads` worker threads: each side's store is split
 /// into shards by hash; workers expand slices of a layer into one bucket per shard, then every
 /// shard takes its buckets (and looks for the same state in the other side's shard of the
@@ -374,11 +348,12 @@ where
             }
         }
         let shared: &Side<S, M> = own;
-        let expanded: Vec<(u64, Vec<Bucket<S, M>>)> = slices
+        let expanded: Vec<(u64, Vec<Successors<S, M>>)> = slices
             .par_iter()
             .map(|(k, slice)| {
                 let arena = &shared.shards[*k];
-                let mut buckets: Vec<Bucket<S, M>> = (0..SHARDS).map(|_| Bucket::new()).collect();
+                let mut buckets: Vec<Successors<S, M>> =
+                    (0..SHARDS).map(|_| Successors::new()).collect();
                 let mut generated = 0;
                 for local in slice.clone() {
                     let local = local as u32;
@@ -388,16 +363,14 @@ where
                         generated += 1;
                         if parent != Some(&next) {
                             let hash = hash_of(&next);
-                            let bucket = &mut buckets[shard_of(hash)];
-                            bucket.hashes.push(hash);
-                            bucket.items.push((id, mv, next));
+                            buckets[shard_of(hash)].push(hash, id, mv, next);
                         }
                     });
                 }
                 (generated, buckets)
             })
             .collect();
-        let mut by_shard: Vec<Vec<Bucket<S, M>>> = (0..SHARDS)
+        let mut by_shard: Vec<Vec<Successors<S, M>>> = (0..SHARDS)
             .map(|_| Vec::with_capacity(slices.len()))
             .collect();
         for (generated, buckets) in expanded {
@@ -412,9 +385,9 @@ where
             .zip(by_shard)
             .enumerate()
             .map(|(k, (arena, buckets))| {
-                let theirs = &other.shards[k];
-                for bucket in buckets {
-                    if let Some((mine, met)) = take_bucket(arena, theirs, bucket) {
+                let meeting: Ends<'_, S, M, fn(&S) -> bool> = Ends::Meeting(&other.shards[k]);
+                for mut bucket in buckets {
+                    if let Some(Hit::Meet(mine, met)) = bucket.insert_into(arena, &meeting) {
                         return Some((global(k, mine), global(k, met)));
                     }
                 }
@@ -432,36 +405,4 @@ where
             return Err(Limit::States);
         }
     }
-}
-
-/// Inserts a bucket's successors into one shard in order, their slots prefetched a few ahead;
-/// returns the local ids of the first new state that `theirs` holds too.
-fn take_bucket<S, M>(
-    arena: &mut Arena<S, M>,
-    theirs: &Arena<S, M>,
-    bucket: Bucket<S, M>,
-) -> Option<(u32, u32)>
-where
-    S: Hash + Eq,
-    M: Clone,
-{
-    let Bucket { hashes, items } = bucket;
-    arena.set.reserve(items.len());
-    for &hash in hashes.iter().take(AHEAD) {
-        arena.set.prefetch(hash);
-        theirs.set.prefetch(hash);
-    }
-    for (k, (parent, mv, next)) in items.into_iter().enumerate() {
-        if let Some(&ahead) = hashes.get(k + AHEAD) {
-            arena.set.prefetch(ahead);
-            theirs.set.prefetch(ahead);
-        }
-        let hash = hashes[k];
-        if let Insert::New(mine) = arena.insert_hashed(hash, next, parent, mv) {
-            if let Some(met) = theirs.set.find_hashed(hash, arena.state(mine)) {
-                return Some((mine, met));
-            }
-        }
-    }
-    None
 }
