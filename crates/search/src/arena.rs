@@ -49,7 +49,8 @@ const ID_BITS: u64 = 0xffff_ffff;
 /// mostly stays in cache, where hashbrown's one-byte control groups make a miss cheapest
 /// (measured: a third faster than the large index on the 8-puzzle's 181,440 states); above
 /// it every probe goes to memory, where one slot read per lookup, prefetching and growth
-/// without re-hashing win (measured: 2.4x faster on a cube search of 10 million states).
+/// without re-hashing win (measured with the batched, prefetched inserts of the solvers: a
+/// bidirectional cube search of 10 million states, 3.6 s -> 1.5 s).
 pub(crate) const LARGE_FROM: usize = 1 << 20;
 
 /// Small indexes below this many entries grow four times over, larger ones twice. Measured on
