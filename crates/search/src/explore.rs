@@ -24,7 +24,7 @@ const SHARDS: usize = 64;
 const SHARD_FROM: usize = 1 << 18;
 /// States held (checked at each new layer) before every shard's sets move to the large index,
 /// whose slots the insertions prefetch. Measured on the cube with two threads: to depth 7
-/// (109 M states) 15.4 s -> 12.2 s for a sixth more memory (3.0 -> 3.6 GB); to depth 6 (8 M
+/// (109 M states) 15.4 s -> 12.2 s for a sixth more memory (2.9 -> 3.4 GiB); to depth 6 (8 M
 /// states, which switches only for the last check) 0.81 -> 0.88 s.
 const SLOTS_FROM: usize = 1 << 22;
 /// Successors generated on one thread before they are inserted together.
