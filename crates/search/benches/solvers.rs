@@ -568,7 +568,8 @@ fn benches(c: &mut Criterion) {
 
 /// Runs one side of one pair 20 times, for a profiler: `--profile NAME` with NAME one of
 /// `explore`, `frontier-search`, `reach`, `plain`, `bfs`, `pf-bfs`, `bidirectional`,
-/// `pf-bidirectional`, `idastar`, `pf-idastar` (the bidirectional pair runs 1000 times).
+/// `pf-bidirectional`, `idastar`, `pf-idastar` (the bidirectional pair runs 1000 times); or
+/// both sides in turn, as the table times them: `both-explore`, `both-bidirectional`.
 fn profile(name: &str) {
     let (eight, fifteen) = (eight_puzzle(), korf_nine());
     let rounds = if name.ends_with("bidirectional") {
@@ -579,6 +580,14 @@ fn profile(name: &str) {
     for _ in 0..rounds {
         match name {
             "explore" => drop(black_box(frontier_explore(&eight))),
+            "both-bidirectional" => {
+                black_box(frontier_bidirectional(&eight));
+                black_box(pathfinding_bidirectional(&eight));
+            }
+            "both-explore" => {
+                black_box(frontier_explore(&eight));
+                black_box(pathfinding_reach(&eight));
+            }
             "frontier-search" => drop(black_box(frontier_search_explore(&eight))),
             "reach" => drop(black_box(pathfinding_reach(&eight))),
             "plain" => drop(black_box(plain_explore(&eight))),
