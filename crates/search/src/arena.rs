@@ -71,9 +71,134 @@ pub(crate) struct StateSet<S> {
     pub states: Vec<S>,
 }
 
-enum Index {
+/// A hash table of `u32` values (ids) that stores no states: its owner says which value holds
+/// a given state (`is`) and, for growth, what each value's hash is. A small index is a
+/// hashbrown table; a large one is [`Slots`].
+pub(crate) enum Index {
     Small(HashTable<u32>),
     Large(Slots),
+}
+
+impl Index {
+    /// A small index with room for `capacity` values.
+    pub fn with_capacity(capacity: usize) -> Index {
+        Index::Small(HashTable::with_capacity(capacity))
+    }
+
+    /// An index of `entries` (hash, value), all distinct: a small one with room for `capacity`
+    /// values, or a large one.
+    pub fn build(entries: impl Iterator<Item = (u64, u32)>, capacity: usize, large: bool) -> Index {
+        if large {
+            Index::Large(Slots::build(capacity, entries))
+        } else {
+            let mut table = HashTable::with_capacity(capacity.max(16));
+            for (hash, value) in entries {
+                // Capacity is reserved, so the re-hash closure is never called.
+                table.insert_unique(hash, value, |_| hash);
+            }
+            Index::Small(table)
+        }
+    }
+
+    pub fn is_large(&self) -> bool {
+        matches!(self, Index::Large(_))
+    }
+
+    /// The values a small index takes before it must grow, or `None` for a large one.
+    pub fn small_capacity(&self) -> Option<usize> {
+        match self {
+            Index::Small(table) => Some(table.capacity()),
+            Index::Large(_) => None,
+        }
+    }
+
+    /// Whether one more value needs the index to grow first, when it holds `len` values.
+    #[inline(always)]
+    pub fn is_full(&self, len: usize) -> bool {
+        match self {
+            Index::Small(table) => table.len() == table.capacity(),
+            Index::Large(table) => len >= table.limit(),
+        }
+    }
+
+    /// Starts loading the slot where `hash` would be found (large indexes only: a small one is
+    /// in cache).
+    #[inline(always)]
+    pub fn prefetch(&self, hash: u64) {
+        if let Index::Large(table) = self {
+            let home = table.home(Slots::key(hash));
+            prefetch(table.slots.as_ptr().wrapping_add(home));
+        }
+    }
+
+    /// The value with this hash that `is` recognises, if any.
+    #[inline(always)]
+    pub fn find(&self, hash: u64, is: impl Fn(u32) -> bool) -> Option<u32> {
+        match self {
+            Index::Small(table) => table.find(hash, |&value| is(value)).copied(),
+            Index::Large(table) => table.probe(hash, is).ok(),
+        }
+    }
+
+    /// The value with this hash that `is` recognises; if there is none, stores `value` and
+    /// returns `None`. The index must not be [full](Index::is_full); `rehash` gives a stored
+    /// value's hash.
+    #[inline(always)]
+    pub fn find_or_insert(
+        &mut self,
+        hash: u64,
+        value: u32,
+        is: impl Fn(u32) -> bool,
+        rehash: impl Fn(u32) -> u64,
+    ) -> Option<u32> {
+        match self {
+            Index::Small(table) => {
+                // One probe both looks for the value and finds the slot for it.
+                match table.entry(hash, |&other| is(other), |&other| rehash(other)) {
+                    Entry::Occupied(seen) => Some(*seen.get()),
+                    Entry::Vacant(slot) => {
+                        slot.insert(value);
+                        None
+                    }
+                }
+            }
+            Index::Large(table) => match table.probe(hash, is) {
+                Ok(seen) => Some(seen),
+                Err(at) => {
+                    table.slots[at] = Slots::key(hash) | (u64::from(value) + 1);
+                    None
+                }
+            },
+        }
+    }
+
+    /// Removes `value`, stored under `hash`.
+    pub fn remove(&mut self, hash: u64, value: u32) {
+        match self {
+            Index::Small(table) => {
+                if let Ok(entry) = table.find_entry(hash, |&other| other == value) {
+                    entry.remove();
+                }
+            }
+            Index::Large(table) => table.remove(Slots::key(hash) | (u64::from(value) + 1)),
+        }
+    }
+
+    /// Doubles a large index (a small one is rebuilt by its owner, who knows the hashes).
+    pub fn grow_large(&mut self) {
+        if let Index::Large(table) = self {
+            table.grow();
+        }
+    }
+
+    /// Makes room in a large index for `additional` more values beyond `len`.
+    pub fn reserve(&mut self, len: usize, additional: usize) {
+        if let Index::Large(table) = self {
+            while len + additional > table.limit() && table.slots.len() < MAX_SLOTS {
+                table.grow();
+            }
+        }
+    }
 }
 
 /// The large index: open addressing over `u64` slots, each 0 when empty or else the state's
@@ -81,7 +206,7 @@ enum Index {
 /// probing is linear, so a lookup reads one cache line of slots and, only when the whole key
 /// matches, the state itself; the table is at most seven eighths full. Since a slot's key gives
 /// its home, doubling the table moves slots without reading or hashing a single state.
-struct Slots {
+pub(crate) struct Slots {
     slots: Vec<u64>,
     /// `slots.len() - 1`; the length is a power of two.
     mask: usize,
@@ -90,17 +215,16 @@ struct Slots {
 }
 
 impl Slots {
-    /// A table for `len` states with room to grow, indexing `states`' hashes in order.
-    fn build<S>(states: &[S], hash: impl Fn(&S) -> u64) -> Slots {
-        let size = (states.len() * 2).next_power_of_two().max(16);
+    /// A table for `len` values with room to grow, holding `entries` (hash, value).
+    fn build(len: usize, entries: impl Iterator<Item = (u64, u32)>) -> Slots {
+        let size = (len * 2).next_power_of_two().max(16);
         let mut table = Slots {
             slots: zeroed(size),
             mask: size - 1,
             shift: 32 - size.trailing_zeros(),
         };
-        for (id, state) in states.iter().enumerate() {
-            let slot = Self::key(hash(state)) | (id as u64 + 1);
-            table.place(slot);
+        for (hash, value) in entries {
+            table.place(Self::key(hash) | (u64::from(value) + 1));
         }
         table
     }
@@ -155,6 +279,30 @@ impl Slots {
         }
     }
 
+    /// Removes a slot that is stored, shifting back the slots after it that may move closer to
+    /// their homes, so that no probe meets a gap before its key (no tombstones).
+    fn remove(&mut self, slot: u64) {
+        let mut hole = self.home(slot & !ID_BITS);
+        while self.slots[hole] != slot {
+            hole = (hole + 1) & self.mask;
+        }
+        let mut at = (hole + 1) & self.mask;
+        loop {
+            let moving = self.slots[at];
+            if moving == 0 {
+                break;
+            }
+            // `moving` may fill the hole unless its home lies after the hole (cyclically).
+            let home = self.home(moving & !ID_BITS);
+            if at.wrapping_sub(home) & self.mask >= at.wrapping_sub(hole) & self.mask {
+                self.slots[hole] = moving;
+                hole = at;
+            }
+            at = (at + 1) & self.mask;
+        }
+        self.slots[hole] = 0;
+    }
+
     /// Doubles the table. The keys say where each slot goes, and old slots are visited in
     /// order, so the new table is written nearly front to back; no state is read.
     #[cold]
@@ -177,7 +325,7 @@ impl<S: Hash + Eq> StateSet<S> {
     /// A set with room for `capacity` states before its index first grows.
     pub fn with_capacity(capacity: usize) -> Self {
         StateSet {
-            index: Index::Small(HashTable::with_capacity(capacity)),
+            index: Index::with_capacity(capacity),
             hasher: FxBuildHasher,
             states: Vec::with_capacity(capacity),
         }
@@ -197,10 +345,7 @@ impl<S: Hash + Eq> StateSet<S> {
     /// (large sets only: a small one is in cache).
     #[inline]
     pub fn prefetch(&self, hash: u64) {
-        if let Index::Large(table) = &self.index {
-            let home = table.home(Slots::key(hash));
-            prefetch(table.slots.as_ptr().wrapping_add(home));
-        }
+        self.index.prefetch(hash);
     }
 
     /// The id of `state`, if stored.
@@ -212,50 +357,26 @@ impl<S: Hash + Eq> StateSet<S> {
     #[inline]
     pub fn find_hashed(&self, hash: u64, state: &S) -> Option<u32> {
         let states = &self.states;
-        match &self.index {
-            Index::Small(table) => table
-                .find(hash, |&id| states[id as usize] == *state)
-                .copied(),
-            Index::Large(table) => table.probe(hash, |id| states[id as usize] == *state).ok(),
-        }
+        self.index.find(hash, |id| states[id as usize] == *state)
     }
 
     /// Stores `state` (whose hash is `hash`) unless it is already there.
     #[inline]
     pub fn insert_hashed(&mut self, hash: u64, state: S) -> Insert {
+        if self.index.is_full(self.states.len()) {
+            self.grow();
+        }
         let id = self.states.len() as u32;
-        let states = &self.states;
-        match &mut self.index {
-            Index::Small(table) => {
-                if table.len() == table.capacity() {
-                    self.grow();
-                    return self.insert_hashed(hash, state);
-                }
-                let hasher = &self.hasher;
-                // One probe both looks for the state and finds the slot for it.
-                match table.entry(
-                    hash,
-                    |&other| states[other as usize] == state,
-                    |&other| hasher.hash_one(&states[other as usize]),
-                ) {
-                    Entry::Occupied(seen) => return Insert::Seen(*seen.get()),
-                    Entry::Vacant(slot) => {
-                        slot.insert(id);
-                    }
-                }
-            }
-            Index::Large(table) => {
-                if states.len() >= table.limit() {
-                    table.grow();
-                }
-                match table.probe(hash, |other| states[other as usize] == state) {
-                    Ok(seen) => return Insert::Seen(seen),
-                    Err(at) => table.slots[at] = Slots::key(hash) | (u64::from(id) + 1),
-                }
+        let (states, hasher) = (&self.states, &self.hasher);
+        let is = |other: u32| states[other as usize] == state;
+        let rehash = |other: u32| hasher.hash_one(&states[other as usize]);
+        match self.index.find_or_insert(hash, id, is, rehash) {
+            Some(seen) => Insert::Seen(seen),
+            None => {
+                self.states.push(state);
+                Insert::New(id)
             }
         }
-        self.states.push(state);
-        Insert::New(id)
     }
 
     /// Stores `state` unless it is already there.
@@ -267,57 +388,40 @@ impl<S: Hash + Eq> StateSet<S> {
     /// Makes room for `additional` more states, so that a large table does not grow (and move
     /// its slots away from what was prefetched) while they are inserted.
     pub fn reserve(&mut self, additional: usize) {
-        if let Index::Large(table) = &mut self.index {
-            while self.states.len() + additional > table.limit() && table.slots.len() < MAX_SLOTS {
-                table.grow();
-            }
-        }
+        self.index.reserve(self.states.len(), additional);
     }
 
     /// Moves a small index to the large one now, whatever this set's size: for a set that is
     /// one shard of a store too large for the cache.
     pub fn make_large(&mut self) {
-        if let Index::Small(_) = self.index {
-            let hasher = self.hasher;
-            self.index = Index::Large(Slots::build(&self.states, |state| hasher.hash_one(state)));
+        if !self.index.is_large() {
+            self.index = self.rebuilt(self.states.len(), true);
         }
     }
 
-    /// Forgets every state, keeping the memory for reuse.
-    pub fn clear(&mut self) {
-        match &mut self.index {
-            Index::Small(table) => table.clear(),
-            Index::Large(table) => table.slots.fill(0),
-        }
-        self.states.clear();
+    /// An index of every stored state, in id order: small with room for `capacity`, or large.
+    fn rebuilt(&self, capacity: usize, large: bool) -> Index {
+        let hasher = self.hasher;
+        let entries =
+            (self.states.iter().enumerate()).map(|(id, state)| (hasher.hash_one(state), id as u32));
+        Index::build(entries, capacity, large)
     }
 
-    /// Grows a full small index by re-inserting the ids in order (hashbrown's own resize
-    /// would re-hash them in slot order, visiting the states at random), or past
-    /// [`LARGE_FROM`] states replaces it by a large one. A table of up to [`QUADRUPLE_BELOW`]
-    /// entries quadruples, so that small searches re-hash less; a larger one doubles, which
-    /// keeps its slots denser in cache.
+    /// Grows a full index. A small one is rebuilt by re-inserting the ids in order
+    /// (hashbrown's own resize would re-hash them in slot order, visiting the states at
+    /// random), or past [`LARGE_FROM`] states replaced by a large one. A small table of up to
+    /// [`QUADRUPLE_BELOW`] entries quadruples, so that small searches re-hash less; a larger one
+    /// doubles, which keeps its slots denser in cache.
     #[cold]
     fn grow(&mut self) {
-        let Index::Small(small) = &self.index else {
-            return;
+        let Some(capacity) = self.index.small_capacity() else {
+            return self.index.grow_large();
         };
-        let hasher = self.hasher;
         self.index = if self.states.len() >= LARGE_FROM {
-            Index::Large(Slots::build(&self.states, |state| hasher.hash_one(state)))
+            self.rebuilt(self.states.len(), true)
         } else {
-            let factor = if small.capacity() < QUADRUPLE_BELOW {
-                4
-            } else {
-                2
-            };
-            let mut table = HashTable::with_capacity((small.capacity() * factor).max(16));
-            for (id, state) in self.states.iter().enumerate() {
-                let hash = hasher.hash_one(state);
-                // Capacity is reserved, so the re-hash closure is never called.
-                table.insert_unique(hash, id as u32, |_| hash);
-            }
-            Index::Small(table)
+            let factor = if capacity < QUADRUPLE_BELOW { 4 } else { 2 };
+            self.rebuilt((capacity * factor).max(16), false)
         };
     }
 }
@@ -454,6 +558,54 @@ mod tests {
     use super::*;
 
     #[test]
+    fn both_index_kinds_find_what_they_hold_through_inserts_and_removals() {
+        use std::collections::HashSet;
+        // Values 0..400 under hashes that few values share (long clusters of equal keys) or
+        // that most values share alone; inserted and removed at random against a model.
+        for shared in [7u64, 1 << 40] {
+            for large in [false, true] {
+                let hash =
+                    |value: u32| (u64::from(value) % shared).wrapping_mul(0xF1357AEA2E62A9C5);
+                let mut index = Index::build(std::iter::empty(), 0, large);
+                let mut held = HashSet::new();
+                let mut seed = 0x2545_F491_4F6C_DD1Du64;
+                for _ in 0..20_000 {
+                    seed ^= seed << 13;
+                    seed ^= seed >> 7;
+                    seed ^= seed << 17;
+                    let value = (seed % 400) as u32;
+                    if held.contains(&value) {
+                        if seed & (1 << 20) != 0 {
+                            index.remove(hash(value), value);
+                            held.remove(&value);
+                        }
+                    } else {
+                        if index.is_full(held.len()) {
+                            let entries = held.iter().map(|&v| (hash(v), v));
+                            index = match index.small_capacity() {
+                                Some(capacity) => Index::build(entries, 2 * capacity, false),
+                                None => {
+                                    index.grow_large();
+                                    index
+                                }
+                            };
+                        }
+                        let fresh = index.find_or_insert(hash(value), value, |o| o == value, hash);
+                        assert_eq!(fresh, None, "{value} was not held");
+                        held.insert(value);
+                    }
+                    let probe = ((seed >> 32) % 400) as u32;
+                    let found = index.find(hash(probe), |o| o == probe);
+                    assert_eq!(found.is_some(), held.contains(&probe), "{probe}");
+                }
+                assert!(held
+                    .iter()
+                    .all(|&v| index.find(hash(v), |o| o == v) == Some(v)));
+            }
+        }
+    }
+
+    #[test]
     fn a_set_keeps_its_ids_across_the_move_to_the_large_index() {
         let mut set = StateSet::new();
         let n = 3 * LARGE_FROM as u64;
@@ -469,8 +621,5 @@ mod tests {
         }
         assert_eq!(set.find(&state(n)), None);
         assert_eq!(set.len() as u64, n);
-        set.clear();
-        assert_eq!(set.find(&state(1)), None);
-        assert!(matches!(set.insert(state(5)), Insert::New(0)));
     }
 }

@@ -7,12 +7,14 @@
 //! receives states is fixed, so the counts never depend on the number of threads.
 
 use std::hash::Hash;
+use std::marker::PhantomData;
 use std::ops::Range;
 
 use rayon::prelude::*;
 
 use crate::arena::{hash_of, Insert, StateSet, AHEAD};
 use crate::config::{Config, Meter};
+use crate::layers::{Layer, LayerSet};
 use crate::outcome::{Exploration, Limit, Status};
 use crate::parallel::{next_slices, CHUNK};
 use crate::space::Space;
@@ -47,7 +49,8 @@ fn shard_of(hash: u64, shards: usize) -> usize {
 ///
 /// Memory: every seen state once; or, when the space is [undirected](Space::undirected), only
 /// the layers `d - 1`, `d` and `d + 1` (frontier search), since every successor of layer `d`
-/// lies in one of them.
+/// lies in one of them. The three layers share one index, so each successor is looked up once,
+/// and a layer's states leave the index when it falls behind.
 ///
 /// ```
 /// use frontier_search::{explore, Config, Space};
@@ -101,119 +104,241 @@ fn with_layers(
     }
 }
 
-/// One shard's states.
-struct Shard<S> {
-    /// Every state seen in this shard; in frontier mode, only the current layer.
-    current: StateSet<S>,
-    /// The current layer: a range of `current`'s ids.
-    layer: Range<usize>,
-    /// While the seen-set is this one shard: for each state of the current layer, the id of
-    /// the state it was first reached from (in `current`, or in frontier mode in `previous`),
-    /// or [`NO_PARENT`]. Expanding a state skips the successor equal to its parent with one
-    /// comparison instead of a lookup. In a space whose moves can be undone that successor
-    /// comes up at every expansion: on the 8-puzzle (2.7 successors a state), a third of all
-    /// lookups. Sharded sets keep no parents: a parent then lies in another shard, a cache miss
-    /// away, and costs more than it saves (measured on the cube, 18 successors a state).
-    parents: Vec<u32>,
-    /// The parents of the next layer's states found so far.
-    next_parents: Vec<u32>,
-    /// Frontier mode only: the layer before the current one, and the next one being built.
-    previous: StateSet<S>,
-    next: StateSet<S>,
+/// What a shard keeps of the states seen, layer by layer: every state ([`AllStates`]), or in
+/// frontier mode only the previous, current and next layers ([`LayerSet`]). The explorer is
+/// compiled once for each, so its inner loops never ask which.
+trait Store<S>: Send + Sync + Sized {
+    fn new() -> Self;
+    /// The current layer's states, in the order found.
+    fn layer(&self) -> &[S];
+    /// The previous layer's states, in the order found.
+    fn previous(&self) -> &[S];
+    /// Whether `state` was seen (in frontier mode: lies in the three layers).
+    fn seen(&self, hash: u64, state: &S) -> bool;
+    /// Adds `state` to the next layer unless it was seen; returns whether it was new.
+    fn insert_next(&mut self, hash: u64, state: S) -> bool;
+    /// Adds a state that is not held yet to `layer`, the previous or the current one, after
+    /// the states there (for a split, which hands the older layers over first).
+    fn place(&mut self, layer: Layer, hash: u64, state: S);
+    /// The states held, with their layers, older layers first.
+    fn into_layers(self) -> Vec<(Layer, Vec<S>)>;
+    /// How many states of the next layer are held so far.
+    fn found(&self) -> usize;
+    /// Makes the next layer the current one.
+    fn advance(&mut self);
+    /// States held in memory.
+    fn held(&self) -> usize;
+    /// Makes room for `additional` more states without the index growing in between.
+    fn reserve(&mut self, additional: usize);
+    /// Starts loading the slot a state of this hash would be looked up in.
+    fn prefetch(&self, hash: u64);
+    /// Moves the index to the large kind.
+    fn make_large(&mut self);
 }
 
-impl<S: Hash + Eq> Shard<S> {
+/// Every state seen, in the order found, so that each layer is a range of ids.
+struct AllStates<S> {
+    set: StateSet<S>,
+    previous: Range<usize>,
+    layer: Range<usize>,
+}
+
+impl<S: Hash + Eq + Send + Sync> Store<S> for AllStates<S> {
     fn new() -> Self {
-        Shard {
-            current: StateSet::new(),
+        AllStates {
+            set: StateSet::new(),
+            previous: 0..0,
             layer: 0..0,
-            parents: Vec::new(),
-            next_parents: Vec::new(),
-            previous: StateSet::new(),
-            next: StateSet::new(),
         }
     }
 
-    /// Whether `state` was seen (in frontier mode: lies in the previous or current layer).
+    #[inline]
+    fn layer(&self) -> &[S] {
+        &self.set.states[self.layer.clone()]
+    }
+
+    #[inline]
+    fn previous(&self) -> &[S] {
+        &self.set.states[self.previous.clone()]
+    }
+
     fn seen(&self, hash: u64, state: &S) -> bool {
-        self.current.find_hashed(hash, state).is_some()
-            || self.previous.find_hashed(hash, state).is_some()
+        self.set.find_hashed(hash, state).is_some()
+    }
+
+    #[inline]
+    fn insert_next(&mut self, hash: u64, state: S) -> bool {
+        matches!(self.set.insert_hashed(hash, state), Insert::New(_))
+    }
+
+    fn place(&mut self, layer: Layer, hash: u64, state: S) {
+        self.set.insert_hashed(hash, state);
+        let end = self.set.len();
+        match layer {
+            Layer::Current => self.layer.end = end,
+            Layer::Previous | Layer::Next => self.layer = end..end,
+        }
+    }
+
+    fn into_layers(mut self) -> Vec<(Layer, Vec<S>)> {
+        let current = self.set.states.split_off(self.layer.start);
+        vec![
+            (Layer::Previous, self.set.states),
+            (Layer::Current, current),
+        ]
+    }
+
+    fn found(&self) -> usize {
+        self.set.len() - self.layer.end
+    }
+
+    fn advance(&mut self) {
+        self.previous = self.layer.clone();
+        self.layer = self.layer.end..self.set.len();
+    }
+
+    fn held(&self) -> usize {
+        self.set.len()
+    }
+
+    fn reserve(&mut self, additional: usize) {
+        self.set.reserve(additional);
+    }
+
+    #[inline]
+    fn prefetch(&self, hash: u64) {
+        self.set.prefetch(hash);
+    }
+
+    fn make_large(&mut self) {
+        self.set.make_large();
+    }
+}
+
+impl<S: Hash + Eq + Send + Sync> Store<S> for LayerSet<S> {
+    fn new() -> Self {
+        LayerSet::new()
+    }
+
+    #[inline]
+    fn layer(&self) -> &[S] {
+        LayerSet::layer(self, Layer::Current)
+    }
+
+    #[inline]
+    fn previous(&self) -> &[S] {
+        LayerSet::layer(self, Layer::Previous)
+    }
+
+    fn seen(&self, hash: u64, state: &S) -> bool {
+        self.contains(hash, state)
+    }
+
+    #[inline]
+    fn insert_next(&mut self, hash: u64, state: S) -> bool {
+        self.insert(Layer::Next, hash, state)
+    }
+
+    fn place(&mut self, layer: Layer, hash: u64, state: S) {
+        self.insert(layer, hash, state);
+    }
+
+    fn into_layers(self) -> Vec<(Layer, Vec<S>)> {
+        LayerSet::into_layers(self).collect()
+    }
+
+    fn found(&self) -> usize {
+        LayerSet::layer(self, Layer::Next).len()
+    }
+
+    fn advance(&mut self) {
+        LayerSet::advance(self);
+    }
+
+    fn held(&self) -> usize {
+        self.len()
+    }
+
+    fn reserve(&mut self, additional: usize) {
+        LayerSet::reserve(self, additional);
+    }
+
+    #[inline]
+    fn prefetch(&self, hash: u64) {
+        LayerSet::prefetch(self, hash);
+    }
+
+    fn make_large(&mut self) {
+        LayerSet::make_large(self);
+    }
+}
+
+/// One shard of the seen-set, with the parents of its current layer.
+struct Shard<S, T> {
+    store: T,
+    /// While the seen-set is this one shard: for each state of the current layer, the position
+    /// in the previous layer of the state it was first reached from, or [`NO_PARENT`].
+    /// Expanding a state skips the successor equal to its parent with one comparison instead of
+    /// a lookup. In a space whose moves can be undone that successor comes up at every
+    /// expansion: on the 8-puzzle (2.7 successors a state), a third of all lookups. Sharded
+    /// sets keep no parents: a parent then lies in another shard, a cache miss away, and costs
+    /// more than it saves (measured on the cube, 18 successors a state).
+    parents: Vec<u32>,
+    /// The parents of the next layer's states found so far.
+    next_parents: Vec<u32>,
+    _states: PhantomData<S>,
+}
+
+impl<S: Hash + Eq, T: Store<S>> Shard<S, T> {
+    fn new() -> Self {
+        Shard {
+            store: T::new(),
+            parents: Vec::new(),
+            next_parents: Vec::new(),
+            _states: PhantomData,
+        }
+    }
+
+    /// A shard whose current layer is the start alone.
+    fn planted(start: S) -> Self {
+        let mut shard = Shard::new();
+        shard.admit(hash_of(&start), start, Some(NO_PARENT));
+        shard.advance();
+        shard
     }
 
     /// Takes a successor of the current layer, reached from `parent` if parents are kept:
-    /// stores it if it was not seen.
+    /// stores it in the next layer if it was not seen.
     #[inline]
-    fn admit(&mut self, frontier: bool, hash: u64, state: S, parent: Option<u32>) {
-        let new = if !frontier {
-            matches!(self.current.insert_hashed(hash, state), Insert::New(_))
-        } else {
-            !self.seen(hash, &state)
-                && matches!(self.next.insert_hashed(hash, state), Insert::New(_))
-        };
-        if let (true, Some(parent)) = (new, parent) {
+    fn admit(&mut self, hash: u64, state: S, parent: Option<u32>) {
+        if let (true, Some(parent)) = (self.store.insert_next(hash, state), parent) {
             self.next_parents.push(parent);
         }
     }
 
     /// Takes a batch of successors in order, prefetching the slots of those a few places ahead
     /// so that their cache misses overlap; leaves the batch empty.
-    fn admit_all(&mut self, frontier: bool, batch: &mut Batch<S>) {
-        let growing = if frontier {
-            &mut self.next
-        } else {
-            &mut self.current
-        };
-        growing.reserve(batch.states.len());
+    fn admit_all(&mut self, batch: &mut Batch<S>) {
+        self.store.reserve(batch.states.len());
         for &hash in batch.hashes.iter().take(AHEAD) {
-            self.prefetch(frontier, hash);
+            self.store.prefetch(hash);
         }
         for (k, state) in batch.states.drain(..).enumerate() {
             if let Some(&ahead) = batch.hashes.get(k + AHEAD) {
-                self.prefetch(frontier, ahead);
+                self.store.prefetch(ahead);
             }
             let parent = batch.parents.get(k).copied();
-            self.admit(frontier, batch.hashes[k], state, parent);
+            self.admit(batch.hashes[k], state, parent);
         }
         batch.hashes.clear();
         batch.parents.clear();
     }
 
-    /// Starts loading the slots a state of this hash would be looked up in.
-    #[inline]
-    fn prefetch(&self, frontier: bool, hash: u64) {
-        self.current.prefetch(hash);
-        if frontier {
-            self.previous.prefetch(hash);
-            self.next.prefetch(hash);
-        }
-    }
-
-    /// How many states of the next layer this shard holds so far.
-    fn found(&self, frontier: bool) -> usize {
-        if frontier {
-            self.next.len()
-        } else {
-            self.current.len() - self.layer.end
-        }
-    }
-
     /// Makes the next layer the current one.
-    fn advance(&mut self, frontier: bool) {
+    fn advance(&mut self) {
         std::mem::swap(&mut self.parents, &mut self.next_parents);
         self.next_parents.clear();
-        if frontier {
-            std::mem::swap(&mut self.previous, &mut self.current);
-            std::mem::swap(&mut self.current, &mut self.next);
-            self.next.clear();
-            self.layer = 0..self.current.len();
-        } else {
-            self.layer = self.layer.end..self.current.len();
-        }
-    }
-
-    /// States held in memory.
-    fn held(&self) -> usize {
-        self.previous.len() + self.current.len() + self.next.len()
+        self.store.advance();
     }
 }
 
@@ -243,33 +368,26 @@ impl<S> Batch<S> {
     }
 }
 
-/// Calls `out(hash, next, parent)` for each successor `next` of state `id` of `shard`'s
-/// current layer, with `parent` the state's id if the shard keeps parents; skips the successor
-/// equal to the state's own parent. Returns how many successors the space generated.
+/// Calls `out(hash, next, parent)` for each successor `next` of the state at `position` in
+/// `shard`'s current layer, with `parent` that position if the shard keeps parents; skips the
+/// successor equal to the state's own parent. Returns how many successors the space generated.
 #[inline]
-fn expand_state<P>(
+fn expand_state<P, T>(
     space: &P,
-    shard: &Shard<P::State>,
-    frontier: bool,
-    id: usize,
+    shard: &Shard<P::State, T>,
+    position: usize,
     mut out: impl FnMut(u64, P::State, Option<u32>),
 ) -> u64
 where
     P: Space,
     P::State: Hash + Eq,
+    T: Store<P::State>,
 {
-    let own = shard.parents.get(id - shard.layer.start).copied();
-    let parent = own.filter(|&p| p != NO_PARENT).map(|p| {
-        let set = if frontier {
-            &shard.previous
-        } else {
-            &shard.current
-        };
-        &set.states[p as usize]
-    });
-    let me = own.map(|_| id as u32);
+    let own = shard.parents.get(position).copied();
+    let parent = (own.filter(|&p| p != NO_PARENT)).map(|p| &shard.store.previous()[p as usize]);
+    let me = own.map(|_| position as u32);
     let mut generated = 0;
-    space.successors(&shard.current.states[id], None, |_, next| {
+    space.successors(&shard.store.layer()[position], None, |_, next| {
         generated += 1;
         if parent != Some(&next) {
             out(hash_of(&next), next, me);
@@ -281,38 +399,48 @@ where
 /// Successors on their way to their shards: one batch per shard.
 type Buckets<S> = Vec<Batch<S>>;
 
+/// Explores with every state kept, or in frontier mode only three layers.
 fn run_explore<P>(space: &P, meter: &mut Meter, layers: &mut Vec<u64>) -> Status
 where
     P: Space + Sync,
     P::State: Hash + Eq + Send + Sync,
 {
-    let frontier = space.undirected();
-    let mut shards: Vec<Shard<P::State>> = vec![Shard::new()];
-    let start = space.start();
-    let hash = hash_of(&start);
-    shards[0].current.insert_hashed(hash, start);
-    shards[0].layer = 0..1;
-    shards[0].parents.push(NO_PARENT);
+    if space.undirected() {
+        explore_in::<P, LayerSet<P::State>>(space, meter, layers)
+    } else {
+        explore_in::<P, AllStates<P::State>>(space, meter, layers)
+    }
+}
+
+fn explore_in<P, T>(space: &P, meter: &mut Meter, layers: &mut Vec<u64>) -> Status
+where
+    P: Space + Sync,
+    P::State: Hash + Eq + Send + Sync,
+    T: Store<P::State>,
+{
+    let mut shards: Vec<Shard<P::State, T>> = vec![Shard::planted(space.start())];
     layers.push(1);
     if let Err(limit) = meter.store(1) {
         return Status::Limit(limit);
     }
-    let found = |shards: &[Shard<P::State>]| -> u64 {
-        shards.iter().map(|s| s.found(frontier) as u64).sum()
+    let found = |shards: &[Shard<P::State, T>]| -> u64 {
+        shards.iter().map(|s| s.store.found() as u64).sum()
     };
+    let held =
+        |shards: &[Shard<P::State, T>]| -> usize { shards.iter().map(|s| s.store.held()).sum() };
     let alone = rayon::current_num_threads() == 1;
     let mut pending = Batch::new();
     let mut depth = 0u32;
     loop {
-        meter.frontier(shards.iter().map(|s| s.layer.len()).sum());
+        meter.frontier(shards.iter().map(|s| s.store.layer().len()).sum());
         let last = !meter.may_deepen(depth);
         let per_batch = SLICES_PER_THREAD * rayon::current_num_threads();
         // The layer is walked shard by shard; `cursor` is the next state to expand.
-        let mut cursor = (0, shards[0].layer.start);
+        let mut cursor = (0, 0);
         loop {
             // Near the state budget, batches shrink so that their successors fit in what is
             // left of it: the budget is passed by at most one expansion's successors.
-            let part = |k: usize| shards[k].layer.clone();
+            let part = |k: usize| 0..shards[k].store.layer().len();
             let states = meter.batch(per_batch * CHUNK);
             let batch = next_slices(&mut cursor, shards.len(), part, states, per_batch);
             if batch.is_empty() {
@@ -324,33 +452,33 @@ where
                 // table, with no buckets in between.
                 let mut generated = 0;
                 for (_, slice) in batch {
-                    for id in slice.clone() {
+                    for position in slice.clone() {
                         if let Err(limit) = meter.expand(u64::from(depth)) {
                             layers.push(found(&shards));
                             return Status::Limit(limit);
                         }
                         let push = |hash, next, parent| pending.push(hash, next, parent);
-                        generated += expand_state(space, &shards[0], frontier, id, push);
+                        generated += expand_state(space, &shards[0], position, push);
                         if pending.states.len() >= PENDING {
-                            shards[0].admit_all(frontier, &mut pending);
+                            shards[0].admit_all(&mut pending);
                         }
                     }
                 }
-                shards[0].admit_all(frontier, &mut pending);
+                shards[0].admit_all(&mut pending);
                 meter.stats.generated += generated;
-                if let Err(limit) = meter.store(shards[0].held()) {
+                if let Err(limit) = meter.store(shards[0].store.held()) {
                     layers.push(found(&shards));
                     return Status::Limit(limit);
                 }
                 continue;
             }
-            let expanded = expand_slices(space, &shards, frontier, batch);
+            let expanded = expand_slices(space, &shards, batch);
             if last {
                 // At the depth limit: complete only if nothing lies beyond the last layer.
                 let beyond = expanded.par_iter().any(|(_, buckets)| {
                     buckets.iter().enumerate().any(|(k, bucket)| {
                         (bucket.hashes.iter().zip(&bucket.states))
-                            .any(|(hash, state)| !shards[k].seen(*hash, state))
+                            .any(|(hash, state)| !shards[k].store.seen(*hash, state))
                     })
                 });
                 if beyond {
@@ -381,10 +509,10 @@ where
                 .zip(by_shard.into_par_iter())
                 .for_each(|(shard, buckets)| {
                     for mut bucket in buckets {
-                        shard.admit_all(frontier, &mut bucket);
+                        shard.admit_all(&mut bucket);
                     }
                 });
-            if let Err(limit) = meter.store(shards.iter().map(Shard::held).sum()) {
+            if let Err(limit) = meter.store(held(&shards)) {
                 layers.push(found(&shards));
                 return Status::Limit(limit);
             }
@@ -398,69 +526,56 @@ where
         }
         layers.push(next);
         for shard in &mut shards {
-            shard.advance(frontier);
+            shard.advance();
         }
-        if shards.len() == 1 && shards[0].held() >= SHARD_FROM {
-            shards = split(shards.pop().unwrap_or_else(Shard::new));
+        if shards.len() == 1 && shards[0].store.held() >= SHARD_FROM {
+            shards = split(shards.swap_remove(0));
         }
-        if shards.iter().map(Shard::held).sum::<usize>() >= SLOTS_FROM {
-            shards.par_iter_mut().for_each(|shard| {
-                for set in [&mut shard.previous, &mut shard.current, &mut shard.next] {
-                    set.make_large();
-                }
-            });
+        if held(&shards) >= SLOTS_FROM {
+            shards
+                .par_iter_mut()
+                .for_each(|shard| shard.store.make_large());
         }
         depth += 1;
     }
 }
 
-/// Splits one shard into [`SHARDS`], keeping each state's layer: states move in id order, so
-/// in every new shard the older layers still come before the current one.
-fn split<S: Hash + Eq>(whole: Shard<S>) -> Vec<Shard<S>> {
-    let mut shards: Vec<Shard<S>> = (0..SHARDS).map(|_| Shard::new()).collect();
-    for state in whole.previous.states {
-        let hash = hash_of(&state);
-        shards[shard_of(hash, SHARDS)]
-            .previous
-            .insert_hashed(hash, state);
-    }
-    let older = whole.layer.start;
-    for (id, state) in whole.current.states.into_iter().enumerate() {
-        let hash = hash_of(&state);
-        let shard = &mut shards[shard_of(hash, SHARDS)];
-        shard.current.insert_hashed(hash, state);
-        if id < older {
-            shard.layer.start = shard.current.len();
+/// Splits one shard into [`SHARDS`], keeping each state's layer and the order in which the
+/// states of a layer were found. The new shards keep no parents.
+fn split<S: Hash + Eq, T: Store<S>>(whole: Shard<S, T>) -> Vec<Shard<S, T>> {
+    let mut shards: Vec<Shard<S, T>> = (0..SHARDS).map(|_| Shard::new()).collect();
+    for (layer, states) in whole.store.into_layers() {
+        for state in states {
+            let hash = hash_of(&state);
+            shards[shard_of(hash, SHARDS)]
+                .store
+                .place(layer, hash, state);
         }
-    }
-    for shard in &mut shards {
-        shard.layer.end = shard.current.len();
     }
     shards
 }
 
 /// Expands the slices in parallel, each into one bucket per shard; returns for each slice the
 /// number of successors generated and the buckets.
-fn expand_slices<P>(
+fn expand_slices<P, T>(
     space: &P,
-    shards: &[Shard<P::State>],
-    frontier: bool,
+    shards: &[Shard<P::State, T>],
     slices: &[(usize, Range<usize>)],
 ) -> Vec<(u64, Buckets<P::State>)>
 where
     P: Space + Sync,
     P::State: Hash + Eq + Send + Sync,
+    T: Store<P::State>,
 {
     slices
         .par_iter()
         .map(|(k, slice)| {
             let mut buckets: Buckets<P::State> = (0..shards.len()).map(|_| Batch::new()).collect();
             let mut generated = 0;
-            for id in slice.clone() {
-                generated +=
-                    expand_state(space, &shards[*k], frontier, id, |hash, next, parent| {
-                        buckets[shard_of(hash, shards.len())].push(hash, next, parent);
-                    });
+            for position in slice.clone() {
+                generated += expand_state(space, &shards[*k], position, |hash, next, parent| {
+                    buckets[shard_of(hash, shards.len())].push(hash, next, parent);
+                });
             }
             (generated, buckets)
         })

@@ -53,6 +53,7 @@ mod arena;
 mod config;
 mod explore;
 mod graph;
+mod layers;
 mod outcome;
 mod parallel;
 mod space;

@@ -1,0 +1,215 @@
+//! The store behind frontier search: three consecutive BFS layers under one index.
+
+use std::hash::Hash;
+
+use crate::arena::{hash_of, Index, LARGE_FROM};
+
+/// A value in the index: the layer's slot above the position in that layer.
+const SLOT_SHIFT: u32 = 30;
+/// The most states one layer of one set can hold.
+const LAYER_CAPACITY: usize = 1 << SLOT_SHIFT;
+
+/// The previous, current and next layers of a breadth-first search, each a list of states in
+/// the order found, under one index. A successor of the current layer is looked up once,
+/// wherever it lies (three separate sets took three probes). Advancing drops the previous
+/// layer's states from the index one by one, so the index only ever holds three layers.
+pub(crate) struct LayerSet<S> {
+    index: Index,
+    /// The three layers, by slot: the current one is `layers[now]`, the next `now + 1` and the
+    /// previous `now + 2`, counting modulo 3.
+    layers: [Vec<S>; 3],
+    now: usize,
+}
+
+/// One of the three layers.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Layer {
+    Previous,
+    Current,
+    Next,
+}
+
+impl<S: Hash + Eq> LayerSet<S> {
+    pub fn new() -> Self {
+        LayerSet {
+            index: Index::with_capacity(0),
+            layers: [Vec::new(), Vec::new(), Vec::new()],
+            now: 0,
+        }
+    }
+
+    fn slot(&self, layer: Layer) -> usize {
+        let offset = match layer {
+            Layer::Current => 0,
+            Layer::Next => 1,
+            Layer::Previous => 2,
+        };
+        (self.now + offset) % 3
+    }
+
+    /// The states of `layer`, in the order they were found.
+    pub fn layer(&self, layer: Layer) -> &[S] {
+        &self.layers[self.slot(layer)]
+    }
+
+    /// The three layers' states, previous first, each with its layer.
+    pub fn into_layers(mut self) -> impl Iterator<Item = (Layer, Vec<S>)> {
+        [Layer::Previous, Layer::Current, Layer::Next]
+            .map(|layer| {
+                let slot = self.slot(layer);
+                (layer, std::mem::take(&mut self.layers[slot]))
+            })
+            .into_iter()
+    }
+
+    /// States held, in all three layers.
+    pub fn len(&self) -> usize {
+        self.layers.iter().map(Vec::len).sum()
+    }
+
+    /// The state an index value stands for.
+    #[inline]
+    fn state(layers: &[Vec<S>; 3], value: u32) -> &S {
+        &layers[(value >> SLOT_SHIFT) as usize][(value as usize) & (LAYER_CAPACITY - 1)]
+    }
+
+    /// Whether `state` (whose hash is `hash`) lies in any of the three layers.
+    #[inline]
+    pub fn contains(&self, hash: u64, state: &S) -> bool {
+        let layers = &self.layers;
+        (self
+            .index
+            .find(hash, |value| Self::state(layers, value) == state))
+        .is_some()
+    }
+
+    /// Adds `state` to `layer` unless it lies in one of the three; returns whether it was new.
+    #[inline]
+    pub fn insert(&mut self, layer: Layer, hash: u64, state: S) -> bool {
+        if self.index.is_full(self.len()) {
+            self.grow();
+        }
+        let slot = self.slot(layer);
+        debug_assert!(self.layers[slot].len() < LAYER_CAPACITY);
+        let value = (slot as u32) << SLOT_SHIFT | self.layers[slot].len() as u32;
+        let layers = &self.layers;
+        let is = |other: u32| Self::state(layers, other) == &state;
+        let rehash = |other: u32| hash_of(Self::state(layers, other));
+        if self.index.find_or_insert(hash, value, is, rehash).is_some() {
+            return false;
+        }
+        self.layers[slot].push(state);
+        true
+    }
+
+    /// Makes the next layer the current one and the current one the previous; the states of
+    /// the old previous layer are forgotten.
+    pub fn advance(&mut self) {
+        let slot = self.slot(Layer::Previous);
+        let mut dropped = std::mem::take(&mut self.layers[slot]);
+        for (position, state) in dropped.iter().enumerate() {
+            let value = (slot as u32) << SLOT_SHIFT | position as u32;
+            self.index.remove(hash_of(state), value);
+        }
+        dropped.clear();
+        self.layers[slot] = dropped;
+        self.now = (self.now + 1) % 3;
+    }
+
+    /// Starts loading the slot where `hash` would be found (large indexes only).
+    #[inline]
+    pub fn prefetch(&self, hash: u64) {
+        self.index.prefetch(hash);
+    }
+
+    /// Makes room for `additional` more states without the index growing in between.
+    pub fn reserve(&mut self, additional: usize) {
+        self.index.reserve(self.len(), additional);
+    }
+
+    /// Moves a small index to the large one now, whatever this set's size.
+    pub fn make_large(&mut self) {
+        if !self.index.is_large() {
+            self.index = self.rebuilt(self.len(), true);
+        }
+    }
+
+    /// An index of every state held: small with room for `capacity`, or large.
+    fn rebuilt(&self, capacity: usize, large: bool) -> Index {
+        let entries = self.layers.iter().enumerate().flat_map(|(slot, states)| {
+            let tag = (slot as u32) << SLOT_SHIFT;
+            (states.iter().enumerate()).map(move |(at, state)| (hash_of(state), tag | at as u32))
+        });
+        Index::build(entries, capacity, large)
+    }
+
+    /// Grows a full index: a small one is rebuilt with room for twice the states held (which
+    /// also clears the marks its removals left), or past [`LARGE_FROM`] replaced by a large one.
+    #[cold]
+    fn grow(&mut self) {
+        if self.index.is_large() {
+            return self.index.grow_large();
+        }
+        let held = self.len();
+        self.index = self.rebuilt((2 * held).max(16), held >= LARGE_FROM);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn three_layers_under_one_index_in_both_index_kinds() {
+        for large in [false, true] {
+            let mut set = LayerSet::new();
+            if large {
+                set.make_large();
+            }
+            // Layer d holds the numbers 1000 d .. 1000 d + 999 (spread over the u64 range),
+            // inserted twice each; after each advance only three layers are found.
+            let state = |d: u64, i: u64| (1000 * d + i).wrapping_mul(0x2545_F491_4F6C_DD1D);
+            for d in 0..8u64 {
+                for i in 0..1000 {
+                    let s = state(d, i);
+                    assert!(set.insert(Layer::Next, hash_of(&s), s), "{d} {i}");
+                    assert!(!set.insert(Layer::Next, hash_of(&s), s));
+                }
+                set.advance();
+                assert_eq!(set.layer(Layer::Current)[7], state(d, 7));
+                for back in 0..=d.min(3) {
+                    let s = state(d - back, 3);
+                    assert_eq!(set.contains(hash_of(&s), &s), back < 2, "{d} {back}");
+                }
+                assert_eq!(set.len(), 1000 * (d as usize + 1).min(2));
+            }
+            // A state of a forgotten layer is new again.
+            let old = state(0, 5);
+            assert!(set.insert(Layer::Next, hash_of(&old), old));
+        }
+    }
+
+    #[test]
+    fn a_small_index_regrows_past_its_removal_marks_and_into_the_large_one() {
+        let mut set = LayerSet::new();
+        let mut next = 0u64;
+        // Layers of growing size: a growth past LARGE_FROM states makes the index large.
+        let big = 4 * LARGE_FROM as u64;
+        for size in [10, 1000, 100_000, big, 50] {
+            for _ in 0..size {
+                next += 1;
+                assert!(set.insert(Layer::Next, hash_of(&next), next));
+            }
+            set.advance();
+        }
+        assert!(set.index.is_large());
+        assert_eq!(set.len() as u64, big + 50);
+        for s in next - 60..=next {
+            assert!(set.contains(hash_of(&s), &s));
+        }
+        // The last state of the layer before those two is forgotten.
+        let gone = next - 50 - big;
+        assert!(!set.contains(hash_of(&gone), &gone));
+        assert!(set.contains(hash_of(&(gone + 1)), &(gone + 1)));
+    }
+}
