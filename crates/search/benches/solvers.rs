@@ -388,7 +388,65 @@ fn plain_idastar(space: &Fifteen) -> (usize, u64) {
     }
 }
 
+/// A measure on the 8-puzzle: runs a search and returns its answer.
+type Measure = fn(&Eight) -> u64;
+
+/// The 8-puzzle measures by name, for `--sample` and `--profile`.
+const MEASURES: [(&str, Measure); 8] = [
+    ("explore", frontier_explore),
+    ("frontier-search", frontier_search_explore),
+    ("reach", pathfinding_reach),
+    ("plain", plain_explore),
+    ("bfs", |s| frontier_bfs(s) as u64),
+    ("pf-bfs", |s| pathfinding_bfs(s) as u64),
+    ("bidirectional", |s| frontier_bidirectional(s) as u64),
+    ("pf-bidirectional", |s| pathfinding_bidirectional(s) as u64),
+];
+
+/// The measure called `name`.
+fn measure(name: &str) -> Measure {
+    match MEASURES.iter().find(|(n, _)| *n == name) {
+        Some((_, f)) => *f,
+        None => panic!("unknown measure {name}"),
+    }
+}
+
+/// Processes started per side of a pair.
+const SAMPLES: usize = 9;
+
+/// Times one run of measure `name` in a new process of this program (`--sample NAME`), which
+/// prints its answer and the seconds it took.
+fn sample(name: &str) -> (u64, f64) {
+    let exe = std::env::current_exe().expect("the bench knows its own path");
+    let out = std::process::Command::new(exe)
+        .args(["--sample", name])
+        .output()
+        .expect("the bench can start itself");
+    let text = String::from_utf8_lossy(&out.stdout);
+    let mut words = text.split_whitespace();
+    let mut next = || {
+        words
+            .next()
+            .unwrap_or_else(|| panic!("--sample {name}: {text}"))
+    };
+    let answer = next().parse().expect("an answer");
+    let seconds = next().parse().expect("seconds");
+    (answer, seconds)
+}
+
+/// The least and the median of some times, in milliseconds.
+fn best_and_median(mut times: Vec<f64>) -> (f64, f64) {
+    times.sort_by(f64::total_cmp);
+    (times[0] * 1e3, times[times.len() / 2] * 1e3)
+}
+
 /// One measured run of each pair outside criterion: answers, peak memory, expansion rates.
+///
+/// Each time is that of a single run in a new process, sides taking turns, [`SAMPLES`] each:
+/// within one process, a side's time depended on what ran before it (whether the allocator
+/// had freed memory to hand out again or faulted in fresh pages), by up to a third for
+/// frontier and up to a half for pathfinding. A new process starts every run from the same
+/// state, the one a user's run of a search starts from.
 fn print_table() {
     let eight = eight_puzzle();
     let fifteen = korf_nine();
@@ -396,49 +454,53 @@ fn print_table() {
         "{:<34} {:>12} {:>12} {:>10}",
         "pair", "frontier", "pathfinding", "ratio"
     );
-    type Measure = fn(&Eight) -> u64;
-    let pairs: [(&str, Measure, Measure); 4] = [
-        (
-            "explore 8-puzzle (states)",
-            frontier_explore,
-            pathfinding_reach,
-        ),
-        (
-            "explore, undirected (states)",
-            frontier_search_explore,
-            pathfinding_reach,
-        ),
-        (
-            "bfs 8-puzzle (moves)",
-            |s| frontier_bfs(s) as u64,
-            |s| pathfinding_bfs(s) as u64,
-        ),
+    let pairs = [
+        ("explore 8-puzzle (states)", "explore", "reach"),
+        ("explore, undirected (states)", "frontier-search", "reach"),
+        ("bfs 8-puzzle (moves)", "bfs", "pf-bfs"),
         (
             "bidirectional 8-puzzle (moves)",
-            |s| frontier_bidirectional(s) as u64,
-            |s| pathfinding_bidirectional(s) as u64,
+            "bidirectional",
+            "pf-bidirectional",
         ),
     ];
-    let ((plain, tp), mp) = peak_of(|| timed(|| plain_explore(&eight)));
+    let (plain, mp) = peak_of(|| plain_explore(&eight));
     assert_eq!(plain, 181_440);
+    let (tp, _) = best_and_median((0..SAMPLES).map(|_| sample("plain").1).collect());
     println!(
-        "{:<34} {:>12.1} ms, {:.2} MiB peak heap",
+        "{:<34} {:>12.2} ms (best of 9 processes), {:.2} MiB peak heap",
         "hand-written FxHashSet explore",
-        tp * 1e3,
+        tp,
         mp as f64 / (1 << 20) as f64
     );
-    for (name, ours, theirs) in pairs {
-        let (a, ma) = peak_of(|| ours(&eight));
-        let (b, mb) = peak_of(|| theirs(&eight));
-        assert_eq!(a, b, "{name}: the two libraries disagree");
-        let (ta, tb) = timed_pair(|| ours(&eight), || theirs(&eight));
-        println!("{name:<34} {a:>12} {b:>12}");
+    for (label, ours, theirs) in pairs {
+        let (a, ma) = peak_of(|| measure(ours)(&eight));
+        let (b, mb) = peak_of(|| measure(theirs)(&eight));
+        assert_eq!(a, b, "{label}: the two libraries disagree");
+        let (mut times_a, mut times_b) = (Vec::new(), Vec::new());
+        for _ in 0..SAMPLES {
+            for (name, times, answer) in [(ours, &mut times_a, a), (theirs, &mut times_b, b)] {
+                let (got, seconds) = sample(name);
+                assert_eq!(got, answer, "{name} in a new process");
+                times.push(seconds);
+            }
+        }
+        let ((best_a, median_a), (best_b, median_b)) =
+            (best_and_median(times_a), best_and_median(times_b));
+        println!("{label:<34} {a:>12} {b:>12}");
         println!(
             "{:<34} {:>12.2} {:>12.2} {:>9.2}x",
-            "  time (ms, best of 7, alternating)",
-            ta * 1e3,
-            tb * 1e3,
-            tb / ta
+            "  time (ms, best of 9 processes)",
+            best_a,
+            best_b,
+            best_b / best_a
+        );
+        println!(
+            "{:<34} {:>12.2} {:>12.2} {:>9.2}x",
+            "  time (ms, median)",
+            median_a,
+            median_b,
+            median_b / median_a
         );
         println!(
             "{:<34} {:>12.2} {:>12.2} {:>9.2}x",
@@ -497,26 +559,6 @@ fn timed<T>(mut f: impl FnMut() -> T) -> (T, f64) {
         best = best.min(start.elapsed().as_secs_f64());
     }
     (out.unwrap(), best)
-}
-
-/// Times `a` and `b` in turn, seven rounds, and returns the fastest time of each, in seconds.
-///
-/// Taking turns keeps the two sides in the same state of the machine. Run one after the other,
-/// each side's time depends on what ran before it: the allocator's free memory (whether a table
-/// reuses pages or faults in fresh ones) moved a side's best time by a third (measured: our
-/// explore 16.7 ms when it follows the hand-written BFS, 12.5 ms in later rounds, while
-/// `bfs_reach` went from 24 ms to 27 ms).
-fn timed_pair<A, B>(mut a: impl FnMut() -> A, mut b: impl FnMut() -> B) -> (f64, f64) {
-    let (mut best_a, mut best_b) = (f64::INFINITY, f64::INFINITY);
-    for _ in 0..7 {
-        let start = Instant::now();
-        black_box(a());
-        best_a = best_a.min(start.elapsed().as_secs_f64());
-        let start = Instant::now();
-        black_box(b());
-        best_b = best_b.min(start.elapsed().as_secs_f64());
-    }
-    (best_a, best_b)
 }
 
 fn benches(c: &mut Criterion) {
@@ -579,7 +621,6 @@ fn profile(name: &str) {
     };
     for _ in 0..rounds {
         match name {
-            "explore" => drop(black_box(frontier_explore(&eight))),
             "both-bidirectional" => {
                 black_box(frontier_bidirectional(&eight));
                 black_box(pathfinding_bidirectional(&eight));
@@ -588,22 +629,22 @@ fn profile(name: &str) {
                 black_box(frontier_explore(&eight));
                 black_box(pathfinding_reach(&eight));
             }
-            "frontier-search" => drop(black_box(frontier_search_explore(&eight))),
-            "reach" => drop(black_box(pathfinding_reach(&eight))),
-            "plain" => drop(black_box(plain_explore(&eight))),
-            "bfs" => drop(black_box(frontier_bfs(&eight))),
-            "pf-bfs" => drop(black_box(pathfinding_bfs(&eight))),
-            "bidirectional" => drop(black_box(frontier_bidirectional(&eight))),
-            "pf-bidirectional" => drop(black_box(pathfinding_bidirectional(&eight))),
             "idastar" => drop(black_box(frontier_idastar(&fifteen))),
             "pf-idastar" => drop(black_box(pathfinding_idastar(&fifteen))),
-            _ => panic!("unknown profile target {name}"),
+            _ => drop(black_box(measure(name)(&eight))),
         }
     }
 }
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
+    if let Some(at) = args.iter().position(|a| a == "--sample") {
+        let eight = eight_puzzle();
+        let f = measure(&args[at + 1]);
+        let start = Instant::now();
+        let answer = f(&eight);
+        return println!("{answer} {}", start.elapsed().as_secs_f64());
+    }
     if let Some(at) = args.iter().position(|a| a == "--profile") {
         return profile(&args[at + 1]);
     }
