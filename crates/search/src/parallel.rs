@@ -1,10 +1,8 @@
 //! Layer-parallel versions of [`crate::bfs`] and [`crate::bidirectional`].
 //!
-//! [`par_bfs`]: worker threads expand slices of a layer and hash the children; one thread then
-//! inserts them into the arena in a fixed order, so the answer is the same as the serial
-//! solver's for any number of threads. [`par_bidirectional`]: each side is split into shards by
-//! hash, and the shards take their successors in parallel. ([`crate::explore`] is parallel by
-//! itself, with `config.threads`.)
+//! Each side of a search is split into shards by hash. Worker threads expand slices of a layer
+//! into one bucket per shard, then the shards take their buckets in parallel, in a fixed
+//! order. ([`crate::explore`] is parallel by itself, with `config.threads`.)
 
 use std::hash::Hash;
 
@@ -12,7 +10,7 @@ use rayon::prelude::*;
 
 use crate::arena::{hash_of, Arena, LARGE_FROM};
 use crate::config::{Config, Meter};
-use crate::graph::{path_cost, plant_start, Backward, End, Ends, Expand, Forward, Hit, Successors};
+use crate::graph::{Backward, Ends, Expand, Forward, Hit, Successors};
 use crate::outcome::{Limit, Outcome, Solution, Status};
 use crate::space::{Reversible, Space};
 
@@ -26,8 +24,9 @@ fn pool(config: &Config) -> Option<rayon::ThreadPool> {
         .ok()
 }
 
-/// [`crate::bfs`] with each layer expanded by `config.threads` worker threads.
-/// Returns the same solution as the serial solver.
+/// [`crate::bfs`] with each layer expanded, and its states stored, by `config.threads` worker
+/// threads. Returns a solution with the fewest moves, though not always the same one as the
+/// serial solver (which of several shortest paths is found depends on the thread count).
 pub fn par_bfs<P>(space: &P, config: &Config) -> Outcome<P::State, P::Move>
 where
     P: Space + Sync,
@@ -39,13 +38,21 @@ where
     };
     pool.install(|| {
         let mut meter = Meter::new(config);
-        let mut arena = Arena::new();
-        let end = run_par_bfs(space, &mut meter, &mut arena);
+        let start = space.start();
+        let start_is_goal = space.is_goal(&start);
+        let mut side = Side::new(vec![start]);
+        let end = if start_is_goal {
+            Ok(side.find(&space.start()))
+        } else {
+            run_par_bfs(space, &mut meter, &mut side)
+        };
         let stats = meter.finish();
         match end {
             Ok(Some(id)) => {
-                let cost = path_cost(space, &arena, id);
-                Outcome::solved(arena.solution(id, cost), stats)
+                let (mut moves, mut states) = side.path_back(id);
+                moves.reverse();
+                states.reverse();
+                Outcome::solved(Solution::priced(space, moves, states), stats)
             }
             Ok(None) => Outcome::stopped(Status::Exhausted, stats),
             Err(limit) => Outcome::stopped(Status::Limit(limit), stats),
@@ -53,63 +60,32 @@ where
     })
 }
 
+/// Grows the side layer by layer until a new state is a goal: `Ok(Some(its id))`, or
+/// `Ok(None)` once no new state turns up.
 fn run_par_bfs<P>(
     space: &P,
     meter: &mut Meter,
-    arena: &mut Arena<P::State, P::Move>,
+    side: &mut Side<P::State, P::Move>,
 ) -> Result<Option<u32>, Limit>
 where
     P: Space + Sync,
     P::State: Hash + Eq + Send + Sync,
     P::Move: Send + Sync,
 {
-    match plant_start(space, meter, arena) {
-        Some(End::Found(id, _)) => return Ok(Some(id)),
-        Some(End::Stopped(limit)) => return Err(limit),
-        Some(End::Exhausted) | None => {}
-    }
-    let mut layer = 0..1usize;
+    meter.store(side.len())?;
     let mut depth = 0u32;
-    while !layer.is_empty() {
-        meter.frontier(layer.len());
+    let is_goal = |state: &P::State| space.is_goal(state);
+    while side.layer_len() > 0 {
+        meter.frontier(side.layer_len());
         if !meter.may_deepen(depth) {
             return Err(Limit::Depth);
         }
-        let mut from = layer.start;
-        while from < layer.end {
-            let to = layer
-                .end
-                .min(from + meter.batch(CHUNK * rayon::current_num_threads()));
-            let buckets: Vec<Successors<P::State, P::Move>> = arena.set.states[from..to]
-                .par_chunks(CHUNK)
-                .enumerate()
-                .map(|(chunk, states)| {
-                    let mut bucket = Successors::new();
-                    for (i, state) in states.iter().enumerate() {
-                        let parent = (from + chunk * CHUNK + i) as u32;
-                        space.successors(state, None, |mv, next| {
-                            bucket.push(arena.set.hash(&next), parent, mv, next);
-                        });
-                    }
-                    bucket
-                })
-                .collect();
-            for _ in from..to {
-                meter.expand(u64::from(depth))?;
-            }
-            let generated: usize = buckets.iter().map(|b| b.items.len()).sum();
-            meter.stats.generated += generated as u64;
-            arena.set.reserve(generated);
-            let goal = Ends::Goal(|state: &P::State| space.is_goal(state));
-            for mut bucket in buckets {
-                if let Some(Hit::Goal(child)) = bucket.insert_into(arena, &goal) {
-                    return Ok(Some(child));
-                }
-            }
-            meter.store(arena.len())?;
-            from = to;
+        let goal = |_| Ends::Goal(is_goal);
+        if let Some(Hit::Goal(id)) = grow_side(meter, depth.into(), side, goal, 0, Forward(space))?
+        {
+            return Ok(Some(id));
         }
-        layer = layer.end..arena.len();
+        side.advance();
         depth += 1;
     }
     Ok(None)
@@ -302,13 +278,21 @@ where
         meter.frontier(forward.layer_len() + backward.layer_len());
         let depth = u64::from(depth_ahead + depth_behind);
         if forward.layer_len() <= backward.layer_len() {
-            if let Some(hit) = grow_side(meter, depth, forward, backward, Forward(space))? {
-                return Ok(Some(hit));
+            let meeting = |k: usize| meet(&backward.shards[k]);
+            let others = backward.len();
+            if let Some(Hit::Meet(f, b)) =
+                grow_side(meter, depth, forward, meeting, others, Forward(space))?
+            {
+                return Ok(Some((f, b)));
             }
             forward.advance();
             depth_ahead += 1;
         } else {
-            if let Some((b, f)) = grow_side(meter, depth, backward, forward, Backward(space))? {
+            let meeting = |k: usize| meet(&forward.shards[k]);
+            let others = forward.len();
+            if let Some(Hit::Meet(b, f)) =
+                grow_side(meter, depth, backward, meeting, others, Backward(space))?
+            {
                 return Ok(Some((f, b)));
             }
             backward.advance();
@@ -318,19 +302,27 @@ where
     Ok(None)
 }
 
-/// Expands `own`'s current layer in parallel, checking each new state against `other`: the
-/// first state both hold (in the lowest shard of the first batch that has one) ends the
-/// layer, as `(own id, other id)`.
-fn grow_side<S, M>(
+/// The end of a bidirectional layer in one shard: meeting the other side's shard of the same
+/// number.
+fn meet<S, M>(other: &Arena<S, M>) -> Ends<'_, S, M, fn(&S) -> bool> {
+    Ends::Meeting(other)
+}
+
+/// Expands `own`'s current layer in parallel, checking each new state in shard `k` by
+/// `ends(k)`: the first hit (in the lowest shard of the first batch that has one) ends the
+/// layer, with global ids. `others` states are held elsewhere (by the other side).
+fn grow_side<'a, S, M, G>(
     meter: &mut Meter,
     depth: u64,
     own: &mut Side<S, M>,
-    other: &Side<S, M>,
+    ends: impl Fn(usize) -> Ends<'a, S, M, G> + Sync,
+    others: usize,
     grow: impl Expand<S, M> + Sync,
-) -> Result<Option<(u32, u32)>, Limit>
+) -> Result<Option<Hit>, Limit>
 where
-    S: Hash + Eq + Clone + Send + Sync,
-    M: Clone + Send + Sync,
+    S: Hash + Eq + Clone + Send + Sync + 'a,
+    M: Clone + Send + Sync + 'a,
+    G: Fn(&S) -> bool,
 {
     let threads = rayon::current_num_threads();
     let mut cursor = (0, own.layer[0].start);
@@ -379,16 +371,20 @@ where
                 by_shard[k].push(bucket);
             }
         }
-        let hits: Vec<Option<(u32, u32)>> = own
+        let hits: Vec<Option<Hit>> = own
             .shards
             .par_iter_mut()
             .zip(by_shard)
             .enumerate()
             .map(|(k, (arena, buckets))| {
-                let meeting: Ends<'_, S, M, fn(&S) -> bool> = Ends::Meeting(&other.shards[k]);
+                let end = ends(k);
                 for mut bucket in buckets {
-                    if let Some(Hit::Meet(mine, met)) = bucket.insert_into(arena, &meeting) {
-                        return Some((global(k, mine), global(k, met)));
+                    match bucket.insert_into(arena, &end) {
+                        Some(Hit::Goal(id)) => return Some(Hit::Goal(global(k, id))),
+                        Some(Hit::Meet(mine, met)) => {
+                            return Some(Hit::Meet(global(k, mine), global(k, met)))
+                        }
+                        None => {}
                     }
                 }
                 None
@@ -397,7 +393,7 @@ where
         if let Some(hit) = hits.into_iter().flatten().next() {
             return Ok(Some(hit));
         }
-        meter.store(own.len() + other.len())?;
+        meter.store(own.len() + others)?;
         if own.len() >= LARGE_FROM {
             own.shards.par_iter_mut().for_each(|a| a.set.make_large());
         }

@@ -359,7 +359,17 @@ where
     par_bidirectional(space, &config.clone().threads(2))
 }
 
-const SOLVERS: [(&str, Solver); 8] = [
+/// The parallel breadth-first search on two threads.
+fn bfs_two_threads<P>(space: &P, config: &Config) -> Outcome<P::State, P::Move>
+where
+    P: Space + Sync,
+    P::State: std::hash::Hash + Eq + Send + Sync,
+    P::Move: Send + Sync,
+{
+    par_bfs(space, &config.clone().threads(2))
+}
+
+const SOLVERS: [(&str, Solver); 9] = [
     ("dfs", dfs),
     ("bfs", bfs),
     ("iddfs", iddfs),
@@ -368,6 +378,7 @@ const SOLVERS: [(&str, Solver); 8] = [
     ("idastar", idastar),
     ("bidirectional", bidirectional),
     ("par_bidirectional", two_threads),
+    ("par_bfs", bfs_two_threads),
 ];
 
 #[test]
@@ -456,6 +467,7 @@ fn a_start_that_is_a_goal_needs_no_moves() {
         idastar(&graph, &Config::default()),
         bidirectional(&graph, &Config::default()),
         two_threads(&graph, &Config::default()),
+        bfs_two_threads(&graph, &Config::default()),
     ] {
         let solution = outcome.solution.unwrap();
         assert!(solution.is_empty());
@@ -645,8 +657,8 @@ impl Reversible for GridWalk {
 }
 
 #[test]
-fn bidirectional_searches_cross_a_large_grid_with_any_threads() {
-    // 400 x 400 = 160,000 cells: every shard of the parallel search holds thousands. The
+fn parallel_searches_cross_a_large_grid_with_any_threads() {
+    // 400 x 400 = 160,000 cells: every shard of the parallel searches holds thousands. The
     // shortest walk between two cells is their Manhattan distance.
     let n = 400u32;
     for goal in [(n - 1, n - 1), (n / 2, 3), (0, n - 1)] {
@@ -658,20 +670,26 @@ fn bidirectional_searches_cross_a_large_grid_with_any_threads() {
             goal,
         };
         for threads in [1, 2, 3] {
-            let outcome = par_bidirectional(&walk, &Config::default().threads(threads));
-            assert_eq!(outcome.status, Status::Solved, "threads {threads}");
-            let solution = outcome.solution.unwrap();
-            assert_eq!(solution.len() as u32, goal.0 + goal.1, "threads {threads}");
-            assert_eq!(solution.states.first(), Some(&(0, 0)));
-            assert_eq!(solution.states.last(), Some(&goal));
-            for (step, mv) in solution.moves.iter().enumerate() {
-                let mut reached = None;
-                walk.successors(&solution.states[step], None, |m, next| {
-                    if m == *mv {
-                        reached = Some(next);
-                    }
-                });
-                assert_eq!(reached, Some(solution.states[step + 1]), "step {step}");
+            let config = Config::default().threads(threads);
+            for (solver, outcome) in [
+                ("par_bidirectional", par_bidirectional(&walk, &config)),
+                ("par_bfs", par_bfs(&walk, &config)),
+            ] {
+                let context = format!("{solver}, threads {threads}");
+                assert_eq!(outcome.status, Status::Solved, "{context}");
+                let solution = outcome.solution.unwrap();
+                assert_eq!(solution.len() as u32, goal.0 + goal.1, "{context}");
+                assert_eq!(solution.states.first(), Some(&(0, 0)));
+                assert_eq!(solution.states.last(), Some(&goal));
+                for (step, mv) in solution.moves.iter().enumerate() {
+                    let mut reached = None;
+                    walk.successors(&solution.states[step], None, |m, next| {
+                        if m == *mv {
+                            reached = Some(next);
+                        }
+                    });
+                    assert_eq!(reached, Some(solution.states[step + 1]), "{context}");
+                }
             }
         }
     }
