@@ -107,6 +107,7 @@ trait Store<S>: Send + Sync + Sized {
     /// kind, whose slots the insertions prefetch and which grows without re-hashing.
     const LARGE_FROM: usize;
 
+    /// An empty store.
     fn new() -> Self;
     /// The current layer's states, in the order found.
     fn layer(&self) -> &[S];

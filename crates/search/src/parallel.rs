@@ -39,10 +39,9 @@ where
     pool.install(|| {
         let mut meter = Meter::new(config);
         let start = space.start();
-        let start_is_goal = space.is_goal(&start);
-        let mut side = Side::new(vec![start]);
-        let end = if start_is_goal {
-            Ok(side.find(&space.start()))
+        let mut side = Side::new(vec![start.clone()]);
+        let end = if space.is_goal(&start) {
+            Ok(side.find(&start))
         } else {
             run_par_bfs(space, &mut meter, &mut side)
         };
