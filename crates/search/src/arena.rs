@@ -442,7 +442,7 @@ fn zeroed(len: usize) -> Vec<u64> {
 /// bidirectional search (about 8,000 states a side) 0.95 ms with room for 4,096 states, 0.80 ms
 /// with 8,192; `frontier river family` (50 states) searches in 73 us instead of 46 us, in a
 /// command that takes 1.5 ms either way.
-const ARENA_START: usize = 1 << 13;
+pub(crate) const ARENA_START: usize = 1 << 13;
 
 /// Seen states, each with its parent's id and the move from the parent: the store behind the
 /// graph searches, with parents as indices instead of cloned paths.
@@ -464,10 +464,15 @@ pub(crate) enum Insert {
 
 impl<S: Hash + Eq, M: Clone> Arena<S, M> {
     pub fn new() -> Self {
+        Self::with_capacity(ARENA_START)
+    }
+
+    /// An arena with room for `capacity` states before it first grows.
+    pub fn with_capacity(capacity: usize) -> Self {
         Arena {
-            set: StateSet::with_capacity(ARENA_START),
-            parents: Vec::with_capacity(ARENA_START),
-            moves: Vec::with_capacity(ARENA_START),
+            set: StateSet::with_capacity(capacity),
+            parents: Vec::with_capacity(capacity),
+            moves: Vec::with_capacity(capacity),
             roots: 0,
         }
     }

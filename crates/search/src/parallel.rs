@@ -8,7 +8,7 @@ use std::hash::Hash;
 
 use rayon::prelude::*;
 
-use crate::arena::{hash_of, Arena, LARGE_FROM};
+use crate::arena::{hash_of, Arena, ARENA_START, LARGE_FROM};
 use crate::config::{Config, Meter};
 use crate::graph::{Backward, Ends, Expand, Forward, Hit, Successors};
 use crate::outcome::{Limit, Outcome, Solution, Status};
@@ -125,7 +125,10 @@ fn local(id: u32) -> (usize, u32) {
 
 impl<S: Hash + Eq + Clone, M: Clone> Side<S, M> {
     fn new(roots: Vec<S>) -> Self {
-        let mut shards: Vec<Arena<S, M>> = (0..SHARDS).map(|_| Arena::new()).collect();
+        // The shards share the room one arena starts with.
+        let room = ARENA_START / SHARDS;
+        let mut shards: Vec<Arena<S, M>> =
+            (0..SHARDS).map(|_| Arena::with_capacity(room)).collect();
         for root in roots {
             let hash = hash_of(&root);
             shards[shard_of(hash)].insert_root(root);
