@@ -256,7 +256,8 @@ proptest! {
             prop_assert_eq!(outcome.stats.stored, expected, "{}", name);
         }
         prop_assert_eq!(bidirectional(&graph, &Config::default()).status, Status::Exhausted);
-        prop_assert_eq!(two_threads(&graph, &Config::default()).status, Status::Exhausted);
+        let config = two_threads(&Config::default());
+        prop_assert_eq!(par_bidirectional(&graph, &config).status, Status::Exhausted);
     }
 
     #[test]
@@ -303,7 +304,7 @@ proptest! {
             ("dfs", dfs(&graph, &Config::default().max_states(max))),
             ("ucs", ucs(&graph, &Config::default().max_states(max))),
             ("bidirectional", bidirectional(&graph, &Config::default().max_states(max))),
-            ("par_bidirectional", two_threads(&graph, &Config::default().max_states(max))),
+            ("par_bidirectional", par_bidirectional(&graph, &two_threads(&Config::default().max_states(max)))),
         ] {
             // A store is checked after each expansion, so it may pass the budget by one
             // expansion's successors (plus the goals, for the backward search) and no more.
@@ -349,24 +350,9 @@ impl Reversible for Endless {
 
 type Solver = fn(&Endless, &Config) -> Outcome<u64, ()>;
 
-/// The parallel bidirectional search on two threads.
-fn two_threads<P>(space: &P, config: &Config) -> Outcome<P::State, P::Move>
-where
-    P: Reversible + Sync,
-    P::State: std::hash::Hash + Eq + Send + Sync,
-    P::Move: Send + Sync,
-{
-    par_bidirectional(space, &config.clone().threads(2))
-}
-
-/// The parallel breadth-first search on two threads.
-fn bfs_two_threads<P>(space: &P, config: &Config) -> Outcome<P::State, P::Move>
-where
-    P: Space + Sync,
-    P::State: std::hash::Hash + Eq + Send + Sync,
-    P::Move: Send + Sync,
-{
-    par_bfs(space, &config.clone().threads(2))
+/// The parallel searches on two threads.
+fn two_threads(config: &Config) -> Config {
+    config.clone().threads(2)
 }
 
 const SOLVERS: [(&str, Solver); 9] = [
@@ -377,8 +363,12 @@ const SOLVERS: [(&str, Solver); 9] = [
     ("astar", astar),
     ("idastar", idastar),
     ("bidirectional", bidirectional),
-    ("par_bidirectional", two_threads),
-    ("par_bfs", bfs_two_threads),
+    ("par_bidirectional", |space, config| {
+        par_bidirectional(space, &two_threads(config))
+    }),
+    ("par_bfs", |space, config| {
+        par_bfs(space, &two_threads(config))
+    }),
 ];
 
 #[test]
@@ -466,8 +456,8 @@ fn a_start_that_is_a_goal_needs_no_moves() {
         astar(&graph, &Config::default()),
         idastar(&graph, &Config::default()),
         bidirectional(&graph, &Config::default()),
-        two_threads(&graph, &Config::default()),
-        bfs_two_threads(&graph, &Config::default()),
+        par_bidirectional(&graph, &two_threads(&Config::default())),
+        par_bfs(&graph, &two_threads(&Config::default())),
     ] {
         let solution = outcome.solution.unwrap();
         assert!(solution.is_empty());
