@@ -340,6 +340,42 @@ fn plain_explore(space: &Eight) -> u64 {
     seen.len() as u64
 }
 
+/// Baseline: a plain hand-written BFS to the goal over the same successors, with an
+/// `FxHashMap` from each state to its parent and two layer vectors; returns the path's length.
+fn plain_bfs(space: &Eight) -> u64 {
+    let mut parents = rustc_hash::FxHashMap::default();
+    parents.insert(space.start, space.start);
+    let mut layer = vec![space.start];
+    let mut next = Vec::new();
+    while !layer.is_empty() {
+        for board in &layer {
+            let mut found = None;
+            board.neighbours(false, |_, b| {
+                if found.is_none() {
+                    if let std::collections::hash_map::Entry::Vacant(slot) = parents.entry(b) {
+                        slot.insert(*board);
+                        next.push(b);
+                        if b.tiles == space.goal.tiles {
+                            found = Some(b);
+                        }
+                    }
+                }
+            });
+            if let Some(mut at) = found {
+                let mut moves = 0;
+                while at != space.start {
+                    at = parents[&at];
+                    moves += 1;
+                }
+                return moves;
+            }
+        }
+        std::mem::swap(&mut layer, &mut next);
+        next.clear();
+    }
+    unreachable!("the goal is reachable")
+}
+
 /// Baseline: a plain hand-written recursive IDA* over the same successors, skipping the
 /// parent state. Returns (length, expansions).
 fn plain_idastar(space: &Fifteen) -> (usize, u64) {
@@ -392,11 +428,12 @@ fn plain_idastar(space: &Fifteen) -> (usize, u64) {
 type Measure = fn(&Eight) -> u64;
 
 /// The 8-puzzle measures by name, for `--sample` and `--profile`.
-const MEASURES: [(&str, Measure); 8] = [
+const MEASURES: [(&str, Measure); 9] = [
     ("explore", frontier_explore),
     ("frontier-search", frontier_search_explore),
     ("reach", pathfinding_reach),
     ("plain", plain_explore),
+    ("plain-bfs", plain_bfs),
     ("bfs", |s| frontier_bfs(s) as u64),
     ("pf-bfs", |s| pathfinding_bfs(s) as u64),
     ("bidirectional", |s| frontier_bidirectional(s) as u64),
@@ -464,15 +501,19 @@ fn print_table() {
             "pf-bidirectional",
         ),
     ];
-    let (plain, mp) = peak_of(|| plain_explore(&eight));
-    assert_eq!(plain, 181_440);
-    let (tp, _) = best_and_median((0..SAMPLES).map(|_| sample("plain").1).collect());
-    println!(
-        "{:<34} {:>12.2} ms (best of 9 processes), {:.2} MiB peak heap",
-        "hand-written FxHashSet explore",
-        tp,
-        mp as f64 / (1 << 20) as f64
-    );
+    let baselines = [
+        ("hand-written FxHashSet explore", "plain", 181_440),
+        ("hand-written FxHashMap bfs", "plain-bfs", 31),
+    ];
+    for (label, name, answer) in baselines {
+        let (got, peak) = peak_of(|| measure(name)(&eight));
+        assert_eq!(got, answer, "{label}");
+        let (best, _) = best_and_median((0..SAMPLES).map(|_| sample(name).1).collect());
+        println!(
+            "{label:<34} {best:>12.2} ms (best of 9 processes), {:.2} MiB peak heap",
+            peak as f64 / (1 << 20) as f64
+        );
+    }
     for (label, ours, theirs) in pairs {
         let (a, ma) = peak_of(|| measure(ours)(&eight));
         let (b, mb) = peak_of(|| measure(theirs)(&eight));
