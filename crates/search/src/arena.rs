@@ -279,11 +279,14 @@ impl Slots {
         }
     }
 
-    /// Removes a slot that is stored, shifting back the slots after it that may move closer to
-    /// their homes, so that no probe meets a gap before its key (no tombstones).
+    /// Removes a slot if it is stored, shifting back the slots after it that may move closer
+    /// to their homes, so that no probe meets a gap before its key (no tombstones).
     fn remove(&mut self, slot: u64) {
         let mut hole = self.home(slot & !ID_BITS);
         while self.slots[hole] != slot {
+            if self.slots[hole] == 0 {
+                return;
+            }
             hole = (hole + 1) & self.mask;
         }
         let mut at = (hole + 1) & self.mask;

@@ -134,6 +134,11 @@ trait Store<S>: Send + Sync + Sized {
     fn prefetch(&self, hash: u64);
     /// Moves the index to the large kind.
     fn make_large(&mut self);
+    /// Whether a state was refused for want of room (a layer's positions ran out): the
+    /// exploration must stop at its state limit.
+    fn refused(&self) -> bool {
+        false
+    }
 }
 
 /// Every state seen, in the order found, so that each layer is a range of ids.
@@ -282,6 +287,10 @@ impl<S: Hash + Eq + Send + Sync> Store<S> for LayerSet<S> {
 
     fn make_large(&mut self) {
         LayerSet::make_large(self);
+    }
+
+    fn refused(&self) -> bool {
+        LayerSet::refused(self)
     }
 }
 
@@ -478,7 +487,7 @@ where
                 }
                 shards[0].admit_all(&mut pending);
                 meter.stats.generated += generated;
-                if let Err(limit) = meter.store(shards[0].store.held()) {
+                if let Err(limit) = check_room(meter, &shards) {
                     layers.push(found(&shards));
                     return Status::Limit(limit);
                 }
@@ -524,7 +533,7 @@ where
                         shard.admit_all(&mut bucket);
                     }
                 });
-            if let Err(limit) = meter.store(held(&shards)) {
+            if let Err(limit) = check_room(meter, &shards) {
                 layers.push(found(&shards));
                 return Status::Limit(limit);
             }
@@ -550,6 +559,16 @@ where
         }
         depth += 1;
     }
+}
+
+/// Records the states the shards hold; stops at the state budget, or when a shard refused a
+/// state for want of room.
+fn check_room<S, T: Store<S>>(meter: &mut Meter, shards: &[Shard<S, T>]) -> Result<(), Limit> {
+    meter.store(shards.iter().map(|s| s.store.held()).sum())?;
+    if shards.iter().any(|s| s.store.refused()) {
+        return Err(Limit::States);
+    }
+    Ok(())
 }
 
 /// Splits one shard into [`SHARDS`], keeping each state's layer and the order in which the

@@ -19,6 +19,10 @@ pub(crate) struct LayerSet<S> {
     /// previous `now + 2`, counting modulo 3.
     layers: [Vec<S>; 3],
     now: usize,
+    /// The most states one layer may hold: [`LAYER_CAPACITY`] (tests lower it).
+    layer_room: usize,
+    /// Whether a state was refused because its layer was full.
+    refused: bool,
 }
 
 /// One of the three layers.
@@ -35,7 +39,15 @@ impl<S: Hash + Eq> LayerSet<S> {
             index: Index::with_capacity(0),
             layers: [Vec::new(), Vec::new(), Vec::new()],
             now: 0,
+            layer_room: LAYER_CAPACITY,
+            refused: false,
         }
+    }
+
+    /// Whether a state was ever refused because its layer held [`LAYER_CAPACITY`] states
+    /// already: the counts are then incomplete, and the search must stop at its state limit.
+    pub fn refused(&self) -> bool {
+        self.refused
     }
 
     fn slot(&self, layer: Layer) -> usize {
@@ -84,13 +96,17 @@ impl<S: Hash + Eq> LayerSet<S> {
     }
 
     /// Adds `state` to `layer` unless it lies in one of the three; returns whether it was new.
+    /// A full layer takes no more states (see [`LayerSet::refused`]).
     #[inline]
     pub fn insert(&mut self, layer: Layer, hash: u64, state: S) -> bool {
         if self.index.is_full(self.len()) {
             self.grow();
         }
         let slot = self.slot(layer);
-        debug_assert!(self.layers[slot].len() < LAYER_CAPACITY);
+        if self.layers[slot].len() >= self.layer_room {
+            self.refused = true;
+            return false;
+        }
         let value = (slot as u32) << SLOT_SHIFT | self.layers[slot].len() as u32;
         let layers = &self.layers;
         let is = |other: u32| Self::state(layers, other) == &state;
@@ -187,6 +203,20 @@ mod tests {
             let old = state(0, 5);
             assert!(set.insert(Layer::Next, hash_of(&old), old));
         }
+    }
+
+    #[test]
+    fn a_full_layer_refuses_states_and_says_so() {
+        let mut set = LayerSet::new();
+        set.layer_room = 3;
+        for s in 0..3u64 {
+            assert!(set.insert(Layer::Next, hash_of(&s), s));
+        }
+        assert!(!set.refused());
+        assert!(!set.insert(Layer::Next, hash_of(&3u64), 3));
+        assert!(set.refused());
+        assert!(!set.contains(hash_of(&3u64), &3));
+        assert_eq!(set.len(), 3);
     }
 
     #[test]
