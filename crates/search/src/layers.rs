@@ -89,10 +89,8 @@ impl<S: Hash + Eq> LayerSet<S> {
     #[inline]
     pub fn contains(&self, hash: u64, state: &S) -> bool {
         let layers = &self.layers;
-        (self
-            .index
-            .find(hash, |value| Self::state(layers, value) == state))
-        .is_some()
+        let found = self.index.find(hash, |value| Self::state(layers, value) == state);
+        found.is_some()
     }
 
     /// Adds `state` to `layer` unless it lies in one of the three; returns whether it was new.
