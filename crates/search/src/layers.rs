@@ -88,9 +88,8 @@ impl<S: Hash + Eq> LayerSet<S> {
     /// Whether `state` (whose hash is `hash`) lies in any of the three layers.
     #[inline]
     pub fn contains(&self, hash: u64, state: &S) -> bool {
-        let layers = &self.layers;
-        let found = self.index.find(hash, |value| Self::state(layers, value) == state);
-        found.is_some()
+        let is = |value| Self::state(&self.layers, value) == state;
+        self.index.find(hash, is).is_some()
     }
 
     /// Adds `state` to `layer` unless it lies in one of the three; returns whether it was new.
