@@ -92,4 +92,4 @@ pub use heuristic::Heuristic;
 pub use moves::{Metric, Move};
 pub use notation::{parse, parse_moves, write_moves, Notation, Turn, TurnKind};
 pub use space::CubeSpace;
-pub use symmetry::{canonical, unfold, view, SymmetricCubeSpace, SYMMETRIES};
+pub use symmetry::{canonical, symmetries, unfold, view, SymmetricCubeSpace, SYMMETRIES};

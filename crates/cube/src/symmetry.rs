@@ -211,6 +211,29 @@ pub fn view(cube: Cube, r: usize) -> Cube {
 /// assert_ne!(canonical(r), canonical(r2));
 /// ```
 pub fn canonical(cube: Cube) -> Cube {
+    let (fields, least) = least_views(cube);
+    fields.view(tables(), least.trailing_zeros() as usize)
+}
+
+/// How many of the 48 symmetries leave `cube`'s class as it is: 48 for the solved cube, 1 for
+/// most. The class holds `48 / symmetries(cube)` positions.
+///
+/// ```
+/// use frontier_cube::{symmetries, Cube, Notation};
+///
+/// assert_eq!(symmetries(Cube::SOLVED), 48);
+/// // A half turn of U keeps the U-D axis: the 4 rotations about it and 4 mirrors through it.
+/// assert_eq!(symmetries(Cube::from_scramble("U2", Notation::Wca).unwrap()), 8);
+/// assert_eq!(symmetries(Cube::from_scramble("R U", Notation::Wca).unwrap()), 1);
+/// ```
+pub fn symmetries(cube: Cube) -> u32 {
+    least_views(cube).1.count_ones()
+}
+
+/// A cube's fields and the set of its views that are least (its class), as bits by symmetry;
+/// when it holds one view, the narrowing stopped early. Several views are all the same cube,
+/// the class, and there are as many as the symmetries that leave it as it is.
+fn least_views(cube: Cube) -> (Fields, u64) {
     let t = tables();
     let fields = Fields::of(cube);
     // The views still in the running, as a bit set narrowed field by field from the most
@@ -229,14 +252,14 @@ pub fn canonical(cube: Cube) -> Cube {
         }
     }
     if alive & (alive - 1) == 0 {
-        return fields.view(t, alive.trailing_zeros() as usize);
+        return (fields, alive);
     }
     for i in (0..7).rev() {
         alive = narrow(alive, |r| {
             t.corner_map[r][i][fields.corners[t.corner_from[r][i] as usize] as usize]
         });
         if alive & (alive - 1) == 0 {
-            return fields.view(t, alive.trailing_zeros() as usize);
+            return (fields, alive);
         }
     }
     for i in (0..12).rev() {
@@ -248,7 +271,7 @@ pub fn canonical(cube: Cube) -> Cube {
         }
     }
     // Several views left are all the same cube (the cube has a symmetry of its own).
-    fields.view(t, alive.trailing_zeros() as usize)
+    (fields, alive)
 }
 
 /// A cube's packed fields, unpacked once for the views that read them.
@@ -363,6 +386,11 @@ impl Space for SymmetricCubeSpace {
     /// Every turn is undone by its inverse, and views of views are views.
     fn undirected(&self) -> bool {
         true
+    }
+
+    /// A class stands for `48 / symmetries` positions, so that `explore` counts positions.
+    fn weight(&self, cube: &Cube) -> u64 {
+        48 / u64::from(symmetries(*cube))
     }
 }
 
@@ -499,8 +527,50 @@ mod tests {
         );
     }
 
+    /// How many views of `cube` are `cube` itself, counted the slow way.
+    fn symmetries_by_views(cube: Cube) -> u32 {
+        (0..SYMMETRIES).filter(|&r| view(cube, r) == cube).count() as u32
+    }
+
+    #[test]
+    fn symmetries_count_the_views_that_leave_each_class_within_five_moves() {
+        // Every class within 5 face turns, where the symmetric positions are: the counts
+        // agree with the slow way, and the class sizes add up to the positions at each
+        // distance (OEIS A080601: 1, 18, 243, 3240, 43239, 574908).
+        let space = SymmetricCubeSpace::new(Cube::SOLVED, Metric::Htm);
+        let mut seen = std::collections::HashSet::from([Cube::SOLVED]);
+        let mut layer = vec![Cube::SOLVED];
+        let mut positions = Vec::new();
+        while positions.len() < 6 {
+            let mut count = 0;
+            for &class in &layer {
+                assert_eq!(symmetries(class), symmetries_by_views(class), "{class:?}");
+                count += 48 / u64::from(symmetries(class));
+            }
+            positions.push(count);
+            let mut next = Vec::new();
+            for class in &layer {
+                space.successors(class, None, |_, c| {
+                    if seen.insert(c) {
+                        next.push(c);
+                    }
+                });
+            }
+            layer = next;
+        }
+        assert_eq!(positions, [1, 18, 243, 3240, 43239, 574908]);
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(64))]
+
+        #[test]
+        fn a_cube_has_as_many_symmetries_as_its_class(seed in any::<u64>(), r in 0..SYMMETRIES) {
+            let cube = Cube::random(seed);
+            let class = canonical(cube);
+            prop_assert_eq!(symmetries(cube), symmetries_by_views(class));
+            prop_assert_eq!(symmetries(view(cube, r)), symmetries(cube));
+        }
 
         #[test]
         fn fast_views_are_the_facelet_views(seed in any::<u64>()) {

@@ -39,7 +39,7 @@ fn shard_of(hash: u64, shards: usize) -> usize {
 }
 
 /// Counts the whole reachable set by distance from the start: `layers[d]` states lie exactly `d`
-/// moves away. With `max_depth`, stops after that layer (complete all the same if nothing lies
+/// moves away, each counted with its [weight](Space::weight). With `max_depth`, stops after that layer (complete all the same if nothing lies
 /// deeper). `config.threads` workers expand and insert.
 ///
 /// Memory: every seen state once; or, when the space is [undirected](Space::undirected), only
@@ -122,8 +122,8 @@ trait Store<S>: Send + Sync + Sized {
     fn place(&mut self, layer: Layer, hash: u64, state: S);
     /// The states held, with their layers, older layers first.
     fn into_layers(self) -> Vec<(Layer, Vec<S>)>;
-    /// How many states of the next layer are held so far.
-    fn found(&self) -> usize;
+    /// The states of the next layer found so far.
+    fn found(&self) -> &[S];
     /// Makes the next layer the current one.
     fn advance(&mut self);
     /// States held in memory.
@@ -199,8 +199,8 @@ impl<S: Hash + Eq + Send + Sync> Store<S> for AllStates<S> {
         ]
     }
 
-    fn found(&self) -> usize {
-        self.set.len() - self.layer.end
+    fn found(&self) -> &[S] {
+        &self.set.states[self.layer.end..]
     }
 
     fn advance(&mut self) {
@@ -264,8 +264,8 @@ impl<S: Hash + Eq + Send + Sync> Store<S> for LayerSet<S> {
         LayerSet::into_layers(self).collect()
     }
 
-    fn found(&self) -> usize {
-        LayerSet::layer(self, Layer::Next).len()
+    fn found(&self) -> &[S] {
+        LayerSet::layer(self, Layer::Next)
     }
 
     fn advance(&mut self) {
@@ -439,13 +439,22 @@ where
     P::State: Hash + Eq + Send + Sync,
     T: Store<P::State>,
 {
-    let mut shards: Vec<Shard<P::State, T>> = vec![Shard::planted(space.start())];
-    layers.push(1);
+    let start = space.start();
+    layers.push(space.weight(&start));
+    let mut shards: Vec<Shard<P::State, T>> = vec![Shard::planted(start)];
     if let Err(limit) = meter.store(1) {
         return Status::Limit(limit);
     }
+    // The states found for the next layer, each counted with its weight.
     let found = |shards: &[Shard<P::State, T>]| -> u64 {
-        shards.iter().map(|s| s.store.found() as u64).sum()
+        let weigh = |s: &Shard<P::State, T>| -> u64 {
+            s.store
+                .found()
+                .iter()
+                .map(|state| space.weight(state))
+                .sum()
+        };
+        shards.par_iter().map(weigh).sum()
     };
     let held =
         |shards: &[Shard<P::State, T>]| -> usize { shards.iter().map(|s| s.store.held()).sum() };
@@ -541,11 +550,10 @@ where
         if last {
             return Status::Exhausted;
         }
-        let next = found(&shards);
-        if next == 0 {
+        if shards.iter().all(|s| s.store.found().is_empty()) {
             return Status::Exhausted;
         }
-        layers.push(next);
+        layers.push(found(&shards));
         for shard in &mut shards {
             shard.advance();
         }

@@ -75,6 +75,34 @@ pub trait Space {
         false
     }
 
+    /// How many states of the problem `state` stands for; 1 unless overridden. A space that
+    /// searches over classes of equivalent states (under a symmetry that keeps distances, say)
+    /// gives each class its size, and [`crate::explore`] counts the states of the problem, not
+    /// the classes.
+    ///
+    /// ```
+    /// use frontier_search::{explore, Config, Space};
+    ///
+    /// /// The integers -5..=5, one step at a time, explored as |n|: n and -n are as far from 0.
+    /// struct Mirrored;
+    /// impl Space for Mirrored {
+    ///     type State = u8;
+    ///     type Move = ();
+    ///     fn start(&self) -> u8 { 0 }
+    ///     fn is_goal(&self, _: &u8) -> bool { false }
+    ///     fn successors(&self, n: &u8, _: Option<&()>, mut out: impl FnMut((), u8)) {
+    ///         if *n < 5 { out((), n + 1); }
+    ///         if *n > 0 { out((), n - 1); }
+    ///     }
+    ///     fn weight(&self, n: &u8) -> u64 { if *n == 0 { 1 } else { 2 } }
+    /// }
+    ///
+    /// assert_eq!(explore(&Mirrored, &Config::default()).layers, [1, 2, 2, 2, 2, 2]);
+    /// ```
+    fn weight(&self, _state: &Self::State) -> u64 {
+        1
+    }
+
     /// An estimate of the cheapest cost from `state` to a goal, used by `astar` and `idastar`.
     /// They return a cheapest solution when it never overestimates (is admissible). Default 0.
     fn heuristic(&self, _state: &Self::State) -> Cost {
