@@ -13,7 +13,7 @@
 //! | [`astar`] | cheapest | all seen states | an admissible heuristic |
 //! | [`idastar`] | cheapest | linear in depth | an admissible heuristic |
 //! | [`bidirectional`] / [`par_bidirectional`] | fewest moves | both seen-sets | [`Reversible`] |
-//! | [`explore`] | states at each distance, in parallel with `threads` | all seen states, or three layers if [undirected](Space::undirected) | `State: Hash + Eq` |
+//! | [`explore`] | states at each distance (each counted with its [weight](Space::weight)), in parallel with `threads` | all seen states, or three layers if [undirected](Space::undirected) | `State: Hash + Eq` |
 //!
 //! Every solver takes a [`Config`] (max depth, max stored states, timeout, cancel flag, progress
 //! observer) and returns an outcome with three possible statuses: solved, proven unsolvable
