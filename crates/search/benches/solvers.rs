@@ -510,7 +510,7 @@ fn print_table() {
         assert_eq!(got, answer, "{label}");
         let (best, _) = best_and_median((0..SAMPLES).map(|_| sample(name).1).collect());
         println!(
-            "{label:<34} {best:>12.2} ms (best of 9 processes), {:.2} MiB peak heap",
+            "{label:<34} {best:>12.2} ms (best of {SAMPLES} processes), {:.2} MiB peak heap",
             peak as f64 / (1 << 20) as f64
         );
     }
@@ -531,7 +531,7 @@ fn print_table() {
         println!("{label:<34} {a:>12} {b:>12}");
         println!(
             "{:<34} {:>12.2} {:>12.2} {:>9.2}x",
-            "  time (ms, best of 9 processes)",
+            format!("  time (ms, best of {SAMPLES} processes)"),
             best_a,
             best_b,
             best_b / best_a

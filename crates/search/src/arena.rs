@@ -67,7 +67,6 @@ const QUADRUPLE_BELOW: usize = 1 << 12;
 /// [prefetch](StateSet::prefetch)es take effect.
 pub(crate) struct StateSet<S> {
     index: Index,
-    hasher: FxBuildHasher,
     pub states: Vec<S>,
 }
 
@@ -329,19 +328,12 @@ impl<S: Hash + Eq> StateSet<S> {
     pub fn with_capacity(capacity: usize) -> Self {
         StateSet {
             index: Index::with_capacity(capacity),
-            hasher: FxBuildHasher,
             states: Vec::with_capacity(capacity),
         }
     }
 
     pub fn len(&self) -> usize {
         self.states.len()
-    }
-
-    /// Hashes a state the way the set does.
-    #[inline]
-    pub fn hash(&self, state: &S) -> u64 {
-        self.hasher.hash_one(state)
     }
 
     /// Starts loading the slot where `hash` would be found, for a lookup or insert soon after
@@ -354,7 +346,7 @@ impl<S: Hash + Eq> StateSet<S> {
     /// The id of `state`, if stored.
     #[inline]
     pub fn find(&self, state: &S) -> Option<u32> {
-        self.find_hashed(self.hash(state), state)
+        self.find_hashed(hash_of(state), state)
     }
 
     #[inline]
@@ -370,9 +362,9 @@ impl<S: Hash + Eq> StateSet<S> {
             self.grow();
         }
         let id = self.states.len() as u32;
-        let (states, hasher) = (&self.states, &self.hasher);
+        let states = &self.states;
         let is = |other: u32| states[other as usize] == state;
-        let rehash = |other: u32| hasher.hash_one(&states[other as usize]);
+        let rehash = |other: u32| hash_of(&states[other as usize]);
         match self.index.find_or_insert(hash, id, is, rehash) {
             Some(seen) => Insert::Seen(seen),
             None => {
@@ -385,7 +377,7 @@ impl<S: Hash + Eq> StateSet<S> {
     /// Stores `state` unless it is already there.
     #[inline]
     pub fn insert(&mut self, state: S) -> Insert {
-        self.insert_hashed(self.hash(&state), state)
+        self.insert_hashed(hash_of(&state), state)
     }
 
     /// Makes room for `additional` more states, so that a large table does not grow (and move
@@ -404,9 +396,8 @@ impl<S: Hash + Eq> StateSet<S> {
 
     /// An index of every stored state, in id order: small with room for `capacity`, or large.
     fn rebuilt(&self, capacity: usize, large: bool) -> Index {
-        let hasher = self.hasher;
         let entries =
-            (self.states.iter().enumerate()).map(|(id, state)| (hasher.hash_one(state), id as u32));
+            (self.states.iter().enumerate()).map(|(id, state)| (hash_of(state), id as u32));
         Index::build(entries, capacity, large)
     }
 
@@ -504,8 +495,7 @@ impl<S: Hash + Eq, M: Clone> Arena<S, M> {
     /// Stores `state`, reached from `parent` by `mv`, unless it is already stored.
     #[inline]
     pub fn insert(&mut self, state: S, parent: u32, mv: M) -> Insert {
-        let hash = self.set.hash(&state);
-        self.insert_hashed(hash, state, parent, mv)
+        self.insert_hashed(hash_of(&state), state, parent, mv)
     }
 
     /// [`Arena::insert`] with the state's hash already computed (by a parallel worker).

@@ -16,7 +16,7 @@ use crate::arena::{hash_of, Insert, StateSet, AHEAD};
 use crate::config::{Config, Meter};
 use crate::layers::{Layer, LayerSet};
 use crate::outcome::{Exploration, Limit, Status};
-use crate::parallel::{next_slices, CHUNK};
+use crate::parallel::{count_expansions, next_slices, regroup, CHUNK};
 use crate::space::Space;
 
 /// How many shards the seen-set is split into once it is large.
@@ -25,7 +25,7 @@ const SHARDS: usize = 64;
 const NO_PARENT: u32 = u32::MAX;
 /// States held before the seen-set is split into shards: below it, one table is faster than
 /// many (measured on the 8-puzzle's 181,440 states).
-const SHARD_FROM: usize = 1 << 18;
+pub(crate) const SHARD_FROM: usize = 1 << 18;
 /// Successors generated on one thread before they are inserted together.
 const PENDING: usize = 1 << 9;
 /// Slices expanded per thread between two insertions (bounds the buckets' memory).
@@ -39,8 +39,9 @@ fn shard_of(hash: u64, shards: usize) -> usize {
 }
 
 /// Counts the whole reachable set by distance from the start: `layers[d]` states lie exactly `d`
-/// moves away, each counted with its [weight](Space::weight). With `max_depth`, stops after that layer (complete all the same if nothing lies
-/// deeper). `config.threads` workers expand and insert.
+/// moves away, each counted with its [weight](Space::weight). With `max_depth`, stops after
+/// that layer (complete all the same if nothing lies deeper). `config.threads` workers expand
+/// and insert.
 ///
 /// Memory: every seen state once; or, when the space is [undirected](Space::undirected), only
 /// the layers `d - 1`, `d` and `d + 1` (frontier search), since every successor of layer `d`
@@ -102,7 +103,7 @@ fn with_layers(
 /// What a shard keeps of the states seen, layer by layer: every state ([`AllStates`]), or in
 /// frontier mode only the previous, current and next layers ([`LayerSet`]). The explorer is
 /// compiled once for each, so its inner loops never ask which.
-trait Store<S>: Send + Sync + Sized {
+pub(crate) trait Store<S>: Send + Sync + Sized {
     /// States held (checked at each new layer) before every shard's index moves to the large
     /// kind, whose slots the insertions prefetch and which grows without re-hashing.
     const LARGE_FROM: usize;
@@ -149,8 +150,8 @@ struct AllStates<S> {
 }
 
 impl<S: Hash + Eq + Send + Sync> Store<S> for AllStates<S> {
-    /// Measured on the cube (before it explored in frontier mode) with two threads: to depth 7
-    /// (109 M states) 15.4 s -> 12.2 s for a sixth more memory (2.9 -> 3.4 GiB); to depth 6
+    /// Measured on the cube's positions (in frontier mode, three sets a shard, before the single
+    /// index) with two threads: to depth 7 (109 M states) 15.4 s -> 12.2 s for a sixth more memory (2.9 -> 3.4 GiB); to depth 6
     /// (8 M states, which switches only for the last check) 0.81 -> 0.88 s. From the split
     /// instead, a 2100 x 2100 grid (4.4 M states in 4,200 layers) took 2.95 s against 2.55 s.
     const LARGE_FROM: usize = 1 << 22;
@@ -223,74 +224,6 @@ impl<S: Hash + Eq + Send + Sync> Store<S> for AllStates<S> {
 
     fn make_large(&mut self) {
         self.set.make_large();
-    }
-}
-
-impl<S: Hash + Eq + Send + Sync> Store<S> for LayerSet<S> {
-    /// From the split into shards: a layer set removes every state it inserts, so its index
-    /// grows to hold layers that come and go, and the large kind grows without re-hashing.
-    /// Measured on the cube, one thread: to depth 6, 1.44 s -> 1.15 s; to depth 7, 16.1 s ->
-    /// 15.8 s (two threads 8.4-8.6 s -> 8.3-8.4 s), in the same memory.
-    const LARGE_FROM: usize = SHARD_FROM;
-
-    fn new() -> Self {
-        LayerSet::new()
-    }
-
-    #[inline]
-    fn layer(&self) -> &[S] {
-        LayerSet::layer(self, Layer::Current)
-    }
-
-    #[inline]
-    fn previous(&self) -> &[S] {
-        LayerSet::layer(self, Layer::Previous)
-    }
-
-    fn seen(&self, hash: u64, state: &S) -> bool {
-        self.contains(hash, state)
-    }
-
-    #[inline]
-    fn insert_next(&mut self, hash: u64, state: S) -> bool {
-        self.insert(Layer::Next, hash, state)
-    }
-
-    fn place(&mut self, layer: Layer, hash: u64, state: S) {
-        self.insert(layer, hash, state);
-    }
-
-    fn into_layers(self) -> Vec<(Layer, Vec<S>)> {
-        LayerSet::into_layers(self).collect()
-    }
-
-    fn found(&self) -> &[S] {
-        LayerSet::layer(self, Layer::Next)
-    }
-
-    fn advance(&mut self) {
-        LayerSet::advance(self);
-    }
-
-    fn held(&self) -> usize {
-        self.len()
-    }
-
-    fn reserve(&mut self, additional: usize) {
-        LayerSet::reserve(self, additional);
-    }
-
-    #[inline]
-    fn prefetch(&self, hash: u64) {
-        LayerSet::prefetch(self, hash);
-    }
-
-    fn make_large(&mut self) {
-        LayerSet::make_large(self);
-    }
-
-    fn refused(&self) -> bool {
-        LayerSet::refused(self)
     }
 }
 
@@ -456,8 +389,6 @@ where
         };
         shards.par_iter().map(weigh).sum()
     };
-    let held =
-        |shards: &[Shard<P::State, T>]| -> usize { shards.iter().map(|s| s.store.held()).sum() };
     let alone = rayon::current_num_threads() == 1;
     let mut pending = Batch::new();
     let mut depth = 0u32;
@@ -516,24 +447,12 @@ where
                 }
                 continue;
             }
-            for (_, slice) in batch {
-                for _ in slice.clone() {
-                    if let Err(limit) = meter.expand(u64::from(depth)) {
-                        layers.push(found(&shards));
-                        return Status::Limit(limit);
-                    }
-                }
+            if let Err(limit) = count_expansions(meter, u64::from(depth), batch) {
+                layers.push(found(&shards));
+                return Status::Limit(limit);
             }
             // Each shard takes its buckets in slice order, the order they were generated in.
-            let mut by_shard: Vec<Buckets<P::State>> = (0..shards.len())
-                .map(|_| Vec::with_capacity(batch.len()))
-                .collect();
-            for (generated, buckets) in expanded {
-                meter.stats.generated += generated;
-                for (k, bucket) in buckets.into_iter().enumerate() {
-                    by_shard[k].push(bucket);
-                }
-            }
+            let by_shard = regroup(meter, expanded, shards.len());
             shards
                 .par_iter_mut()
                 .zip(by_shard.into_par_iter())
@@ -547,10 +466,7 @@ where
                 return Status::Limit(limit);
             }
         }
-        if last {
-            return Status::Exhausted;
-        }
-        if shards.iter().all(|s| s.store.found().is_empty()) {
+        if last || shards.iter().all(|s| s.store.found().is_empty()) {
             return Status::Exhausted;
         }
         layers.push(found(&shards));
@@ -569,10 +485,15 @@ where
     }
 }
 
+/// The states the shards hold.
+fn held<S, T: Store<S>>(shards: &[Shard<S, T>]) -> usize {
+    shards.iter().map(|s| s.store.held()).sum()
+}
+
 /// Records the states the shards hold; stops at the state budget, or when a shard refused a
 /// state for want of room.
 fn check_room<S, T: Store<S>>(meter: &mut Meter, shards: &[Shard<S, T>]) -> Result<(), Limit> {
-    meter.store(shards.iter().map(|s| s.store.held()).sum())?;
+    meter.store(held(shards))?;
     if shards.iter().any(|s| s.store.refused()) {
         return Err(Limit::States);
     }

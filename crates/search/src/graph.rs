@@ -4,7 +4,7 @@ use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 use std::hash::Hash;
 
-use crate::arena::{Arena, Insert, AHEAD};
+use crate::arena::{hash_of, Arena, Insert, AHEAD};
 use crate::config::{Config, Meter};
 use crate::outcome::{Limit, Outcome, Solution, Status};
 use crate::space::{Cost, Reversible, Space};
@@ -522,7 +522,7 @@ impl<S: Hash + Eq + Clone, M: Clone> Successors<S, M> {
                 grow.expand(&state, |mv, next| {
                     generated += 1;
                     if parent != Some(&next) {
-                        self.push(own.set.hash(&next), id, mv, next);
+                        self.push(hash_of(&next), id, mv, next);
                     }
                 });
             }

@@ -11,7 +11,7 @@ use rayon::prelude::*;
 use crate::arena::{hash_of, Arena, ARENA_START, LARGE_FROM};
 use crate::config::{Config, Meter};
 use crate::graph::{Backward, Ends, Expand, Forward, Hit, Successors};
-use crate::outcome::{Limit, Outcome, Solution, Status};
+use crate::outcome::{Limit, Outcome, Solution, Stats, Status};
 use crate::space::{Reversible, Space};
 
 /// States a worker expands in one slice.
@@ -45,17 +45,8 @@ where
         } else {
             run_par_bfs(space, &mut meter, &mut side)
         };
-        let stats = meter.finish();
-        match end {
-            Ok(Some(id)) => {
-                let (mut moves, mut states) = side.path_back(id);
-                moves.reverse();
-                states.reverse();
-                Outcome::solved(Solution::priced(space, moves, states), stats)
-            }
-            Ok(None) => Outcome::stopped(Status::Exhausted, stats),
-            Err(limit) => Outcome::stopped(Status::Limit(limit), stats),
-        }
+        let path = end.map(|hit| hit.map(|id| side.path_to(id)));
+        outcome(space, meter.finish(), path)
     })
 }
 
@@ -172,6 +163,14 @@ impl<S: Hash + Eq + Clone, M: Clone> Side<S, M> {
         }
     }
 
+    /// The moves from a root to `id` and the states along the way, in the order played.
+    fn path_to(&self, id: u32) -> (Vec<M>, Vec<S>) {
+        let (mut moves, mut states) = self.path_back(id);
+        moves.reverse();
+        states.reverse();
+        (moves, states)
+    }
+
     /// Makes the states found since the current layer began the current layer.
     fn advance(&mut self) {
         for (layer, arena) in self.layer.iter_mut().zip(&self.shards) {
@@ -214,6 +213,58 @@ pub(crate) fn next_slices(
     batch
 }
 
+/// Counts the expansions of a batch of slices before they run, so that a limit stops the
+/// batch as a whole.
+pub(crate) fn count_expansions(
+    meter: &mut Meter,
+    depth: u64,
+    slices: &[(usize, std::ops::Range<usize>)],
+) -> Result<(), Limit> {
+    for (_, slice) in slices {
+        for _ in slice.clone() {
+            meter.expand(depth)?;
+        }
+    }
+    Ok(())
+}
+
+/// Turns each slice's `(successors generated, one bucket per shard)` into each shard's
+/// buckets, in slice order (the order the successors were generated in), and counts the
+/// successors.
+pub(crate) fn regroup<B>(
+    meter: &mut Meter,
+    expanded: Vec<(u64, Vec<B>)>,
+    shards: usize,
+) -> Vec<Vec<B>> {
+    let mut by_shard: Vec<Vec<B>> = (0..shards)
+        .map(|_| Vec::with_capacity(expanded.len()))
+        .collect();
+    for (generated, buckets) in expanded {
+        meter.stats.generated += generated;
+        for (k, bucket) in buckets.into_iter().enumerate() {
+            by_shard[k].push(bucket);
+        }
+    }
+    by_shard
+}
+
+/// How a parallel search ended: with a path (its moves and its states, from the start, in the
+/// order played), with nothing, or at a limit.
+type Ended<S, M> = Result<Option<(Vec<M>, Vec<S>)>, Limit>;
+
+/// The outcome of a parallel search that ended as `end` says.
+fn outcome<P: Space>(
+    space: &P,
+    stats: Stats,
+    end: Ended<P::State, P::Move>,
+) -> Outcome<P::State, P::Move> {
+    match end {
+        Ok(Some((moves, states))) => Outcome::solved(Solution::priced(space, moves, states), stats),
+        Ok(None) => Outcome::stopped(Status::Exhausted, stats),
+        Err(limit) => Outcome::stopped(Status::Limit(limit), stats),
+    }
+}
+
 /// [`crate::bidirectional`] with `config.threads` worker threads: each side's store is split
 /// into shards by hash; workers expand slices of a layer into one bucket per shard, then every
 /// shard takes its buckets (and looks for the same state in the other side's shard of the
@@ -233,20 +284,16 @@ where
         let mut forward = Side::new(vec![space.start()]);
         let mut backward = Side::new(space.goals());
         let end = run_par_bidirectional(space, &mut meter, &mut forward, &mut backward);
-        let stats = meter.finish();
-        match end {
-            Ok(Some((f, b))) => {
-                let (mut moves, mut states) = forward.path_back(f);
-                moves.reverse();
-                states.reverse();
+        let path = end.map(|hit| {
+            hit.map(|(f, b)| {
+                let (mut moves, mut states) = forward.path_to(f);
                 let (back_moves, back_states) = backward.path_back(b);
                 moves.extend(back_moves);
                 states.extend(back_states.into_iter().skip(1));
-                Outcome::solved(Solution::priced(space, moves, states), stats)
-            }
-            Ok(None) => Outcome::stopped(Status::Exhausted, stats),
-            Err(limit) => Outcome::stopped(Status::Limit(limit), stats),
-        }
+                (moves, states)
+            })
+        });
+        outcome(space, meter.finish(), path)
     })
 }
 
@@ -336,11 +383,7 @@ where
         if slices.is_empty() {
             return Ok(None);
         }
-        for (_, slice) in &slices {
-            for _ in slice.clone() {
-                meter.expand(depth)?;
-            }
-        }
+        count_expansions(meter, depth, &slices)?;
         let shared: &Side<S, M> = own;
         let expanded: Vec<(u64, Vec<Successors<S, M>>)> = slices
             .par_iter()
@@ -364,15 +407,7 @@ where
                 (generated, buckets)
             })
             .collect();
-        let mut by_shard: Vec<Vec<Successors<S, M>>> = (0..SHARDS)
-            .map(|_| Vec::with_capacity(slices.len()))
-            .collect();
-        for (generated, buckets) in expanded {
-            meter.stats.generated += generated;
-            for (k, bucket) in buckets.into_iter().enumerate() {
-                by_shard[k].push(bucket);
-            }
-        }
+        let by_shard = regroup(meter, expanded, SHARDS);
         let hits: Vec<Option<Hit>> = own
             .shards
             .par_iter_mut()

@@ -563,14 +563,22 @@ impl Space for Grid {
     }
 }
 
+impl Grid {
+    /// The states at each distance from a corner of an n x n grid: d + 1 at distance d < n,
+    /// and 2n - 1 - d beyond.
+    fn layers(n: u32) -> Vec<u64> {
+        (0..2 * n - 1)
+            .map(|d| u64::from(if d < n { d + 1 } else { 2 * n - 1 - d }))
+            .collect()
+    }
+}
+
 #[test]
 fn explore_counts_a_space_of_millions_in_the_large_index() {
     // 2100 x 2100 = 4,410,000 states, all held (the grid is not declared undirected): past the
     // size where explore's shards move to the slot table, part way through.
     let n = 2100u32;
-    let expected: Vec<u64> = (0..2 * n - 1)
-        .map(|d| u64::from(if d < n { d + 1 } else { 2 * n - 1 - d }))
-        .collect();
+    let expected = Grid::layers(n);
     for threads in [1, 2] {
         let grid = Grid {
             n,
@@ -585,11 +593,8 @@ fn explore_counts_a_space_of_millions_in_the_large_index() {
 #[test]
 fn explore_counts_a_large_space_in_shards_with_any_threads() {
     // 640 x 640 = 409,600 states: past the size where explore splits its seen-set into shards.
-    // From a corner, d + 1 cells lie at distance d < n, and 2n - 1 - d beyond.
     let n = 640u32;
-    let expected: Vec<u64> = (0..2 * n - 1)
-        .map(|d| u64::from(if d < n { d + 1 } else { 2 * n - 1 - d }))
-        .collect();
+    let expected = Grid::layers(n);
     for undirected in [false, true] {
         for threads in [1, 2] {
             let grid = Grid { n, undirected };
