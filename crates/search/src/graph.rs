@@ -436,6 +436,9 @@ pub(crate) struct Successors<S, M> {
     pub items: Vec<(u32, M, S)>,
 }
 
+/// States expanded in one batch (fewer near the state budget: [`Meter::batch`]).
+const BATCH: usize = 64;
+
 impl<S: Hash + Eq, M: Clone> Successors<S, M> {
     pub fn new() -> Self {
         Successors {
@@ -491,12 +494,7 @@ impl<S: Hash + Eq, M: Clone> Successors<S, M> {
         self.hashes.clear();
         hit
     }
-}
 
-/// States expanded in one batch (fewer near the state budget: [`Meter::batch`]).
-const BATCH: usize = 64;
-
-impl<S: Hash + Eq + Clone, M: Clone> Successors<S, M> {
     /// Expands the states of `layer` in `own` into `own`, in batches. Each new state is checked
     /// against the other side (bidirectional search) or with the goal test (BFS); the first hit
     /// ends the layer. A successor equal to the state's parent is skipped with one comparison:
@@ -517,9 +515,8 @@ impl<S: Hash + Eq + Clone, M: Clone> Successors<S, M> {
             let mut generated = 0;
             for id in from as u32..to as u32 {
                 meter.expand(depth)?;
-                let state = own.state(id).clone();
                 let parent = own.parent(id).map(|(p, _)| own.state(p));
-                grow.expand(&state, |mv, next| {
+                grow.expand(own.state(id), |mv, next| {
                     generated += 1;
                     if parent != Some(&next) {
                         self.push(hash_of(&next), id, mv, next);
