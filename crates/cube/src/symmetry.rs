@@ -18,6 +18,7 @@ use crate::geometry::{
     corner_facelets, edge_facelets, facelet_at, facelet_place, quarter_turn, Face, ALL_LAYERS, V3,
 };
 use crate::moves::{Metric, Move};
+use crate::space::CubeSpace;
 
 /// How many rotations the cube has.
 const ROTATIONS: usize = 24;
@@ -347,16 +348,16 @@ fn narrow(alive: u64, field: impl Fn(usize) -> u8) -> u64 {
 /// ```
 #[derive(Clone, Copy, Debug)]
 pub struct SymmetricCubeSpace {
-    start: Cube,
-    metric: Metric,
+    /// The real cubes' space, started from the start's class: a class's neighbours are the
+    /// classes of its cube's neighbours.
+    cubes: CubeSpace,
 }
 
 impl SymmetricCubeSpace {
     /// Solving `start` in `metric`, on classes.
     pub fn new(start: Cube, metric: Metric) -> SymmetricCubeSpace {
         SymmetricCubeSpace {
-            start: canonical(start),
-            metric,
+            cubes: CubeSpace::new(canonical(start), metric),
         }
     }
 }
@@ -366,21 +367,20 @@ impl Space for SymmetricCubeSpace {
     type Move = Move;
 
     fn start(&self) -> Cube {
-        self.start
+        self.cubes.start()
     }
 
     fn is_goal(&self, cube: &Cube) -> bool {
-        cube.is_solved()
+        self.cubes.is_goal(cube)
     }
 
     /// Every move of the metric (the labels are moves on the class's cube, not on the real
-    /// one; `last` is ignored, since a class's cube may be seen from another side than the
-    /// move that led to it).
+    /// one; `last` is not passed on, since a class's cube may be seen from another side than
+    /// the move that led to it).
     #[inline]
     fn successors(&self, cube: &Cube, _last: Option<&Move>, mut out: impl FnMut(Move, Cube)) {
-        for &mv in self.metric.moves() {
-            out(mv, canonical(cube.apply(mv)));
-        }
+        self.cubes
+            .successors(cube, None, |mv, next| out(mv, canonical(next)));
     }
 
     /// Every turn is undone by its inverse, and views of views are views.
@@ -390,20 +390,19 @@ impl Space for SymmetricCubeSpace {
 
     /// A class stands for `48 / symmetries` positions, so that `explore` counts positions.
     fn weight(&self, cube: &Cube) -> u64 {
-        48 / u64::from(symmetries(*cube))
+        SYMMETRIES as u64 / u64::from(symmetries(*cube))
     }
 }
 
 impl Reversible for SymmetricCubeSpace {
     fn goals(&self) -> Vec<Cube> {
-        vec![Cube::SOLVED]
+        self.cubes.goals()
     }
 
     #[inline]
     fn predecessors(&self, cube: &Cube, mut out: impl FnMut(Move, Cube)) {
-        for &mv in self.metric.moves() {
-            out(mv, canonical(cube.apply(mv.inverse())));
-        }
+        self.cubes
+            .predecessors(cube, |mv, prev| out(mv, canonical(prev)));
     }
 }
 
@@ -545,7 +544,7 @@ mod tests {
             let mut count = 0;
             for &class in &layer {
                 assert_eq!(symmetries(class), symmetries_by_views(class), "{class:?}");
-                count += 48 / u64::from(symmetries(class));
+                count += SYMMETRIES as u64 / u64::from(symmetries(class));
             }
             positions.push(count);
             let mut next = Vec::new();
