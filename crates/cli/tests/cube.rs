@@ -159,6 +159,14 @@ fn malformed_notation_exits_2_with_the_place() {
         (vec!["cube", "R U'", "--notation", "seed"], "column 4"),
         (vec!["cube", "R", "--solver", "optimal"], "not built yet"),
         (vec!["cube", "R", "--solver", "fast"], "unknown solver"),
+        (
+            vec!["cube", "R", "--solver", "twophase", "--algo", "bfs"],
+            "--algo bfs",
+        ),
+        (
+            vec!["cube", "R", "--solver", "twophase", "--metric", "qtm"],
+            "htm",
+        ),
         (vec!["cube"], "give a scramble"),
         (vec!["cube", "R", "--metric", "ftm"], "ftm"),
     ] {
@@ -209,6 +217,42 @@ fn a_limit_exits_3() {
     // ...and the clock stops the default IDA*, which stores nothing (a random cube lies about
     // 18 moves away: far more than a fifth of a second of search).
     let out = frontier(&["cube", "--facelets", &hard, "--timeout", "0.2"]);
+    assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
+}
+
+#[test]
+fn twophase_solves_a_random_cube_in_at_most_20_moves() {
+    for seed in [11, 12] {
+        let cube = Cube::random(seed);
+        let facelets = cube.to_string();
+        let (value, code) = json(&[
+            "cube",
+            "--facelets",
+            &facelets,
+            "--solver",
+            "twophase",
+            "--json",
+        ]);
+        assert_eq!(code, 0, "{value}");
+        assert_eq!(value["algorithm"], "twophase");
+        assert_eq!(value["status"], "solved");
+        let length = assert_solves(cube.to_facelets(), &value, Notation::Wca);
+        assert!(length <= 20, "{length} moves");
+        assert_eq!(value["length"], length);
+        assert_eq!(value["cost"], length);
+    }
+    // With --max-depth, no solution is longer, and none too short is a limit (exit 3).
+    let (value, code) = json(&[
+        "cube",
+        "R U F",
+        "--solver",
+        "twophase",
+        "--max-depth",
+        "3",
+        "--json",
+    ]);
+    assert_eq!((code, value["length"].as_u64()), (0, Some(3)), "{value}");
+    let out = frontier(&["cube", "R U F", "--solver", "twophase", "--max-depth", "2"]);
     assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
 }
 

@@ -9,7 +9,7 @@
 //! |---|---|
 //! | 0..8 | magic `FRNTCUBE` |
 //! | 8..12 | format version ([`FORMAT_VERSION`]), little-endian |
-//! | 12 | table kind (0 twist x flip, 1 twist x slice, 2 flip x slice, 3 corners) |
+//! | 12 | table kind (0 twist x flip, 1 twist x slice, 2 flip x slice, 3 corners, 4 G1 corners, 5 G1 edges) |
 //! | 13 | metric (0 htm, 1 qtm) |
 //! | 14..16 | zero |
 //! | 16..24 | number of entries, little-endian |
@@ -54,7 +54,8 @@ pub const FORMAT_VERSION: u32 = 1;
 const MAGIC: [u8; 8] = *b"FRNTCUBE";
 const HEADER: usize = 32;
 
-/// One of the heuristic's four pattern databases.
+/// One of the cached tables: the heuristic's four pattern databases, and the two distance
+/// tables of the [two-phase solver](crate::TwoPhase)'s second phase.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum TableKind {
     /// Corner twist x edge flip (2187 x 2048 entries).
@@ -65,10 +66,16 @@ pub enum TableKind {
     FlipSlice,
     /// Corner permutation (40,320 entries).
     Corners,
+    /// In G1 = <U, D, R2, L2, F2, B2>: corner permutation x permutation of the middle-layer
+    /// edges (40,320 x 24 entries; HTM only).
+    CornersInG1,
+    /// In G1: permutation of the U and D layer edges x permutation of the middle-layer edges
+    /// (40,320 x 24 entries; HTM only).
+    EdgesInG1,
 }
 
 impl TableKind {
-    /// The four kinds, in the order of the file's kind byte.
+    /// The heuristic's four kinds, in the order of the file's kind byte.
     pub const ALL: [TableKind; 4] = [
         TableKind::TwistFlip,
         TableKind::TwistSlice,
@@ -77,13 +84,15 @@ impl TableKind {
     ];
 
     /// The kind's name, as used in file names: `twist-flip`, `twist-slice`, `flip-slice`,
-    /// `corners`.
+    /// `corners`, `g1-corners`, `g1-edges`.
     pub fn name(self) -> &'static str {
         match self {
             TableKind::TwistFlip => "twist-flip",
             TableKind::TwistSlice => "twist-slice",
             TableKind::FlipSlice => "flip-slice",
             TableKind::Corners => "corners",
+            TableKind::CornersInG1 => "g1-corners",
+            TableKind::EdgesInG1 => "g1-edges",
         }
     }
 
@@ -95,6 +104,7 @@ impl TableKind {
             TableKind::TwistSlice => 2187 * 495,
             TableKind::FlipSlice => 2048 * 495,
             TableKind::Corners => 40320,
+            TableKind::CornersInG1 | TableKind::EdgesInG1 => 40320 * 24,
         }
     }
 
@@ -404,6 +414,45 @@ pub struct CacheReport {
     /// Why a file was rebuilt, or why the cache could not be written (once: after a failed
     /// write no other is tried).
     pub problems: Vec<CacheError>,
+}
+
+/// The `kind` table of `metric` from the directory `dir` ([`file_name`]), or, when the file is
+/// missing or fails a check ([`read_table`]), `build(kind)` written there ([`write_table`]).
+/// Where it came from goes into `report.origins`, a damaged file or a failed write into
+/// `report.problems`; after a failed write (`*writable` turns false) no other is tried. A
+/// broken cache costs a rebuild, never the table.
+pub fn load_or_build(
+    dir: &Path,
+    kind: TableKind,
+    metric: Metric,
+    report: &mut CacheReport,
+    writable: &mut bool,
+    build: impl FnOnce(TableKind) -> Vec<u8>,
+) -> Vec<u8> {
+    let path = dir.join(file_name(kind, metric));
+    match read_table(&path, kind, metric) {
+        Ok(table) => {
+            report.origins.push((kind, Origin::Cache));
+            table
+        }
+        Err(e) => {
+            let origin = if e.is_missing() {
+                Origin::Built
+            } else {
+                report.problems.push(e);
+                Origin::Rebuilt
+            };
+            report.origins.push((kind, origin));
+            let table = build(kind);
+            if *writable {
+                if let Err(e) = write_table(&path, kind, metric, &table) {
+                    report.problems.push(e);
+                    *writable = false;
+                }
+            }
+            table
+        }
+    }
 }
 
 /// A fresh directory under the system's temporary directory, for tests.

@@ -15,18 +15,19 @@ use crate::cache::{self, CacheReport, Origin, TableKind};
 use crate::cube::Cube;
 use crate::cubie::CubieCube;
 use crate::moves::{Metric, Move};
+use crate::twophase;
 
-const TWISTS: usize = 2187; // 3^7
-const FLIPS: usize = 2048; // 2^11
-const SLICES: usize = 495; // C(12, 4)
-const CORNER_PERMS: usize = 40320; // 8!
+pub(crate) const TWISTS: usize = 2187; // 3^7
+pub(crate) const FLIPS: usize = 2048; // 2^11
+pub(crate) const SLICES: usize = 495; // C(12, 4)
+pub(crate) const CORNER_PERMS: usize = 40320; // 8!
 
 /// The corner twist coordinate: the first 7 orientations as a base-3 number.
-fn twist(c: &CubieCube) -> usize {
+pub(crate) fn twist(c: &CubieCube) -> usize {
     c.co[..7].iter().fold(0, |t, &o| t * 3 + usize::from(o))
 }
 
-fn set_twist(t: usize) -> CubieCube {
+pub(crate) fn set_twist(t: usize) -> CubieCube {
     let mut c = CubieCube::SOLVED;
     let mut t = t;
     for i in (0..7).rev() {
@@ -38,11 +39,11 @@ fn set_twist(t: usize) -> CubieCube {
 }
 
 /// The edge flip coordinate: the first 11 orientations as a base-2 number.
-fn flip(c: &CubieCube) -> usize {
+pub(crate) fn flip(c: &CubieCube) -> usize {
     c.eo[..11].iter().fold(0, |f, &o| f * 2 + usize::from(o))
 }
 
-fn set_flip(f: usize) -> CubieCube {
+pub(crate) fn set_flip(f: usize) -> CubieCube {
     let mut c = CubieCube::SOLVED;
     let mut f = f;
     for i in (0..11).rev() {
@@ -73,7 +74,7 @@ fn slice_tables() -> &'static SliceTables {
 }
 
 /// Which positions hold the middle-layer edges FR FL BL BR (cubies 8..12).
-fn slice(c: &CubieCube) -> usize {
+pub(crate) fn slice(c: &CubieCube) -> usize {
     let mask =
         c.ep.iter()
             .enumerate()
@@ -82,7 +83,7 @@ fn slice(c: &CubieCube) -> usize {
     usize::from(slice_tables().index[mask])
 }
 
-fn set_slice(s: usize) -> CubieCube {
+pub(crate) fn set_slice(s: usize) -> CubieCube {
     let mask = slice_tables().masks[s];
     let mut c = CubieCube::SOLVED;
     let (mut slice_edge, mut other) = (8, 0);
@@ -99,7 +100,7 @@ fn set_slice(s: usize) -> CubieCube {
 }
 
 /// The corner permutation's rank (Lehmer code).
-fn corner_perm(c: &CubieCube) -> usize {
+pub(crate) fn corner_perm(c: &CubieCube) -> usize {
     let mut rank = 0;
     for i in 0..8 {
         let smaller = c.cp[i + 1..].iter().filter(|&&x| x < c.cp[i]).count();
@@ -108,7 +109,7 @@ fn corner_perm(c: &CubieCube) -> usize {
     rank
 }
 
-fn set_corner_perm(rank: usize) -> CubieCube {
+pub(crate) fn set_corner_perm(rank: usize) -> CubieCube {
     let mut digits = [0usize; 8];
     let mut r = rank;
     for i in (0..8).rev() {
@@ -152,18 +153,20 @@ fn packed_coordinates(bits: u128) -> [usize; 4] {
     [twist, flip, slice, rank]
 }
 
-/// `table[coordinate * 18 + move]`: the coordinate after the move.
-fn move_table(
+/// `table[coordinate * 18 + move]`: the coordinate after the move, for each of `moves` (the
+/// entries of other moves are 0: a coordinate that only some moves keep meaningful, like a
+/// permutation within a layer, is tabulated for those moves alone).
+pub(crate) fn move_table(
     size: usize,
     set: impl Fn(usize) -> CubieCube,
     get: impl Fn(&CubieCube) -> usize,
+    moves: &[Move],
 ) -> Vec<u32> {
-    let moves = Move::ALL.map(Cube::move_cube);
-    let mut table = Vec::with_capacity(size * 18);
+    let mut table = vec![0; size * 18];
     for coordinate in 0..size {
         let cube = set(coordinate);
-        for mv in &moves {
-            table.push(get(&cube.multiply(mv)) as u32);
+        for &mv in moves {
+            table[coordinate * 18 + mv.index()] = get(&cube.multiply(&Cube::move_cube(mv))) as u32;
         }
     }
     table
@@ -173,7 +176,7 @@ fn move_table(
 /// their move tables; 255 would mean unreachable. Each layer is found by scanning the table
 /// in order: for a fixed `a` the successors under one move all fall in one row `a'`, so the
 /// writes stay in cache, which makes this faster than a queue.
-fn product_distances(
+pub(crate) fn product_distances(
     (a_moves, a_size): (&[u32], usize),
     (b_moves, b_size): (&[u32], usize),
     start: usize,
@@ -221,10 +224,10 @@ struct MoveTables {
 impl MoveTables {
     fn new() -> MoveTables {
         MoveTables {
-            twist: move_table(TWISTS, set_twist, twist),
-            flip: move_table(FLIPS, set_flip, flip),
-            slice: move_table(SLICES, set_slice, slice),
-            corners: move_table(CORNER_PERMS, set_corner_perm, corner_perm),
+            twist: move_table(TWISTS, set_twist, twist, &Move::ALL),
+            flip: move_table(FLIPS, set_flip, flip, &Move::ALL),
+            slice: move_table(SLICES, set_slice, slice, &Move::ALL),
+            corners: move_table(CORNER_PERMS, set_corner_perm, corner_perm, &Move::ALL),
         }
     }
 
@@ -260,6 +263,8 @@ impl MoveTables {
                 corner_perm(&solved),
                 moves,
             ),
+            // Not the heuristic's: the two-phase solver's, which builds its own move tables.
+            TableKind::CornersInG1 | TableKind::EdgesInG1 => twophase::phase2_table(kind),
         }
     }
 }
@@ -320,32 +325,11 @@ impl Heuristic {
         };
         let mut writable = true;
         let [twist_flip, twist_slice, flip_slice, corners] = TableKind::ALL.map(|kind| {
-            let path = dir.join(cache::file_name(kind, metric));
-            match cache::read_table(&path, kind, metric) {
-                Ok(table) => {
-                    report.origins.push((kind, Origin::Cache));
-                    table
-                }
-                Err(e) => {
-                    let origin = if e.is_missing() {
-                        Origin::Built
-                    } else {
-                        report.problems.push(e);
-                        Origin::Rebuilt
-                    };
-                    report.origins.push((kind, origin));
-                    let table = moves
-                        .get_or_insert_with(MoveTables::new)
-                        .distances(kind, metric);
-                    if writable {
-                        if let Err(e) = cache::write_table(&path, kind, metric, &table) {
-                            report.problems.push(e);
-                            writable = false;
-                        }
-                    }
-                    table
-                }
-            }
+            cache::load_or_build(dir, kind, metric, &mut report, &mut writable, |kind| {
+                moves
+                    .get_or_insert_with(MoveTables::new)
+                    .distances(kind, metric)
+            })
         });
         Heuristic {
             twist_flip,
@@ -361,13 +345,15 @@ impl Heuristic {
         &self.report
     }
 
-    /// The table of `kind`: one distance (a byte) per value of its coordinates.
+    /// The table of `kind`: one distance (a byte) per value of its coordinates; empty for the
+    /// kinds outside [`TableKind::ALL`], which belong to the [two-phase solver](crate::TwoPhase).
     pub fn table(&self, kind: TableKind) -> &[u8] {
         match kind {
             TableKind::TwistFlip => &self.twist_flip,
             TableKind::TwistSlice => &self.twist_slice,
             TableKind::FlipSlice => &self.flip_slice,
             TableKind::Corners => &self.corners,
+            TableKind::CornersInG1 | TableKind::EdgesInG1 => &[],
         }
     }
 

@@ -82,6 +82,7 @@ mod moves;
 mod notation;
 mod space;
 mod symmetry;
+mod twophase;
 
 pub use cube::{random_scramble, scramble_facelets, Cube};
 pub use cubie::CubieCube;
@@ -93,3 +94,4 @@ pub use moves::{Metric, Move};
 pub use notation::{parse, parse_moves, write_moves, Notation, Turn, TurnKind};
 pub use space::CubeSpace;
 pub use symmetry::{canonical, symmetries, unfold, view, SymmetricCubeSpace, SYMMETRIES};
+pub use twophase::TwoPhase;

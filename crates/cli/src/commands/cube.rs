@@ -6,7 +6,8 @@ use std::process::ExitCode;
 
 use anyhow::{bail, Context as _};
 use frontier_cube::{
-    scramble_facelets, unfold, Cube, CubeSpace, Facelets, Metric, Notation, SymmetricCubeSpace,
+    scramble_facelets, unfold, Cube, CubeSpace, Facelets, Metric, Move, Notation,
+    SymmetricCubeSpace, TwoPhase,
 };
 use frontier_search::Space;
 use serde_json::json;
@@ -33,8 +34,10 @@ pub struct Args {
     #[arg(long, value_enum, default_value = "wca")]
     pub notation: NotationArg,
     /// The cube solver: "search" runs the generic solver chosen by --algo (default
-    /// bidirectional search on classes of cubes under the 48 symmetries; idastar uses the
-    /// cube's pruning tables); the dedicated cube solvers are not built yet
+    /// bidirectional search on classes of cubes under the 48 symmetries: a shortest solution;
+    /// idastar uses the cube's pruning tables); "twophase" is Kociemba's two-phase algorithm,
+    /// which solves any cube in at most 20 moves (HTM) in a fraction of a second, not always
+    /// the fewest: --max-depth N takes the first solution of at most N moves instead
     #[arg(long, value_name = "NAME", default_value = "search")]
     pub solver: String,
     /// Draw the cube after each move of the solution
@@ -81,7 +84,13 @@ impl From<NotationArg> for Notation {
 }
 
 /// The cube solvers `--solver` accepts, with what each one is.
-const SOLVERS: &str = "search (the generic solver chosen by --algo)";
+const SOLVERS: &str = "search (the generic solver chosen by --algo, shortest solutions), \
+    twophase (Kociemba's two-phase algorithm: at most 20 moves, fast)";
+
+/// What two-phase aims at without --max-depth: God's number, the most moves any cube needs in
+/// HTM (Rokicki, Kociemba, Davidson, Dethridge 2010); two-phase reaches it in tens of
+/// milliseconds on a random cube (`crates/cube/README.md`).
+const TWOPHASE_TARGET: u32 = 20;
 
 /// The start cube: `--facelets` (or solved) with the scramble applied.
 fn start_cube(args: &Args, notation: Notation) -> anyhow::Result<Facelets> {
@@ -101,17 +110,30 @@ fn start_cube(args: &Args, notation: Notation) -> anyhow::Result<Facelets> {
 
 /// Solves the cube.
 pub fn run(args: Args, ctx: &Context) -> anyhow::Result<ExitCode> {
-    match args.solver.as_str() {
-        "search" => {}
-        "optimal" | "twophase" => bail!(
+    let twophase = match args.solver.as_str() {
+        "search" => false,
+        "twophase" => true,
+        "optimal" => bail!(
             "the {} solver is not built yet; available: {SOLVERS}",
             args.solver
         ),
         other => bail!("unknown solver {other:?}; available: {SOLVERS}"),
-    }
+    };
     let notation = Notation::from(args.notation);
+    if twophase {
+        if let Some(algo) = args.search.algo {
+            bail!(
+                "--algo {} picks a generic solver; it does not go with --solver twophase",
+                algo.name()
+            );
+        }
+        if args.metric == Some(MetricArg::Qtm) {
+            bail!("--solver twophase counts moves in htm; drop --metric qtm, or use --solver search for the fewest quarter turns");
+        }
+    }
     let metric = args.metric.map(Metric::from).unwrap_or(match notation {
         Notation::Wca => Metric::Htm,
+        Notation::Seed if twophase => Metric::Htm,
         Notation::Seed => Metric::Qtm,
     });
     let facelets = start_cube(&args, notation)?;
@@ -120,7 +142,13 @@ pub fn run(args: Args, ctx: &Context) -> anyhow::Result<ExitCode> {
     // The default is bidirectional search on classes of cubes: measured the fastest optimal
     // solver from 12 moves on (14 moves: 6.4 s median against IDA*'s 40-70 s; see
     // crates/cube/README.md), with memory bounded by the state budget like any search.
-    let (algo, outcome) = if matches!(
+    let (algorithm, outcome) = if twophase {
+        let config = args.search.config::<Cube, Move>(ctx);
+        let target = args.search.max_depth.unwrap_or(TWOPHASE_TARGET);
+        let outcome = TwoPhase::get().solve(cube, target as usize, &config);
+        ctx.clear_progress();
+        ("twophase", outcome)
+    } else if matches!(
         args.search.algo,
         None | Some(Algo::Bfs | Algo::Bidirectional)
     ) {
@@ -141,9 +169,10 @@ pub fn run(args: Args, ctx: &Context) -> anyhow::Result<ExitCode> {
             solution.moves = moves;
             solution.states = states;
         }
-        (algo, outcome)
+        (algo.name(), outcome)
     } else {
-        args.search.solve(ctx, &space, Algo::Idastar)
+        let (algo, outcome) = args.search.solve(ctx, &space, Algo::Idastar);
+        (algo.name(), outcome)
     };
     let ansi = ctx.stdout_is_terminal;
     let quiet = args.search.quiet;
@@ -152,7 +181,7 @@ pub fn run(args: Args, ctx: &Context) -> anyhow::Result<ExitCode> {
         ctx,
         &args.search,
         "cube",
-        algo.name(),
+        algorithm,
         &outcome,
         |mv| json!(mv.write(notation)),
         |out: &mut dyn Write, solution| {

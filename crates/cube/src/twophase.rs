@@ -1,0 +1,668 @@
+//! Kociemba's two-phase algorithm: [`TwoPhase`].
+
+use std::path::Path;
+use std::sync::OnceLock;
+use std::time::Instant;
+
+use frontier_search::{Config, Limit, Outcome, Progress, Solution, Stats, Status};
+
+use crate::cache::{self, CacheReport, TableKind};
+use crate::cube::Cube;
+use crate::cubie::CubieCube;
+use crate::heuristic::{
+    corner_perm, flip, move_table, product_distances, set_corner_perm, set_flip, set_slice,
+    set_twist, slice, twist, Heuristic, CORNER_PERMS, FLIPS, SLICES, TWISTS,
+};
+use crate::moves::{Metric, Move};
+
+/// Permutations of the eight U and D layer edges.
+const EDGE8_PERMS: usize = 40320;
+/// Permutations of the four middle-layer edges.
+const SLICE_PERMS: usize = 24;
+/// The longest phase 2 tried: G1 is solved in at most 18 of its moves.
+const PHASE2_MOST: usize = 18;
+/// The longest solution two-phase ever returns: 30 moves, far above what it finds at once.
+const LONGEST: usize = 30;
+/// After the first solution within the target, the search goes on for as many nodes again as
+/// it took, and at least this many (about 0.1 s), keeping any shorter solution: short
+/// scrambles then get short answers (`R U R' U'` 4 moves instead of 11), random cubes spend
+/// at most twice the time.
+const EXTRA_NODES: u64 = 1 << 20;
+/// Nodes between two looks at the clock, the cancel flag and the progress observer.
+const CHECK_MASK: u64 = (1 << 14) - 1;
+
+/// The ten moves of G1: U, D (any turn), R2, L2, F2, B2, in move order.
+fn phase2_moves() -> [Move; 10] {
+    let mut out = [Move::ALL[0]; 10];
+    let keeps_g1 = |mv: &&Move| {
+        let face = mv.face().index();
+        face == 0 || face == 3 || mv.quarter_turns() == 2
+    };
+    for (slot, &mv) in out.iter_mut().zip(Move::ALL.iter().filter(keeps_g1)) {
+        *slot = mv;
+    }
+    out
+}
+
+/// The Lehmer rank of a sequence of distinct numbers (of any values): 0 for increasing order.
+fn perm_rank(values: &[u8]) -> usize {
+    let mut rank = 0;
+    for (i, &v) in values.iter().enumerate() {
+        let smaller = values[i + 1..].iter().filter(|&&x| x < v).count();
+        rank = rank * (values.len() - i) + smaller;
+    }
+    rank
+}
+
+/// The permutation of `0..n` with Lehmer rank `rank`.
+fn perm_unrank(rank: usize, n: usize) -> Vec<u8> {
+    let mut digits = vec![0; n];
+    let mut r = rank;
+    for i in (0..n).rev() {
+        digits[i] = r % (n - i);
+        r /= n - i;
+    }
+    let mut left: Vec<u8> = (0..n as u8).collect();
+    digits.into_iter().map(|d| left.remove(d)).collect()
+}
+
+/// The permutation of the U and D layer edges (positions 0..8) of a cube in G1.
+fn edge8_perm(c: &CubieCube) -> usize {
+    perm_rank(&c.ep[..8])
+}
+
+fn set_edge8_perm(rank: usize) -> CubieCube {
+    let mut c = CubieCube::SOLVED;
+    c.ep[..8].copy_from_slice(&perm_unrank(rank, 8));
+    c
+}
+
+/// The permutation of the middle-layer edges (positions 8..12) of a cube in G1.
+fn slice_perm(c: &CubieCube) -> usize {
+    perm_rank(&c.ep[8..])
+}
+
+fn set_slice_perm(rank: usize) -> CubieCube {
+    let mut c = CubieCube::SOLVED;
+    for (slot, e) in c.ep[8..].iter_mut().zip(perm_unrank(rank, 4)) {
+        *slot = 8 + e;
+    }
+    c
+}
+
+/// A move table narrowed to `moves`: `out[coordinate * moves.len() + k]` is the coordinate
+/// after `moves[k]`, in the smallest type that holds it.
+fn narrow(table: &[u32], moves: &[Move]) -> Vec<u16> {
+    let size = table.len() / 18;
+    let mut out = Vec::with_capacity(size * moves.len());
+    for coordinate in 0..size {
+        for mv in moves {
+            out.push(table[coordinate * 18 + mv.index()] as u16);
+        }
+    }
+    out
+}
+
+/// The distance tables of phase 2, by [`TableKind`]: built by breadth-first search in G1.
+pub(crate) fn phase2_table(kind: TableKind) -> Vec<u8> {
+    let moves = phase2_moves();
+    let slices = move_table(SLICE_PERMS, set_slice_perm, slice_perm, &moves);
+    let (other, size) = match kind {
+        TableKind::CornersInG1 => (
+            move_table(CORNER_PERMS, set_corner_perm, corner_perm, &moves),
+            CORNER_PERMS,
+        ),
+        _ => (
+            move_table(EDGE8_PERMS, set_edge8_perm, edge8_perm, &moves),
+            EDGE8_PERMS,
+        ),
+    };
+    product_distances((&other, size), (&slices, SLICE_PERMS), 0, &moves)
+}
+
+/// Kociemba's two-phase algorithm: a short solution of any cube in a fraction of a second, not
+/// necessarily the shortest.
+///
+/// Phase 1 takes the cube into the subgroup G1 = <U, D, R2, L2, F2, B2>, where no corner is
+/// twisted, no edge flipped, and the four middle-layer edges are in the middle layer; phase 2
+/// solves it with G1's ten moves, which never leave it. Each phase is an IDA* over small
+/// coordinates of the cube (numbers read off the cubie model) with move tables and exact
+/// distance tables of projections as its heuristic:
+///
+/// - phase 1: corner twist (2,187 values), edge flip (2,048) and the positions of the
+///   middle-layer edges (495), bounded by the [`Heuristic`]'s HTM tables twist x flip,
+///   twist x slice and flip x slice, which measure exactly the distance to G1's projections;
+/// - phase 2: the corner permutation (40,320), the permutation of the eight U and D layer edges
+///   (40,320) and of the four middle-layer edges (24), bounded by two tables of distances
+///   within G1: corners x middle edges and U/D edges x middle edges (967,680 entries each),
+///   cached on disk like the [`Heuristic`]'s.
+///
+/// The phase-1 solutions are tried in order of length, each followed by the shortest phase 2
+/// that beats the best solution so far, until a solution is at most the target length or no
+/// phase 1 is short enough to improve on the best. A phase-1 solution must end with a quarter
+/// turn of R, L, F or B: one ending with a G1 move reached G1 one move earlier, and that
+/// shorter phase 1 is tried too.
+///
+/// ```
+/// use frontier_cube::{Cube, Facelets, Notation, TwoPhase};
+/// use frontier_search::{Config, Status};
+///
+/// // The superflip: every edge flipped in place. Optimal in 20 moves (Reid 1995).
+/// let superflip = "U R2 F B R B2 R U2 L B2 R U' D' R2 F R' L B2 U2 F2";
+/// let cube = Cube::from_scramble(superflip, Notation::Wca).unwrap();
+/// let outcome = TwoPhase::get().solve(cube, 24, &Config::default());
+/// assert_eq!(outcome.status, Status::Solved);
+/// let solution = outcome.solution.unwrap();
+/// assert!(solution.len() <= 24);
+/// assert!(cube.apply_all(&solution.moves).is_solved());
+/// ```
+///
+/// A `TwoPhase` holds the move tables of the six coordinates and the distance tables that bound
+/// each phase (3.7 MB, and the HTM [`Heuristic`]'s 6.5 MB); [`TwoPhase::get`] shares one per
+/// process.
+pub struct TwoPhase {
+    /// Phase 1's bounds: twist x flip, twist x slice, flip x slice (the HTM [`Heuristic`]).
+    phase1: &'static Heuristic,
+    /// `twist_moves[t * 18 + m]`: the twist after move `m`; likewise flip and slice.
+    twist_moves: Vec<u16>,
+    flip_moves: Vec<u16>,
+    slice_moves: Vec<u16>,
+    /// Phase 2's moves, and its move tables over them: `corner_moves[c * 10 + k]`.
+    moves2: [Move; 10],
+    corner_moves: Vec<u16>,
+    edge_moves: Vec<u16>,
+    slice_perm_moves: Vec<u16>,
+    /// Phase 2's bounds: corners x middle edges, U/D edges x middle edges.
+    corners_in_g1: Vec<u8>,
+    edges_in_g1: Vec<u8>,
+    report: CacheReport,
+}
+
+/// What one search keeps: the moves so far, the best solution, and its counters.
+struct Search<'a> {
+    tables: &'a TwoPhase,
+    config: &'a Config,
+    started: Instant,
+    start: Cube,
+    /// The moves of the current phase 1 and phase 2, in order.
+    path: [Move; LONGEST + PHASE2_MOST + 1],
+    /// The best solution found and its length; `best_len` is one more than the longest
+    /// solution still wanted.
+    best: Option<Vec<Move>>,
+    best_len: usize,
+    target: usize,
+    /// Once the target is met: the node count at which the search ends.
+    until: Option<u64>,
+    /// The length of the phase 1 being searched (reported as the depth).
+    phase1_len: usize,
+    expanded: u64,
+    generated: u64,
+    last_progress: f64,
+    stopped: Option<Limit>,
+    /// Whether the search must end now: a limit stopped it or the extra nodes are spent.
+    halted: bool,
+}
+
+/// Whether the search should stop: it found what it wanted or a limit stopped it.
+type Stop = bool;
+
+impl TwoPhase {
+    /// The solver's tables, loaded on first use (phase 1's from the HTM [`Heuristic`], phase
+    /// 2's from the disk cache, or built in about 0.1 s and saved there) and shared by the
+    /// whole process.
+    pub fn get() -> &'static TwoPhase {
+        static TABLES: OnceLock<TwoPhase> = OnceLock::new();
+        TABLES.get_or_init(|| TwoPhase::load_or_build(&cache::default_dir()))
+    }
+
+    /// The tables, phase 2's read from `dir` or built and written there (as
+    /// [`Heuristic::load_or_build`] does).
+    pub fn load_or_build(dir: &Path) -> TwoPhase {
+        let all = Move::ALL;
+        let moves2 = phase2_moves();
+        let u16s = |table: Vec<u32>| table.into_iter().map(|x| x as u16).collect();
+        let mut report = CacheReport {
+            dir: Some(dir.to_path_buf()),
+            ..CacheReport::default()
+        };
+        let mut writable = true;
+        let [corners_in_g1, edges_in_g1] =
+            [TableKind::CornersInG1, TableKind::EdgesInG1].map(|kind| {
+                cache::load_or_build(
+                    dir,
+                    kind,
+                    Metric::Htm,
+                    &mut report,
+                    &mut writable,
+                    phase2_table,
+                )
+            });
+        TwoPhase {
+            phase1: Heuristic::get(Metric::Htm),
+            twist_moves: u16s(move_table(TWISTS, set_twist, twist, &all)),
+            flip_moves: u16s(move_table(FLIPS, set_flip, flip, &all)),
+            slice_moves: u16s(move_table(SLICES, set_slice, slice, &all)),
+            moves2,
+            corner_moves: narrow(
+                &move_table(CORNER_PERMS, set_corner_perm, corner_perm, &moves2),
+                &moves2,
+            ),
+            edge_moves: narrow(
+                &move_table(EDGE8_PERMS, set_edge8_perm, edge8_perm, &moves2),
+                &moves2,
+            ),
+            slice_perm_moves: narrow(
+                &move_table(SLICE_PERMS, set_slice_perm, slice_perm, &moves2),
+                &moves2,
+            ),
+            corners_in_g1,
+            edges_in_g1,
+            report,
+        }
+    }
+
+    /// Where phase 2's tables came from (cache, built, rebuilt) and the problems met with the
+    /// cache.
+    pub fn cache_report(&self) -> &CacheReport {
+        &self.report
+    }
+
+    /// A lower bound of the moves that take a cube with these coordinates into G1.
+    #[inline]
+    fn phase1_bound(&self, twist: usize, flip: usize, slice: usize) -> usize {
+        let table = |kind| self.phase1.table(kind);
+        let bounds = [
+            table(TableKind::TwistSlice)[twist * SLICES + slice],
+            table(TableKind::FlipSlice)[flip * SLICES + slice],
+            table(TableKind::TwistFlip)[twist * FLIPS + flip],
+        ];
+        usize::from(bounds.into_iter().max().unwrap_or(0))
+    }
+
+    /// A lower bound of the G1 moves that solve a cube of G1 with these coordinates.
+    #[inline]
+    fn phase2_bound(&self, corners: usize, edges: usize, slice: usize) -> usize {
+        let c = self.corners_in_g1[corners * SLICE_PERMS + slice];
+        let e = self.edges_in_g1[edges * SLICE_PERMS + slice];
+        usize::from(c.max(e))
+    }
+
+    /// Solves `cube` in at most `target` moves (HTM) if two-phase can. Once a solution that
+    /// short is found, the search goes on for as many nodes again (at least 2^20, about 0.1 s)
+    /// and returns the shortest it saw; if the phase-1 lengths run out first, the shortest
+    /// found (at most 30 moves, or `config.max_depth` if smaller). Every cube has a
+    /// solution of at most 20 moves (God's number: Rokicki, Kociemba, Davidson, Dethridge
+    /// 2010), so a target of 20 or more is always reachable, though two-phase may need long
+    /// for 20 (the superflip: about 2.5 s).
+    ///
+    /// Limits: `config.max_depth` (no solution longer; [`Limit::Depth`] if none is found),
+    /// `config.timeout` (the best solution so far is returned as solved; [`Limit::Time`]
+    /// if there is none yet) and `config.cancel` ([`Limit::Cancelled`]). It stores nothing, so
+    /// `max_states` does not apply; it runs on one thread.
+    pub fn solve(&self, cube: Cube, target: usize, config: &Config) -> Outcome<Cube, Move> {
+        let longest = config
+            .max_depth
+            .map_or(LONGEST, |d| (d as usize).min(LONGEST));
+        let mut search = Search {
+            tables: self,
+            config,
+            started: Instant::now(),
+            start: cube,
+            path: [Move::ALL[0]; LONGEST + PHASE2_MOST + 1],
+            best: None,
+            best_len: longest + 1,
+            target: target.min(longest),
+            until: None,
+            phase1_len: 0,
+            expanded: 0,
+            generated: 0,
+            last_progress: 0.0,
+            stopped: None,
+            halted: false,
+        };
+        search.run();
+        let stats = Stats {
+            expanded: search.expanded,
+            generated: search.generated,
+            stored: 0,
+            peak_frontier: search.phase1_len as u64,
+            seconds: search.started.elapsed().as_secs_f64(),
+        };
+        let status = match (&search.best, search.stopped) {
+            (_, Some(Limit::Cancelled)) => Status::Limit(Limit::Cancelled),
+            (Some(_), _) => Status::Solved,
+            (None, Some(limit)) => Status::Limit(limit),
+            (None, None) => Status::Limit(Limit::Depth),
+        };
+        let solution = match (status, search.best) {
+            (Status::Solved, Some(moves)) => {
+                let mut states = vec![cube];
+                for &mv in &moves {
+                    states.push(states[states.len() - 1].apply(mv));
+                }
+                Some(Solution {
+                    cost: moves.len() as u64,
+                    moves,
+                    states,
+                })
+            }
+            _ => None,
+        };
+        Outcome {
+            status,
+            solution,
+            stats,
+        }
+    }
+}
+
+impl Search<'_> {
+    fn run(&mut self) {
+        if self.start.is_solved() {
+            self.best = Some(Vec::new());
+            return;
+        }
+        let c = self.start.to_cubie();
+        let (t, f, s) = (twist(&c), flip(&c), slice(&c));
+        let mut length = self.tables.phase1_bound(t, f, s);
+        while length < self.best_len {
+            self.phase1_len = length;
+            if self.phase1(t, f, s, 0, length) {
+                return;
+            }
+            length += 1;
+        }
+    }
+
+    /// Counts a node; every [`CHECK_MASK`] + 1 of them, looks at the limits and the extra
+    /// nodes, and reports progress. Returns whether the search must end (`halted`).
+    #[inline]
+    fn count(&mut self) -> Stop {
+        self.expanded += 1;
+        if self.expanded & CHECK_MASK != 0 {
+            return false;
+        }
+        if self.until.is_some_and(|end| self.expanded >= end) {
+            self.halted = true;
+            return true;
+        }
+        if let Some(flag) = &self.config.cancel {
+            if flag.load(std::sync::atomic::Ordering::Relaxed) {
+                self.stopped = Some(Limit::Cancelled);
+                self.halted = true;
+                return true;
+            }
+        }
+        let seconds = self.started.elapsed().as_secs_f64();
+        if self
+            .config
+            .timeout
+            .is_some_and(|t| seconds >= t.as_secs_f64())
+        {
+            self.stopped = Some(Limit::Time);
+            self.halted = true;
+            return true;
+        }
+        if let Some(observer) = &self.config.progress {
+            if seconds - self.last_progress >= 0.1 {
+                self.last_progress = seconds;
+                observer(&Progress {
+                    expanded: self.expanded,
+                    stored: 0,
+                    depth: self.phase1_len as u64,
+                    seconds,
+                    max_states: None,
+                });
+            }
+        }
+        false
+    }
+
+    /// Phase 1 from the coordinates `(t, f, s)` after `depth` moves, with `left` more to
+    /// make: at the end, a cube in G1 goes on to phase 2.
+    fn phase1(&mut self, t: usize, f: usize, s: usize, depth: usize, left: usize) -> Stop {
+        if left == 0 {
+            // The bound is 0 only in G1. Its last move must leave G1's moves behind.
+            let last = depth.checked_sub(1).map(|d| self.path[d]);
+            if last.is_some_and(|mv| mv.quarter_turns() == 2 || matches!(mv.face().index(), 0 | 3))
+            {
+                return false;
+            }
+            return self.phase2_from(depth);
+        }
+        if self.count() {
+            return true;
+        }
+        let tables = self.tables;
+        for mv in Move::ALL {
+            if depth > 0 && !Metric::Htm.may_follow(self.path[depth - 1], mv) {
+                continue;
+            }
+            self.generated += 1;
+            let m = mv.index();
+            let t2 = usize::from(tables.twist_moves[t * 18 + m]);
+            let f2 = usize::from(tables.flip_moves[f * 18 + m]);
+            let s2 = usize::from(tables.slice_moves[s * 18 + m]);
+            if tables.phase1_bound(t2, f2, s2) >= left {
+                continue;
+            }
+            self.path[depth] = mv;
+            if self.phase1(t2, f2, s2, depth + 1, left - 1) {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Phase 2 after a phase 1 of `depth` moves: the shortest one that makes a solution
+    /// shorter than the best so far. Returns whether the search is over.
+    fn phase2_from(&mut self, depth: usize) -> Stop {
+        let cube = self.start.apply_all(&self.path[..depth]).to_cubie();
+        let (c, e, s) = (corner_perm(&cube), edge8_perm(&cube), slice_perm(&cube));
+        debug_assert_eq!(
+            slice(&cube),
+            slice(&CubieCube::SOLVED),
+            "phase 1 ends in G1"
+        );
+        let most = (self.best_len - 1 - depth).min(PHASE2_MOST);
+        let bound = self.tables.phase2_bound(c, e, s);
+        for length in bound..=most {
+            if self.phase2(c, e, s, depth, length) {
+                if self.halted {
+                    return true;
+                }
+                let total = depth + length;
+                self.best = Some(self.path[..total].to_vec());
+                self.best_len = total;
+                if total <= self.target && self.until.is_none() {
+                    self.until = Some(self.expanded + self.expanded.max(EXTRA_NODES));
+                }
+                return false;
+            }
+        }
+        false
+    }
+
+    /// Phase 2 from the coordinates `(c, e, s)` at `depth`, with `left` G1 moves to make.
+    /// Returns whether it solved the cube or the search must end (see `halted`).
+    fn phase2(&mut self, c: usize, e: usize, s: usize, depth: usize, left: usize) -> bool {
+        if left == 0 {
+            return c == 0 && e == 0 && s == 0;
+        }
+        if self.count() {
+            return true;
+        }
+        let tables = self.tables;
+        for (k, &mv) in tables.moves2.iter().enumerate() {
+            if depth > 0 && !Metric::Htm.may_follow(self.path[depth - 1], mv) {
+                continue;
+            }
+            self.generated += 1;
+            let c2 = usize::from(tables.corner_moves[c * 10 + k]);
+            let e2 = usize::from(tables.edge_moves[e * 10 + k]);
+            let s2 = usize::from(tables.slice_perm_moves[s * 10 + k]);
+            if tables.phase2_bound(c2, e2, s2) >= left {
+                continue;
+            }
+            self.path[depth] = mv;
+            if self.phase2(c2, e2, s2, depth + 1, left - 1) {
+                return true;
+            }
+        }
+        false
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::atomic::AtomicBool;
+    use std::sync::Arc;
+    use std::time::Duration;
+
+    use super::*;
+    use crate::cache::Origin;
+    use crate::facelet::Facelets;
+    use crate::notation::Notation;
+
+    /// The superflip: every edge flipped in place, 20 moves optimally (Reid 1995).
+    const SUPERFLIP: &str = "U R2 F B R B2 R U2 L B2 R U' D' R2 F R' L B2 U2 F2";
+
+    /// The moves, replayed on the facelet model (which knows nothing of cubies or
+    /// coordinates), solve `cube`.
+    fn assert_solves(cube: Cube, moves: &[Move]) {
+        let mut facelets = cube.to_facelets();
+        for &mv in moves {
+            facelets.apply(mv);
+        }
+        assert_eq!(facelets, Facelets::SOLVED, "{moves:?}");
+    }
+
+    #[test]
+    fn permutation_coordinates_round_trip() {
+        for rank in (0..EDGE8_PERMS).step_by(97) {
+            assert_eq!(edge8_perm(&set_edge8_perm(rank)), rank);
+        }
+        for rank in 0..SLICE_PERMS {
+            assert_eq!(slice_perm(&set_slice_perm(rank)), rank);
+        }
+        let solved = CubieCube::SOLVED;
+        assert_eq!((edge8_perm(&solved), slice_perm(&solved)), (0, 0));
+        // Any offset: the rank depends on the order alone.
+        assert_eq!(perm_rank(&[8, 9, 11, 10]), perm_rank(&[0, 1, 3, 2]));
+    }
+
+    #[test]
+    fn g1_moves_keep_g1_and_the_others_leave_it() {
+        let moves = phase2_moves();
+        let names: Vec<String> = moves.iter().map(Move::to_string).collect();
+        assert_eq!(
+            names,
+            ["U", "U2", "U'", "R2", "F2", "D", "D2", "D'", "L2", "B2"]
+        );
+        for mv in Move::ALL {
+            let c = Cube::move_cube(mv);
+            let in_g1 = twist(&c) == 0 && flip(&c) == 0 && slice(&c) == slice(&CubieCube::SOLVED);
+            assert_eq!(in_g1, moves.contains(&mv), "{mv}");
+        }
+    }
+
+    #[test]
+    fn phase2_tables_are_complete_within_g1s_diameter() {
+        // Every cube of G1 is solved in at most 18 of its moves (Kociemba), so no projection
+        // of one is farther; each table reaches all its entries.
+        let tables = TwoPhase::get();
+        for table in [&tables.corners_in_g1, &tables.edges_in_g1] {
+            assert_eq!(table.len(), EDGE8_PERMS * SLICE_PERMS);
+            assert_eq!(table[0], 0);
+            let deepest = *table.iter().max().unwrap();
+            assert!((10..=18).contains(&deepest), "deepest {deepest}");
+        }
+        // A single half turn of R is 1 move from solved in both projections.
+        let r2 = Cube::move_cube(Move::new(crate::Face::R, 2));
+        assert_eq!(
+            tables.phase2_bound(corner_perm(&r2), edge8_perm(&r2), slice_perm(&r2)),
+            1
+        );
+    }
+
+    #[test]
+    fn random_cubes_are_solved_in_at_most_20_moves() {
+        let solver = TwoPhase::get();
+        for seed in 0..6 {
+            let cube = Cube::random(seed);
+            let outcome = solver.solve(cube, 20, &Config::default());
+            assert_eq!(outcome.status, Status::Solved);
+            let solution = outcome.solution.unwrap();
+            assert!(solution.len() <= 20, "{} moves", solution.len());
+            assert_eq!(solution.cost, solution.len() as u64);
+            assert_eq!(solution.states.len(), solution.len() + 1);
+            assert!(solution.states.last().unwrap().is_solved());
+            assert_solves(cube, &solution.moves);
+        }
+    }
+
+    #[test]
+    fn short_scrambles_get_short_answers_and_solved_an_empty_one() {
+        let solver = TwoPhase::get();
+        let outcome = solver.solve(Cube::SOLVED, 20, &Config::default());
+        assert_eq!(outcome.status, Status::Solved);
+        assert!(outcome.solution.unwrap().is_empty());
+        // The first solution within 20 moves has 11; the extra nodes find the 4.
+        let cube = Cube::from_scramble("R U R' U'", Notation::Wca).unwrap();
+        let solution = solver.solve(cube, 20, &Config::default()).solution.unwrap();
+        assert_eq!(solution.len(), 4);
+        assert_solves(cube, &solution.moves);
+        // A cube already in G1 needs no phase 1.
+        let cube = Cube::from_scramble("U R2 D' F2 L2", Notation::Wca).unwrap();
+        let solution = solver.solve(cube, 20, &Config::default()).solution.unwrap();
+        assert!(solution.len() <= 5);
+        assert_solves(cube, &solution.moves);
+    }
+
+    #[test]
+    fn limits_stop_it_with_their_names() {
+        let solver = TwoPhase::get();
+        let superflip = Cube::from_scramble(SUPERFLIP, Notation::Wca).unwrap();
+        // The superflip needs 20 moves: 19 is never found, so the clock stops the search.
+        let config = Config::default()
+            .max_depth(19)
+            .timeout(Duration::from_millis(200));
+        let outcome = solver.solve(superflip, 19, &config);
+        assert_eq!(outcome.status, Status::Limit(Limit::Time));
+        assert!(outcome.solution.is_none());
+        // With a solution in hand, the clock ends the search with it.
+        let config = Config::default().timeout(Duration::from_millis(200));
+        let outcome = solver.solve(superflip, 0, &config);
+        assert_eq!(outcome.status, Status::Solved);
+        assert_solves(superflip, &outcome.solution.unwrap().moves);
+        let cancel = Arc::new(AtomicBool::new(true));
+        let outcome = solver.solve(superflip, 20, &Config::default().cancel(cancel));
+        assert_eq!(outcome.status, Status::Limit(Limit::Cancelled));
+        // Two moves from solved, one is not enough: every phase 1 of at most 1 move is tried.
+        let cube = Cube::from_scramble("R U", Notation::Wca).unwrap();
+        let outcome = solver.solve(cube, 20, &Config::default().max_depth(1));
+        assert_eq!(outcome.status, Status::Limit(Limit::Depth));
+    }
+
+    #[test]
+    fn phase2_tables_are_cached_and_checked() {
+        let dir = cache::temp_dir("twophase");
+        let built = TwoPhase::load_or_build(&dir);
+        let origins = |t: &TwoPhase| -> Vec<Origin> {
+            t.cache_report().origins.iter().map(|&(_, o)| o).collect()
+        };
+        assert_eq!(origins(&built), [Origin::Built; 2]);
+        let loaded = TwoPhase::load_or_build(&dir);
+        assert_eq!(origins(&loaded), [Origin::Cache; 2]);
+        assert!(loaded.corners_in_g1 == built.corners_in_g1);
+        assert!(loaded.edges_in_g1 == built.edges_in_g1);
+        let path = dir.join(cache::file_name(TableKind::EdgesInG1, Metric::Htm));
+        let mut bytes = std::fs::read(&path).unwrap();
+        bytes[32 + 500_000] ^= 1;
+        std::fs::write(&path, &bytes).unwrap();
+        let repaired = TwoPhase::load_or_build(&dir);
+        assert_eq!(origins(&repaired), [Origin::Cache, Origin::Rebuilt]);
+        assert!(repaired.edges_in_g1 == built.edges_in_g1);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
