@@ -14,6 +14,7 @@ use crate::heuristic::{
     set_twist, slice, twist, Heuristic, CORNER_PERMS, FLIPS, SLICES, TWISTS,
 };
 use crate::moves::{Metric, Move};
+use crate::symmetry::{view, SYMMETRIES};
 
 /// Permutations of the eight U and D layer edges.
 const EDGE8_PERMS: usize = 40320;
@@ -24,10 +25,10 @@ const PHASE2_MOST: usize = 18;
 /// The longest solution two-phase ever returns: 30 moves, far above what it finds at once.
 const LONGEST: usize = 30;
 /// After the first solution within the target, the search goes on for as many nodes again as
-/// it took, and at least this many (about 0.1 s), keeping any shorter solution: short
+/// it took, and at least this many (about 0.04 s), keeping any shorter solution: short
 /// scrambles then get short answers (`R U R' U'` 4 moves instead of 11), random cubes spend
 /// at most twice the time.
-const EXTRA_NODES: u64 = 1 << 20;
+const EXTRA_NODES: u64 = 1 << 18;
 /// Nodes between two looks at the clock, the cancel flag and the progress observer.
 const CHECK_MASK: u64 = (1 << 14) - 1;
 
@@ -175,7 +176,88 @@ pub struct TwoPhase {
     /// Phase 2's bounds: corners x middle edges, U/D edges x middle edges.
     corners_in_g1: Vec<u8>,
     edges_in_g1: Vec<u8>,
+    /// Two rotations that take the U-D axis to the R-L and to the F-B axis, and for each, the
+    /// move of the real cube behind each move of the rotated view (by move index).
+    axes: [(usize, [Move; 18]); 2],
     report: CacheReport,
+}
+
+/// One of the six problems two-phase solves for a cube: the cube or its inverse, seen along
+/// each of the three axes (the view a rotation gives). They share their solutions, mapped
+/// back, but not their phase 1s, so one of them often finds a short solution sooner.
+#[derive(Clone, Copy)]
+struct Variant {
+    /// The cube this variant solves.
+    cube: Cube,
+    /// Which of the solver's `axes` views it, if any.
+    axis: Option<usize>,
+    /// Whether it is the inverse of the cube.
+    inverse: bool,
+}
+
+impl Variant {
+    fn plain(cube: Cube) -> Variant {
+        Variant {
+            cube,
+            axis: None,
+            inverse: false,
+        }
+    }
+
+    /// The cube and its inverse, each along the three axes.
+    fn all(cube: Cube, tables: &TwoPhase) -> [Variant; 6] {
+        let inverse = Cube::from_cubie(&cube.to_cubie().inverse());
+        let seen = |base: Cube, axis: Option<usize>, inverse: bool| Variant {
+            cube: axis.map_or(base, |a| view(base, tables.axes[a].0)),
+            axis,
+            inverse,
+        };
+        [
+            seen(cube, None, false),
+            seen(inverse, None, true),
+            seen(cube, Some(0), false),
+            seen(inverse, Some(0), true),
+            seen(cube, Some(1), false),
+            seen(inverse, Some(1), true),
+        ]
+    }
+
+    /// The moves that solve the real cube, from moves that solve this variant: each move
+    /// seen back from its axis; for the inverse, the moves undone in reverse order.
+    fn solution(&self, moves: &[Move], tables: &TwoPhase) -> Vec<Move> {
+        let back = |mv: Move| self.axis.map_or(mv, |a| tables.axes[a].1[mv.index()]);
+        if self.inverse {
+            moves.iter().rev().map(|&mv| back(mv).inverse()).collect()
+        } else {
+            moves.iter().map(|&mv| back(mv)).collect()
+        }
+    }
+}
+
+/// Two rotations that take the U-D axis to the R-L and the F-B axis, each with the move of the
+/// real cube behind each move of its view (a view of a face turn is a face turn).
+fn axes() -> [(usize, [Move; 18]); 2] {
+    let up = Cube::SOLVED.apply(Move::new(crate::Face::U, 1));
+    // By face index in URFDLB order: R and L, then F and B.
+    [[1usize, 4], [2, 5]].map(|faces| {
+        let rotation = (0..SYMMETRIES / 2)
+            .find(|&r| {
+                let face = Move::ALL
+                    .iter()
+                    .find(|&&m| Cube::SOLVED.apply(m) == view(up, r));
+                face.is_some_and(|m| faces.contains(&m.face().index()))
+            })
+            .expect("some rotation takes U to the R-L and to the F-B axis");
+        let mut back = [Move::ALL[0]; 18];
+        for mv in Move::ALL {
+            let seen = view(Cube::SOLVED.apply(mv), rotation);
+            let image = Move::ALL
+                .into_iter()
+                .find(|&m| Cube::SOLVED.apply(m) == seen);
+            back[image.expect("a view of a face turn is a face turn").index()] = mv;
+        }
+        (rotation, back)
+    })
 }
 
 /// What one search keeps: the moves so far, the best solution, and its counters.
@@ -183,7 +265,9 @@ struct Search<'a> {
     tables: &'a TwoPhase,
     config: &'a Config,
     started: Instant,
+    /// The cube being solved, and the variant of it the current phase 1 works on.
     start: Cube,
+    variant: Variant,
     /// The moves of the current phase 1 and phase 2, in order.
     path: [Move; LONGEST + PHASE2_MOST + 1],
     /// The best solution found and its length; `best_len` is one more than the longest
@@ -257,6 +341,7 @@ impl TwoPhase {
             ),
             corners_in_g1,
             edges_in_g1,
+            axes: axes(),
             report,
         }
     }
@@ -267,7 +352,9 @@ impl TwoPhase {
         &self.report
     }
 
-    /// A lower bound of the moves that take a cube with these coordinates into G1.
+    /// A lower bound of the moves that take a cube with these coordinates into G1. The three
+    /// tables are all read (the reads overlap in memory); stopping after the first that cuts
+    /// the node off made 100 random cubes slower (13.4-15.5 s -> 16.7-17.5 s).
     #[inline]
     fn phase1_bound(&self, twist: usize, flip: usize, slice: usize) -> usize {
         let table = |kind| self.phase1.table(kind);
@@ -288,7 +375,7 @@ impl TwoPhase {
     }
 
     /// Solves `cube` in at most `target` moves (HTM) if two-phase can. Once a solution that
-    /// short is found, the search goes on for as many nodes again (at least 2^20, about 0.1 s)
+    /// short is found, the search goes on for as many nodes again (at least 2^18, about 0.04 s)
     /// and returns the shortest it saw; if the phase-1 lengths run out first, the shortest
     /// found (at most 30 moves, or `config.max_depth` if smaller). Every cube has a
     /// solution of at most 20 moves (God's number: Rokicki, Kociemba, Davidson, Dethridge
@@ -308,6 +395,7 @@ impl TwoPhase {
             config,
             started: Instant::now(),
             start: cube,
+            variant: Variant::plain(cube),
             path: [Move::ALL[0]; LONGEST + PHASE2_MOST + 1],
             best: None,
             best_len: longest + 1,
@@ -357,18 +445,29 @@ impl TwoPhase {
 }
 
 impl Search<'_> {
+    /// Phase 1 of every length in turn, on each of the six variants of the cube.
     fn run(&mut self) {
         if self.start.is_solved() {
             self.best = Some(Vec::new());
             return;
         }
-        let c = self.start.to_cubie();
-        let (t, f, s) = (twist(&c), flip(&c), slice(&c));
-        let mut length = self.tables.phase1_bound(t, f, s);
+        let variants = Variant::all(self.start, self.tables);
+        let coordinates = variants.map(|v| {
+            let c = v.cube.to_cubie();
+            (twist(&c), flip(&c), slice(&c))
+        });
+        let bounds = coordinates.map(|(t, f, s)| self.tables.phase1_bound(t, f, s));
+        let mut length = bounds.into_iter().min().unwrap_or(0);
         while length < self.best_len {
             self.phase1_len = length;
-            if self.phase1(t, f, s, 0, length) {
-                return;
+            for (k, &(t, f, s)) in coordinates.iter().enumerate() {
+                if bounds[k] > length || length >= self.best_len {
+                    continue;
+                }
+                self.variant = variants[k];
+                if self.phase1(t, f, s, 0, length) {
+                    return;
+                }
             }
             length += 1;
         }
@@ -457,7 +556,7 @@ impl Search<'_> {
     /// Phase 2 after a phase 1 of `depth` moves: the shortest one that makes a solution
     /// shorter than the best so far. Returns whether the search is over.
     fn phase2_from(&mut self, depth: usize) -> Stop {
-        let cube = self.start.apply_all(&self.path[..depth]).to_cubie();
+        let cube = self.variant.cube.apply_all(&self.path[..depth]).to_cubie();
         let (c, e, s) = (corner_perm(&cube), edge8_perm(&cube), slice_perm(&cube));
         debug_assert_eq!(
             slice(&cube),
@@ -472,7 +571,7 @@ impl Search<'_> {
                     return true;
                 }
                 let total = depth + length;
-                self.best = Some(self.path[..total].to_vec());
+                self.best = Some(self.variant.solution(&self.path[..total], self.tables));
                 self.best_len = total;
                 if total <= self.target && self.until.is_none() {
                     self.until = Some(self.expanded + self.expanded.max(EXTRA_NODES));
@@ -583,6 +682,34 @@ mod tests {
             tables.phase2_bound(corner_perm(&r2), edge8_perm(&r2), slice_perm(&r2)),
             1
         );
+    }
+
+    #[test]
+    fn every_variant_maps_its_solutions_back_to_the_cube() {
+        let solver = TwoPhase::get();
+        let cube = Cube::random(99);
+        let variants = Variant::all(cube, solver);
+        for (k, variant) in variants.iter().enumerate() {
+            assert_eq!(variant.inverse, k % 2 == 1);
+            // Each variant is another cube, solved on its own, and its solution seen back
+            // solves the real cube.
+            assert_eq!(variant.cube == cube, k == 0, "variant {k}");
+            let outcome = solver.solve(variant.cube, 24, &Config::default());
+            let moves = outcome.solution.unwrap().moves;
+            assert_solves(cube, &variant.solution(&moves, solver));
+        }
+        // The rotations take a turn of U to a turn of R or L, then of F or B.
+        let up = Move::new(crate::Face::U, 1);
+        for (a, faces) in [[1, 4], [2, 5]].iter().enumerate() {
+            let (rotation, back) = solver.axes[a];
+            let seen = view(Cube::SOLVED.apply(up), rotation);
+            let image = Move::ALL
+                .into_iter()
+                .find(|&m| Cube::SOLVED.apply(m) == seen)
+                .unwrap();
+            assert!(faces.contains(&image.face().index()), "axis {a}: {image}");
+            assert_eq!(back[image.index()], up);
+        }
     }
 
     #[test]
