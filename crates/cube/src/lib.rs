@@ -21,6 +21,7 @@
 //! - [`cache`]: the heuristic's tables on disk (`frontier/cube/` in the user's cache
 //!   directory, or `$FRONTIER_CACHE_DIR/cube/`), checked when loaded (header, size, FNV-1a
 //!   checksum) and rebuilt when missing or damaged; an unwritable cache only costs the build.
+//! - [`TwoPhase`]: Kociemba's two-phase algorithm, its phase-2 tables cached the same way.
 //!
 //! ```
 //! use frontier_cube::{write_moves, Cube, CubeSpace, Facelets, Metric, Notation};
@@ -40,32 +41,12 @@
 //! assert_eq!(facelets, Facelets::SOLVED);
 //! ```
 //!
-//! Solvers: the command line defaults to `idastar` with the [`Heuristic`] (fewest moves, memory
-//! linear in the depth); `bidirectional` keeps both seen-sets in memory; `iddfs` has no
-//! heuristic; `bfs` stores the whole ball around the scramble and suits only short ones. The dedicated cube solvers (optimal, two-phase) are not
-//! built yet.
-//!
-//! ## Measured: `bidirectional`, HTM, release build
-//!
-//! Ten seeded random scrambles of each length (`crates/cube/benches/bidirectional.sh`, one
-//! process per scramble, `/usr/bin/time`; 2-core machine shared with other jobs, load 3-7, so
-//! wall time is inflated and CPU time is the steadier figure). Every optimal solution was as
-//! long as its scramble.
-//!
-//! | scramble | states stored (median) | wall s (min / median / max) | CPU s (median) | peak RSS (median / max) |
-//! |---|---|---|---|---|
-//! | 10 moves | 0.8 M | 0.13 / 0.15 / 0.26 | 0.08 | 28 MiB / 40 MiB |
-//! | 12 moves | 11.2 M | 3.2 / 5.1 / 10.2 | 2.9 | 0.33 GiB / 0.43 GiB |
-//! | 14 moves | 148 M | 91 / 121 / 172 | 59 | 3.9 GiB / 5.0 GiB |
-//!
-//! A 14-move scramble needs one side's whole ball of radius 7 (109,043,123 positions, OEIS
-//! A080583) plus part of the other side's layer 7; profiling shows the engine's hash-set insertions and table
-//! growth take about two thirds of the time, the cube's moves under a tenth.
-//!
-//! For comparison, `--algo idastar` with the built-in [`Heuristic`] (mean estimate 7.5 HTM on
-//! a random cube) stores nothing (13 MiB peak RSS, tables included): the first 12-move
-//! scramble above took 0.7 s, the first three 14-move ones 65-130 s wall (53-96 s CPU). Both
-//! are far from "14 moves within seconds", which needs the dedicated solvers of a later issue.
+//! Solvers: the command line defaults to `bidirectional` search on [`SymmetricCubeSpace`]
+//! (classes of cubes under the 48 symmetries; a shortest solution, 14-move scrambles in
+//! seconds); `idastar` with the [`Heuristic`] finds the same in little memory, slowly; and
+//! [`TwoPhase`] (Kociemba's algorithm) solves any cube in at most 20 moves in tens of
+//! milliseconds, not always the fewest. `crates/cube/README.md` gives the measured figures and
+//! how to reproduce them.
 
 // Cubie arrays are indexed in parallel (position i of cp, co, and the facelet tables): index
 // loops say that more plainly than zipped iterators.
