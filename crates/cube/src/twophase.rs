@@ -25,10 +25,10 @@ const PHASE2_MOST: usize = 18;
 /// The longest solution two-phase ever returns: 30 moves, far above what it finds at once.
 const LONGEST: usize = 30;
 /// After the first solution within the target, the search goes on for as many nodes again as
-/// it took, and at least this many (about 0.04 s), keeping any shorter solution: short
-/// scrambles then get short answers (`R U R' U'` 4 moves instead of 11), random cubes spend
-/// at most twice the time.
-const EXTRA_NODES: u64 = 1 << 18;
+/// it took, but at least `EXTRA_NODES.start` (about 0.04 s) and at most `EXTRA_NODES.end`
+/// (about 0.15 s), keeping any shorter solution: short scrambles then get short answers
+/// (`R U R' U'` 4 moves instead of 11), and no cube spends more than twice the time plus 0.04 s.
+const EXTRA_NODES: std::ops::Range<u64> = (1 << 18)..(1 << 20);
 /// Nodes between two looks at the clock, the cancel flag and the progress observer.
 const CHECK_MASK: u64 = (1 << 14) - 1;
 
@@ -375,7 +375,7 @@ impl TwoPhase {
     }
 
     /// Solves `cube` in at most `target` moves (HTM) if two-phase can. Once a solution that
-    /// short is found, the search goes on for as many nodes again (at least 2^18, about 0.04 s)
+    /// short is found, the search goes on for as many nodes again (between 2^18 and 2^20)
     /// and returns the shortest it saw; if the phase-1 lengths run out first, the shortest
     /// found (at most 30 moves, or `config.max_depth` if smaller). Every cube has a
     /// solution of at most 20 moves (God's number: Rokicki, Kociemba, Davidson, Dethridge
@@ -461,7 +461,10 @@ impl Search<'_> {
         while length < self.best_len {
             self.phase1_len = length;
             for (k, &(t, f, s)) in coordinates.iter().enumerate() {
-                if bounds[k] > length || length >= self.best_len {
+                // A symmetric cube has equal variants (the superflip's six are one): each
+                // problem is searched once.
+                let repeat = variants[..k].iter().any(|v| v.cube == variants[k].cube);
+                if repeat || bounds[k] > length || length >= self.best_len {
                     continue;
                 }
                 self.variant = variants[k];
@@ -574,7 +577,8 @@ impl Search<'_> {
                 self.best = Some(self.variant.solution(&self.path[..total], self.tables));
                 self.best_len = total;
                 if total <= self.target && self.until.is_none() {
-                    self.until = Some(self.expanded + self.expanded.max(EXTRA_NODES));
+                    let extra = self.expanded.clamp(EXTRA_NODES.start, EXTRA_NODES.end);
+                    self.until = Some(self.expanded + extra);
                 }
                 return false;
             }
