@@ -101,27 +101,35 @@ pub(crate) fn set_slice(s: usize) -> CubieCube {
 
 /// The corner permutation's rank (Lehmer code).
 pub(crate) fn corner_perm(c: &CubieCube) -> usize {
+    perm_rank(&c.cp)
+}
+
+pub(crate) fn set_corner_perm(rank: usize) -> CubieCube {
+    let mut c = CubieCube::SOLVED;
+    c.cp.copy_from_slice(&perm_unrank(rank, 8));
+    c
+}
+
+/// The Lehmer rank of a sequence of distinct numbers (of any values): 0 for increasing order.
+pub(crate) fn perm_rank(values: &[u8]) -> usize {
     let mut rank = 0;
-    for i in 0..8 {
-        let smaller = c.cp[i + 1..].iter().filter(|&&x| x < c.cp[i]).count();
-        rank = rank * (8 - i) + smaller;
+    for (i, &v) in values.iter().enumerate() {
+        let smaller = values[i + 1..].iter().filter(|&&x| x < v).count();
+        rank = rank * (values.len() - i) + smaller;
     }
     rank
 }
 
-pub(crate) fn set_corner_perm(rank: usize) -> CubieCube {
-    let mut digits = [0usize; 8];
+/// The permutation of `0..n` with Lehmer rank `rank`.
+pub(crate) fn perm_unrank(rank: usize, n: usize) -> Vec<u8> {
+    let mut digits = vec![0; n];
     let mut r = rank;
-    for i in (0..8).rev() {
-        digits[i] = r % (8 - i);
-        r /= 8 - i;
+    for i in (0..n).rev() {
+        digits[i] = r % (n - i);
+        r /= n - i;
     }
-    let mut left: Vec<u8> = (0..8).collect();
-    let mut c = CubieCube::SOLVED;
-    for i in 0..8 {
-        c.cp[i] = left.remove(digits[i]);
-    }
-    c
+    let mut left: Vec<u8> = (0..n as u8).collect();
+    digits.into_iter().map(|d| left.remove(d)).collect()
 }
 
 /// The four coordinates (twist, flip, slice, corner permutation) read straight from the packed

@@ -1,7 +1,8 @@
 //! Kociemba's two-phase algorithm: [`TwoPhase`].
 
 use std::path::Path;
-use std::sync::OnceLock;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Mutex, OnceLock};
 use std::time::Instant;
 
 use frontier_search::{Config, Limit, Outcome, Progress, Solution, Stats, Status};
@@ -10,8 +11,8 @@ use crate::cache::{self, CacheReport, TableKind};
 use crate::cube::Cube;
 use crate::cubie::CubieCube;
 use crate::heuristic::{
-    corner_perm, flip, move_table, product_distances, set_corner_perm, set_flip, set_slice,
-    set_twist, slice, twist, Heuristic, CORNER_PERMS, FLIPS, SLICES, TWISTS,
+    corner_perm, flip, move_table, perm_rank, perm_unrank, product_distances, set_corner_perm,
+    set_flip, set_slice, set_twist, slice, twist, Heuristic, CORNER_PERMS, FLIPS, SLICES, TWISTS,
 };
 use crate::moves::{Metric, Move};
 use crate::symmetry::{view, SYMMETRIES};
@@ -27,7 +28,7 @@ const LONGEST: usize = 30;
 /// After the first solution within the target, the search goes on for as many nodes again as
 /// it took, but at least `EXTRA_NODES.start` (about 0.04 s) and at most `EXTRA_NODES.end`
 /// (about 0.15 s), keeping any shorter solution: short scrambles then get short answers
-/// (`R U R' U'` 4 moves instead of 11), and no cube spends more than twice the time plus 0.04 s.
+/// (`R U R' U'` 4 moves instead of 11) for at most 0.15 s more.
 const EXTRA_NODES: std::ops::Range<u64> = (1 << 18)..(1 << 20);
 /// Nodes between two looks at the clock, the cancel flag and the progress observer.
 const CHECK_MASK: u64 = (1 << 14) - 1;
@@ -43,28 +44,6 @@ fn phase2_moves() -> [Move; 10] {
         *slot = mv;
     }
     out
-}
-
-/// The Lehmer rank of a sequence of distinct numbers (of any values): 0 for increasing order.
-fn perm_rank(values: &[u8]) -> usize {
-    let mut rank = 0;
-    for (i, &v) in values.iter().enumerate() {
-        let smaller = values[i + 1..].iter().filter(|&&x| x < v).count();
-        rank = rank * (values.len() - i) + smaller;
-    }
-    rank
-}
-
-/// The permutation of `0..n` with Lehmer rank `rank`.
-fn perm_unrank(rank: usize, n: usize) -> Vec<u8> {
-    let mut digits = vec![0; n];
-    let mut r = rank;
-    for i in (0..n).rev() {
-        digits[i] = r % (n - i);
-        r /= n - i;
-    }
-    let mut left: Vec<u8> = (0..n as u8).collect();
-    digits.into_iter().map(|d| left.remove(d)).collect()
 }
 
 /// The permutation of the U and D layer edges (positions 0..8) of a cube in G1.
@@ -196,14 +175,6 @@ struct Variant {
 }
 
 impl Variant {
-    fn plain(cube: Cube) -> Variant {
-        Variant {
-            cube,
-            axis: None,
-            inverse: false,
-        }
-    }
-
     /// The cube and its inverse, each along the three axes.
     fn all(cube: Cube, tables: &TwoPhase) -> [Variant; 6] {
         let inverse = Cube::from_cubie(&cube.to_cubie().inverse());
@@ -260,30 +231,44 @@ fn axes() -> [(usize, [Move; 18]); 2] {
     })
 }
 
-/// What one search keeps: the moves so far, the best solution, and its counters.
-struct Search<'a> {
+/// What the workers of one solve share: the best solution, the limits' verdict, the counts.
+struct Shared<'a> {
     tables: &'a TwoPhase,
     config: &'a Config,
     started: Instant,
-    /// The cube being solved, and the variant of it the current phase 1 works on.
-    start: Cube,
+    /// The cube and its six variants; a worker takes every `threads`-th variant.
+    variants: [Variant; 6],
+    /// The best solution found (moves of the real cube), and one more than the longest
+    /// solution still wanted: phase 2 is bounded by it.
+    best: Mutex<Option<Vec<Move>>>,
+    best_len: AtomicUsize,
+    target: usize,
+    /// Whether a solution within the target was found: workers then search their extra nodes.
+    target_met: AtomicBool,
+    /// Set when a limit stops the search (and which one): every worker ends.
+    halt: AtomicBool,
+    stopped: Mutex<Option<Limit>>,
+    /// Nodes expanded by all workers, as of their last checks (for progress).
+    expanded: AtomicU64,
+    /// The longest phase 1 searched so far.
+    phase1_len: AtomicUsize,
+    last_progress: Mutex<f64>,
+}
+
+/// One worker: its phase 1 and phase 2 in progress, over some of the variants.
+struct Search<'a> {
+    shared: &'a Shared<'a>,
+    tables: &'a TwoPhase,
+    /// The variant the current phase 1 works on.
     variant: Variant,
     /// The moves of the current phase 1 and phase 2, in order.
     path: [Move; LONGEST + PHASE2_MOST + 1],
-    /// The best solution found and its length; `best_len` is one more than the longest
-    /// solution still wanted.
-    best: Option<Vec<Move>>,
-    best_len: usize,
-    target: usize,
-    /// Once the target is met: the node count at which the search ends.
+    /// Once the target is met: the node count at which this worker ends.
     until: Option<u64>,
-    /// The length of the phase 1 being searched (reported as the depth).
-    phase1_len: usize,
     expanded: u64,
     generated: u64,
-    last_progress: f64,
-    stopped: Option<Limit>,
-    /// Whether the search must end now: a limit stopped it or the extra nodes are spent.
+    /// Whether this worker must end now: a limit stopped the search or its extra nodes are
+    /// spent.
     halted: bool,
 }
 
@@ -385,44 +370,56 @@ impl TwoPhase {
     /// Limits: `config.max_depth` (no solution longer; [`Limit::Depth`] if none is found),
     /// `config.timeout` (the best solution so far is returned as solved; [`Limit::Time`]
     /// if there is none yet) and `config.cancel` ([`Limit::Cancelled`]). It stores nothing, so
-    /// `max_states` does not apply; it runs on one thread.
+    /// `max_states` does not apply. `config.threads` workers (at most six) share out the six
+    /// variants and the best solution; with more than one, which solution comes first may vary
+    /// from run to run.
     pub fn solve(&self, cube: Cube, target: usize, config: &Config) -> Outcome<Cube, Move> {
         let longest = config
             .max_depth
             .map_or(LONGEST, |d| (d as usize).min(LONGEST));
-        let mut search = Search {
+        let shared = Shared {
             tables: self,
             config,
             started: Instant::now(),
-            start: cube,
-            variant: Variant::plain(cube),
-            path: [Move::ALL[0]; LONGEST + PHASE2_MOST + 1],
-            best: None,
-            best_len: longest + 1,
+            variants: Variant::all(cube, self),
+            best: Mutex::new(cube.is_solved().then(Vec::new)),
+            best_len: AtomicUsize::new(longest + 1),
             target: target.min(longest),
-            until: None,
-            phase1_len: 0,
-            expanded: 0,
-            generated: 0,
-            last_progress: 0.0,
-            stopped: None,
-            halted: false,
+            target_met: AtomicBool::new(false),
+            halt: AtomicBool::new(false),
+            stopped: Mutex::new(None),
+            expanded: AtomicU64::new(0),
+            phase1_len: AtomicUsize::new(0),
+            last_progress: Mutex::new(0.0),
         };
-        search.run();
+        let threads = config.threads.clamp(1, shared.variants.len());
+        let mut counts = vec![(0, 0); threads];
+        if !cube.is_solved() {
+            std::thread::scope(|scope| {
+                let shared = &shared;
+                let (first, others) = counts.split_at_mut(1);
+                for (worker, count) in others.iter_mut().enumerate() {
+                    scope.spawn(move || *count = Search::new(shared).run(worker + 1, threads));
+                }
+                first[0] = Search::new(shared).run(0, threads);
+            });
+        }
+        let stopped = *lock(&shared.stopped);
+        let best = lock(&shared.best).take();
         let stats = Stats {
-            expanded: search.expanded,
-            generated: search.generated,
+            expanded: counts.iter().map(|c| c.0).sum(),
+            generated: counts.iter().map(|c| c.1).sum(),
             stored: 0,
-            peak_frontier: search.phase1_len as u64,
-            seconds: search.started.elapsed().as_secs_f64(),
+            peak_frontier: shared.phase1_len.load(Ordering::Relaxed) as u64,
+            seconds: shared.started.elapsed().as_secs_f64(),
         };
-        let status = match (&search.best, search.stopped) {
+        let status = match (&best, stopped) {
             (_, Some(Limit::Cancelled)) => Status::Limit(Limit::Cancelled),
             (Some(_), _) => Status::Solved,
             (None, Some(limit)) => Status::Limit(limit),
             (None, None) => Status::Limit(Limit::Depth),
         };
-        let solution = match (status, search.best) {
+        let solution = match (status, best) {
             (Status::Solved, Some(moves)) => {
                 let mut states = vec![cube];
                 for &mv in &moves {
@@ -444,74 +441,115 @@ impl TwoPhase {
     }
 }
 
-impl Search<'_> {
-    /// Phase 1 of every length in turn, on each of the six variants of the cube.
-    fn run(&mut self) {
-        if self.start.is_solved() {
-            self.best = Some(Vec::new());
-            return;
+/// The value behind a mutex, even if another worker panicked while holding it.
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+impl<'a> Search<'a> {
+    fn new(shared: &'a Shared<'a>) -> Search<'a> {
+        Search {
+            shared,
+            tables: shared.tables,
+            variant: shared.variants[0],
+            path: [Move::ALL[0]; LONGEST + PHASE2_MOST + 1],
+            until: None,
+            expanded: 0,
+            generated: 0,
+            halted: false,
         }
-        let variants = Variant::all(self.start, self.tables);
-        let coordinates = variants.map(|v| {
-            let c = v.cube.to_cubie();
-            (twist(&c), flip(&c), slice(&c))
-        });
-        let bounds = coordinates.map(|(t, f, s)| self.tables.phase1_bound(t, f, s));
-        let mut length = bounds.into_iter().min().unwrap_or(0);
-        while length < self.best_len {
-            self.phase1_len = length;
-            for (k, &(t, f, s)) in coordinates.iter().enumerate() {
-                // A symmetric cube has equal variants (the superflip's six are one): each
-                // problem is searched once.
-                let repeat = variants[..k].iter().any(|v| v.cube == variants[k].cube);
-                if repeat || bounds[k] > length || length >= self.best_len {
+    }
+
+    /// Phase 1 of every length in turn, on the variants `worker`, `worker + threads`, ...
+    /// Returns the nodes expanded and generated.
+    fn run(mut self, worker: usize, threads: usize) -> (u64, u64) {
+        let shared = self.shared;
+        let variants = &shared.variants;
+        let mine: Vec<usize> = (worker..variants.len())
+            .step_by(threads)
+            // A symmetric cube has equal variants (the superflip's six are one): each problem
+            // is searched once.
+            .filter(|&k| !variants[..k].iter().any(|v| v.cube == variants[k].cube))
+            .collect();
+        let coordinates: Vec<(usize, usize, usize)> = (mine.iter())
+            .map(|&k| {
+                let c = variants[k].cube.to_cubie();
+                (twist(&c), flip(&c), slice(&c))
+            })
+            .collect();
+        let bounds: Vec<usize> = (coordinates.iter())
+            .map(|&(t, f, s)| self.tables.phase1_bound(t, f, s))
+            .collect();
+        let mut length = bounds.iter().copied().min().unwrap_or(usize::MAX);
+        while length < shared.best_len.load(Ordering::Relaxed) {
+            shared.phase1_len.fetch_max(length, Ordering::Relaxed);
+            for (i, &(t, f, s)) in coordinates.iter().enumerate() {
+                if bounds[i] > length || length >= shared.best_len.load(Ordering::Relaxed) {
                     continue;
                 }
-                self.variant = variants[k];
+                self.variant = variants[mine[i]];
                 if self.phase1(t, f, s, 0, length) {
-                    return;
+                    return (self.expanded, self.generated);
                 }
             }
             length += 1;
         }
+        (self.expanded, self.generated)
     }
 
-    /// Counts a node; every [`CHECK_MASK`] + 1 of them, looks at the limits and the extra
-    /// nodes, and reports progress. Returns whether the search must end (`halted`).
+    /// Ends the whole search at a limit.
+    fn stop(&mut self, limit: Limit) -> Stop {
+        lock(&self.shared.stopped).get_or_insert(limit);
+        self.shared.halt.store(true, Ordering::Relaxed);
+        self.halted = true;
+        true
+    }
+
+    /// Counts a node; every [`CHECK_MASK`] + 1 of them, looks at the limits, the other
+    /// workers and the extra nodes, and reports progress. Returns whether this worker must
+    /// end (`halted`).
     #[inline]
     fn count(&mut self) -> Stop {
         self.expanded += 1;
         if self.expanded & CHECK_MASK != 0 {
             return false;
         }
+        let shared = self.shared;
+        let config = shared.config;
+        let expanded = shared.expanded.fetch_add(CHECK_MASK + 1, Ordering::Relaxed);
+        if shared.halt.load(Ordering::Relaxed) {
+            self.halted = true;
+            return true;
+        }
+        if config
+            .cancel
+            .as_ref()
+            .is_some_and(|flag| flag.load(Ordering::Relaxed))
+        {
+            return self.stop(Limit::Cancelled);
+        }
+        let seconds = shared.started.elapsed().as_secs_f64();
+        if config.timeout.is_some_and(|t| seconds >= t.as_secs_f64()) {
+            return self.stop(Limit::Time);
+        }
+        if self.until.is_none() && shared.target_met.load(Ordering::Relaxed) {
+            let extra = self.expanded.clamp(EXTRA_NODES.start, EXTRA_NODES.end);
+            self.until = Some(self.expanded + extra);
+        }
         if self.until.is_some_and(|end| self.expanded >= end) {
             self.halted = true;
             return true;
         }
-        if let Some(flag) = &self.config.cancel {
-            if flag.load(std::sync::atomic::Ordering::Relaxed) {
-                self.stopped = Some(Limit::Cancelled);
-                self.halted = true;
-                return true;
-            }
-        }
-        let seconds = self.started.elapsed().as_secs_f64();
-        if self
-            .config
-            .timeout
-            .is_some_and(|t| seconds >= t.as_secs_f64())
-        {
-            self.stopped = Some(Limit::Time);
-            self.halted = true;
-            return true;
-        }
-        if let Some(observer) = &self.config.progress {
-            if seconds - self.last_progress >= 0.1 {
-                self.last_progress = seconds;
+        if let Some(observer) = &config.progress {
+            let mut last = lock(&shared.last_progress);
+            if seconds - *last >= 0.1 {
+                *last = seconds;
                 observer(&Progress {
-                    expanded: self.expanded,
+                    expanded: expanded + CHECK_MASK + 1,
                     stored: 0,
-                    depth: self.phase1_len as u64,
+                    depth: shared.phase1_len.load(Ordering::Relaxed) as u64,
                     seconds,
                     max_states: None,
                 });
@@ -557,7 +595,7 @@ impl Search<'_> {
     }
 
     /// Phase 2 after a phase 1 of `depth` moves: the shortest one that makes a solution
-    /// shorter than the best so far. Returns whether the search is over.
+    /// shorter than the best so far. Returns whether this worker must end.
     fn phase2_from(&mut self, depth: usize) -> Stop {
         let cube = self.variant.cube.apply_all(&self.path[..depth]).to_cubie();
         let (c, e, s) = (corner_perm(&cube), edge8_perm(&cube), slice_perm(&cube));
@@ -566,19 +604,29 @@ impl Search<'_> {
             slice(&CubieCube::SOLVED),
             "phase 1 ends in G1"
         );
-        let most = (self.best_len - 1 - depth).min(PHASE2_MOST);
+        let shared = self.shared;
+        let Some(most) = shared
+            .best_len
+            .load(Ordering::Relaxed)
+            .checked_sub(1 + depth)
+        else {
+            return false;
+        };
         let bound = self.tables.phase2_bound(c, e, s);
-        for length in bound..=most {
+        for length in bound..=most.min(PHASE2_MOST) {
             if self.phase2(c, e, s, depth, length) {
                 if self.halted {
                     return true;
                 }
                 let total = depth + length;
-                self.best = Some(self.variant.solution(&self.path[..total], self.tables));
-                self.best_len = total;
-                if total <= self.target && self.until.is_none() {
-                    let extra = self.expanded.clamp(EXTRA_NODES.start, EXTRA_NODES.end);
-                    self.until = Some(self.expanded + extra);
+                let mut best = lock(&shared.best);
+                // Another worker may have found a shorter one meanwhile.
+                if total < shared.best_len.load(Ordering::Relaxed) {
+                    *best = Some(self.variant.solution(&self.path[..total], self.tables));
+                    shared.best_len.store(total, Ordering::Relaxed);
+                    if total <= shared.target {
+                        shared.target_met.store(true, Ordering::Relaxed);
+                    }
                 }
                 return false;
             }
@@ -587,7 +635,7 @@ impl Search<'_> {
     }
 
     /// Phase 2 from the coordinates `(c, e, s)` at `depth`, with `left` G1 moves to make.
-    /// Returns whether it solved the cube or the search must end (see `halted`).
+    /// Returns whether it solved the cube or this worker must end (see `halted`).
     fn phase2(&mut self, c: usize, e: usize, s: usize, depth: usize, left: usize) -> bool {
         if left == 0 {
             return c == 0 && e == 0 && s == 0;
@@ -721,7 +769,9 @@ mod tests {
         let solver = TwoPhase::get();
         for seed in 0..6 {
             let cube = Cube::random(seed);
-            let outcome = solver.solve(cube, 20, &Config::default());
+            // One worker, then workers that share the variants (2, and more than there are).
+            let threads = [1, 2, 9][seed as usize % 3];
+            let outcome = solver.solve(cube, 20, &Config::default().threads(threads));
             assert_eq!(outcome.status, Status::Solved);
             let solution = outcome.solution.unwrap();
             assert!(solution.len() <= 20, "{} moves", solution.len());
