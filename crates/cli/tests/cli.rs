@@ -105,4 +105,60 @@ fn ctrl_c_stops_cleanly_with_statistics_and_exit_130() {
     let text = stdout(&output);
     assert!(text.contains("interrupted"), "{text}");
     assert!(text.contains("stats:"), "{text}");
+    assert!(
+        text.contains("(partial"),
+        "the last layer is marked: {text}"
+    );
+}
+
+#[test]
+#[cfg(unix)]
+fn ctrl_c_prints_the_statistics_so_far_even_without_stats() {
+    // DESIGN: exit 130 "after printing the statistics so far".
+    let child = frontier()
+        .args([
+            "cube",
+            "R U F D L B R2 U2 F' D' L2 B' R U' F2",
+            "--algo",
+            "idastar",
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    sleep(Duration::from_millis(700));
+    let signalled = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(signalled.success());
+    let output = child.wait_with_output().unwrap();
+    assert_eq!(output.status.code(), Some(130), "{}", stderr(&output));
+    let text = stdout(&output);
+    assert!(
+        text.contains("interrupted") && text.contains("stats:"),
+        "{text}"
+    );
+}
+
+#[test]
+fn more_threads_than_cpus_are_not_started() {
+    // 65,535 threads took minutes for this 0.04 s search and ran far past the timeout.
+    let output = run(&[
+        "tiles",
+        "8 6 7 2 5 4 3 0 1",
+        "--algo",
+        "bfs",
+        "--threads",
+        "65535",
+        "--timeout",
+        "20",
+        "--json",
+    ]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert!(
+        stdout(&output).contains("\"length\":31"),
+        "{}",
+        stdout(&output)
+    );
 }
