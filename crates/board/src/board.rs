@@ -213,7 +213,9 @@ pub enum ParseErrorKind {
         column: usize,
     },
     /// The board is too large to index.
-    #[error("the board is too large ({width} x {height}; at most {max} cells)")]
+    #[error(
+        "the board is too large ({width} x {height}: with the border of one cell that the robot may step on, ({width} + 2) x ({height} + 2) cells; at most {max})"
+    )]
     TooLarge {
         /// The width.
         width: usize,

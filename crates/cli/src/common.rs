@@ -47,6 +47,32 @@ pub struct SearchArgs {
     pub quiet: bool,
 }
 
+/// Reads a puzzle file, or standard input for `-`, refusing more than `limit` bytes: no
+/// input, however large (`/dev/zero`, `yes | frontier board -`), may take all the memory.
+/// `what` names the content in the error: "a board file".
+pub fn read_input(input: &str, what: &str, limit: u64) -> anyhow::Result<Vec<u8>> {
+    use std::io::Read;
+    let name = if input == "-" {
+        "standard input"
+    } else {
+        input
+    };
+    let mut bytes = Vec::new();
+    let read = if input == "-" {
+        io::stdin().lock().take(limit + 1).read_to_end(&mut bytes)
+    } else {
+        std::fs::File::open(input).and_then(|file| file.take(limit + 1).read_to_end(&mut bytes))
+    };
+    anyhow::Context::with_context(read, || format!("reading {name}"))?;
+    if bytes.len() as u64 > limit {
+        anyhow::bail!(
+            "{name}: more than {} MiB; {what} is never that large",
+            limit >> 20
+        );
+    }
+    Ok(bytes)
+}
+
 /// The generic solvers a user can pick with `--algo`.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Algo {

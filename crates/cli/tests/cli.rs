@@ -162,3 +162,19 @@ fn more_threads_than_cpus_are_not_started() {
         stdout(&output)
     );
 }
+
+#[test]
+#[cfg(unix)]
+fn endless_input_is_refused_not_read_into_memory() {
+    // /dev/zero never ends: without a bound the reader grew until memory ran out.
+    let commands: [&[&str]; 2] = [&["river", "/dev/zero"], &["explore", "river", "/dev/zero"]];
+    for args in commands {
+        let output = run(args);
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+        assert!(
+            stderr(&output).contains("more than 64 MiB"),
+            "{}",
+            stderr(&output)
+        );
+    }
+}

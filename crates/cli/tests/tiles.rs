@@ -160,6 +160,11 @@ fn bad_input_exits_2_with_the_reason() {
         assert_eq!(o.status.code(), Some(2), "{args:?}");
         assert!(stderr(&o).contains(reason), "{args:?}: {}", stderr(&o));
     }
+    // The message counts every number given, not just those read before giving up.
+    let hundred: Vec<String> = (0..100).map(|t| t.to_string()).collect();
+    let o = frontier(&["tiles", &hundred.join(" ")]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("100 cells"), "{}", stderr(&o));
 }
 
 #[test]

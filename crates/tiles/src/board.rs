@@ -414,7 +414,12 @@ fn read_tiles(what: &'static str, text: &str) -> Result<Vec<(u64, usize)>, Parse
         let value = token.parse::<u64>().unwrap_or(u64::MAX);
         out.push((value, start_col));
         if out.len() > MAX_CELLS {
-            return Err(ParseError::TooLarge { cells: out.len() });
+            // Stop storing, but say how many there are.
+            let cells = text
+                .split(|c: char| c.is_whitespace() || c == ',')
+                .filter(|t| !t.is_empty())
+                .count();
+            return Err(ParseError::TooLarge { cells });
         }
     }
     if out.is_empty() {

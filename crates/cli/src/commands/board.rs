@@ -1,14 +1,14 @@
 //! `frontier board`: the robot on a board of letters (the `frontier-board` crate).
 
-use std::io::{self, Read, Write};
+use std::io::{self, Write};
 use std::process::ExitCode;
 
 use anyhow::Context as _;
-use frontier_board::{Board, Heading, Move, Place, Puzzle, Rules, State};
+use frontier_board::{Board, Heading, Move, Place, Puzzle, Rules, State, MAX_PADDED_CELLS};
 use frontier_search::Solution;
 use serde_json::json;
 
-use crate::common::{report, report_exploration, Algo, Context, SearchArgs};
+use crate::common::{read_input, report, report_exploration, Algo, Context, SearchArgs};
 
 /// The rules the robot moves by.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -70,14 +70,9 @@ fn parse_letter(text: &str) -> Result<char, String> {
 
 /// Reads and parses the board file, or standard input for `-`.
 fn load(input: &str) -> anyhow::Result<Board> {
-    let mut bytes = Vec::new();
-    if input == "-" {
-        io::stdin()
-            .read_to_end(&mut bytes)
-            .context("reading the board from standard input")?;
-    } else {
-        bytes = std::fs::read(input).with_context(|| format!("reading {input}"))?;
-    }
+    // A board has at most MAX_PADDED_CELLS cells: its letters and line ends fit in twice that.
+    let limit = 2 * MAX_PADDED_CELLS as u64;
+    let bytes = read_input(input, "a board that can be searched", limit)?;
     let name = if input == "-" { "<stdin>" } else { input };
     Board::from_bytes(&bytes).with_context(|| format!("{name}: not a valid board"))
 }

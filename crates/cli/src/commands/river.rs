@@ -8,7 +8,7 @@ use frontier_river::{Bank, Preset, Puzzle, RiverError, RiverSpace, State, Trip, 
 use frontier_search::{Solution, Status};
 use serde_json::json;
 
-use crate::common::{report, report_exploration, Algo, Context, SearchArgs};
+use crate::common::{read_input, report, report_exploration, Algo, Context, SearchArgs};
 
 /// The arguments of `frontier river`.
 #[derive(clap::Args, Debug)]
@@ -50,9 +50,13 @@ fn source(input: &str) -> anyhow::Result<(String, String)> {
             known.join(", ")
         );
     }
-    let text = std::fs::read_to_string(path).with_context(|| format!("reading {input}"))?;
+    let bytes = read_input(input, "a river puzzle", RIVER_FILE_LIMIT)?;
+    let text = String::from_utf8(bytes).with_context(|| format!("{input}: not UTF-8 text"))?;
     Ok((text, input.to_string()))
 }
+
+/// The largest river file read: far above any puzzle (rules of a million terms fit).
+const RIVER_FILE_LIMIT: u64 = 64 << 20;
 
 /// Reads and checks the puzzle; errors read `FILE:LINE:COLUMN: what`.
 fn load(input: &str) -> anyhow::Result<Puzzle> {
