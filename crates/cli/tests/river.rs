@@ -36,7 +36,9 @@ fn json(out: &Output) -> Value {
 }
 
 /// Runs `frontier river FILE` on `text` and expects exit 2 with every `needle` in the message.
-fn rejects(test: &str, text: &str, needles: &[&str]) {
+/// Runs the puzzle `text`, which must be refused with every one of `needles` in the message;
+/// returns the message.
+fn rejects(test: &str, text: &str, needles: &[&str]) -> String {
     let path = puzzle_file(test, text);
     let out = frontier(&["river", path.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(2), "{test}: {}", stderr(&out));
@@ -50,6 +52,7 @@ fn rejects(test: &str, text: &str, needles: &[&str]) {
     }
     assert!(stdout(&out).is_empty());
     assert!(!message.contains("panicked"));
+    message
 }
 
 const GOOD: &str = r#"
@@ -355,8 +358,13 @@ fn an_unsafe_start_names_the_rule_and_the_bank() {
     rejects(
         "unsafe_start",
         "rules = [\"wolf and goat -> farmer\"]\n[roles]\nfarmer = 1\nwolf = 1\ngoat = 1\n[start]\nfarmer = \"far\"\n[boat]\ncapacity = 2\n",
-        &["the start is not safe", "rule 1", "\"wolf and goat -> farmer\"", "near bank"],
+        &[":1:10:", "the start is not safe", "rule 1", "\"wolf and goat -> farmer\"", "near bank"],
     );
+    // A long rule is quoted in part: the message stays one line of readable length.
+    let long = format!("wolf and goat -> farmer{}", " + 0".repeat(10_000));
+    let text = format!("rules = [\"{long}\"]\n[roles]\nfarmer = 1\nwolf = 1\ngoat = 1\n[start]\nfarmer = \"far\"\n[boat]\ncapacity = 2\n");
+    let message = rejects("unsafe_long", &text, &["the start is not safe", "..."]);
+    assert!(message.len() < 300, "{message}");
 }
 
 #[test]

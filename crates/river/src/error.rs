@@ -93,7 +93,7 @@ pub enum RiverError {
         message: String,
     },
     /// A rule that does not parse.
-    #[error("{location}: {which} \"{rule}\", column {rule_column}: {kind}")]
+    #[error("{location}: {which} \"{}\", column {rule_column}: {kind}", shorten(.rule))]
     Rule {
         /// Where in the file the fault is (the rule's string, pointed at the column when the
         /// string holds no escapes).
@@ -108,8 +108,10 @@ pub enum RiverError {
         kind: RuleErrorKind,
     },
     /// The start position already breaks a rule.
-    #[error("the start is not safe: {which} \"{rule}\" fails on the {bank} bank")]
+    #[error("{location}: the start is not safe: {which} \"{}\" fails on the {bank} bank", shorten(.rule))]
     UnsafeStart {
+        /// Where the rule is written.
+        location: Location,
         /// `rule 2`.
         which: String,
         /// The rule's text.
@@ -133,7 +135,18 @@ impl RiverError {
         match self {
             RiverError::Toml { location, .. } | RiverError::Invalid { location, .. } => *location,
             RiverError::Rule { location, .. } => Some(*location),
-            RiverError::UnsafeStart { .. } | RiverError::UnknownPreset { .. } => None,
+            RiverError::UnsafeStart { location, .. } => Some(*location),
+            RiverError::UnknownPreset { .. } => None,
         }
+    }
+}
+
+/// A rule's text as quoted in a message: at most 80 characters, the rest elided (a rule may be
+/// megabytes long).
+fn shorten(rule: &str) -> String {
+    const MOST: usize = 80;
+    match rule.char_indices().nth(MOST) {
+        Some((cut, _)) => format!("{}...", &rule[..cut]),
+        None => rule.to_string(),
     }
 }

@@ -542,7 +542,10 @@ impl Builder<'_> {
                 })
             };
             if let Some(broken) = puzzle.broken_rule(on) {
+                let index = puzzle.rules.iter().position(|r| std::ptr::eq(r, broken));
+                let span = index.and_then(|i| doc.rules.get(i)).map(Spanned::span);
                 return Err(RiverError::UnsafeStart {
+                    location: Location::of_offset(self.source, span.map_or(0, |s| s.start)),
                     which: broken.which.clone(),
                     rule: broken.rule.source().to_string(),
                     bank,

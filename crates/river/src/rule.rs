@@ -12,7 +12,9 @@
 //! ```
 //!
 //! A role name stands for the number of people of that role present; a number used as a truth
-//! value is true when it is non-zero. A rule is parsed by a small recursive-descent parser straight
+//! value is true when it is non-zero. Arithmetic saturates at the bounds of `i64` (about
+//! ±9.2 x 10^18): a sum or product too large to hold stays the largest number, so comparisons
+//! keep their sense. A rule is parsed by a small recursive-descent parser straight
 //! into postfix code, so evaluating it is a loop over a fixed-size stack: no recursion, no
 //! allocation, and nothing a hostile rule could make overflow (nesting is bounded at parse time).
 
@@ -197,7 +199,7 @@ impl Rule {
                     stack[top] = count(usize::from(r));
                     top += 1;
                 }
-                Op::Neg => stack[top - 1] = stack[top - 1].wrapping_neg(),
+                Op::Neg => stack[top - 1] = stack[top - 1].saturating_neg(),
                 Op::Not => stack[top - 1] = i64::from(stack[top - 1] == 0),
                 Op::Truth => stack[top - 1] = i64::from(stack[top - 1] != 0),
                 Op::AndJump(target) => {
@@ -219,9 +221,9 @@ impl Rule {
                     top -= 1;
                     let (a, b) = (stack[top - 1], stack[top]);
                     stack[top - 1] = match binary {
-                        Op::Add => a.wrapping_add(b),
-                        Op::Sub => a.wrapping_sub(b),
-                        Op::Mul => a.wrapping_mul(b),
+                        Op::Add => a.saturating_add(b),
+                        Op::Sub => a.saturating_sub(b),
+                        Op::Mul => a.saturating_mul(b),
                         Op::Lt => i64::from(a < b),
                         Op::Le => i64::from(a <= b),
                         Op::Eq => i64::from(a == b),
@@ -710,6 +712,16 @@ mod tests {
         assert_eq!(eval("not a and b", [0, 1, 0, 0]), 1);
         assert_eq!(eval("a or b and c", [1, 0, 0, 0]), 1);
         assert_eq!(eval("a or b and c", [0, 1, 0, 0]), 0);
+    }
+
+    #[test]
+    fn arithmetic_saturates_instead_of_wrapping() {
+        // Wrapped, 2^62 * 2 was negative and the rule false.
+        assert_eq!(eval("4611686018427387904 * 2 > 0", [0; 4]), 1);
+        assert_eq!(eval("4611686018427387904 * 2", [0; 4]), i64::MAX);
+        assert_eq!(eval("0 - 9223372036854775807 - 10 < 0", [0; 4]), 1);
+        assert_eq!(eval("-(0 - 9223372036854775807 - 1)", [0; 4]), i64::MAX);
+        assert_eq!(eval("9223372036854775807 + a > 0", [5, 0, 0, 0]), 1);
     }
 
     #[test]
