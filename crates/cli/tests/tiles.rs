@@ -277,3 +277,38 @@ fn explore_3x3_has_181440_states_31_moves_deep() {
     ]);
     assert_eq!(json(&o)["states"], 181_440);
 }
+
+#[test]
+fn a_timeout_stops_a_pattern_database_build_and_leaves_no_table() {
+    // The 15-puzzle's tables take seconds to build; --timeout counts from the start and stops
+    // the build too (it used to run to the end and then solve, exit 0).
+    let dir = std::env::temp_dir().join(format!("frontier-tiles-{}-stopped", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let puzzle = "1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15";
+    let o = frontier_in(&dir, &["tiles", puzzle, "--timeout", "0.2", "--json"]);
+    assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
+    let value = json(&o);
+    assert_eq!(
+        (value["status"].as_str(), value["limit"].as_str()),
+        (Some("limit"), Some("time"))
+    );
+    // Three tables make the 15-puzzle's database: not all were written, and no partial one.
+    let tables = walk(&dir);
+    assert!(tables.len() < 3, "{tables:?}");
+    assert!(tables.iter().all(|f| f.ends_with(".bin")), "{tables:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Every file below `dir`, as text.
+fn walk(dir: &std::path::Path) -> Vec<String> {
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            out.extend(walk(&path));
+        } else {
+            out.push(path.display().to_string());
+        }
+    }
+    out
+}

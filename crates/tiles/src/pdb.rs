@@ -20,7 +20,7 @@
 use std::fs;
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, Ordering};
 
 use rayon::prelude::*;
 
@@ -281,18 +281,20 @@ impl PatternDb {
         groups: &[Vec<u8>],
         progress: &(dyn Fn(BuildProgress) + Sync),
     ) -> PatternDb {
+        let never = || false;
         let patterns = groups
             .iter()
             .enumerate()
             .map(|(i, g)| {
-                build_pattern(tables, g, &|done, total| {
+                let report = |done, total| {
                     progress(BuildProgress {
                         table: i,
                         tables: groups.len(),
                         done,
                         total,
                     })
-                })
+                };
+                build_pattern(tables, g, &report, &never).expect("a build never stopped ends")
             })
             .collect();
         PatternDb::assemble(tables, patterns, vec![Origin::Built; groups.len()])
@@ -302,12 +304,16 @@ impl PatternDb {
     /// damaged (wrong header, size or checksum). Writes go to a temporary file that is then
     /// renamed, so a reader never sees half a table. An unwritable cache is not an error: the
     /// table is still built and used.
+    ///
+    /// A build looks at `stop` every few thousand entries and gives up when it says so (a
+    /// timeout, Ctrl-C: a 5x5 table takes minutes): then `None`, and nothing is written.
     pub fn load_or_build(
         dir: &Path,
         tables: &Tables,
         groups: &[Vec<u8>],
         progress: &(dyn Fn(BuildProgress) + Sync),
-    ) -> PatternDb {
+        stop: &(dyn Fn() -> bool + Sync),
+    ) -> Option<PatternDb> {
         let mut patterns = Vec::new();
         let mut origins = Vec::new();
         for (i, g) in groups.iter().enumerate() {
@@ -321,14 +327,15 @@ impl PatternDb {
             let (table, origin) = match read_table(&path, tables.shape, &homes, expected) {
                 Ok(table) => (table, Origin::Cache),
                 Err(e) => {
-                    let p = build_pattern(tables, g, &|done, total| {
+                    let report = |done, total| {
                         progress(BuildProgress {
                             table: i,
                             tables: groups.len(),
                             done,
                             total,
                         })
-                    });
+                    };
+                    let p = build_pattern(tables, g, &report, stop)?;
                     let _ = fs::create_dir_all(dir)
                         .and_then(|_| write_table(&path, tables.shape, &homes, &p.table));
                     let origin = if e.kind() == io::ErrorKind::NotFound {
@@ -345,7 +352,7 @@ impl PatternDb {
             });
             origins.push(origin);
         }
-        PatternDb::assemble(tables, patterns, origins)
+        Some(PatternDb::assemble(tables, patterns, origins))
     }
 
     fn assemble(tables: &Tables, patterns: Vec<Pattern>, origins: Vec<Origin>) -> PatternDb {
@@ -473,12 +480,19 @@ fn count_layer_work(
     }
 }
 
-fn build_pattern(tables: &Tables, group: &[u8], progress: &(dyn Fn(u64, u64) + Sync)) -> Pattern {
+/// Builds one group's table, or `None` if `stop` said so first (it is asked at each chunk of
+/// a layer).
+fn build_pattern(
+    tables: &Tables,
+    group: &[u8],
+    progress: &(dyn Fn(u64, u64) + Sync),
+    stop: &(dyn Fn() -> bool + Sync),
+) -> Option<Pattern> {
     let n = tables.cells();
     if placements(n, group.len()) * (n - group.len()) as u64 <= BLANK_AWARE_LIMIT {
-        build_blank_aware(tables, group, progress)
+        build_blank_aware(tables, group, progress, stop)
     } else {
-        build_relaxed(tables, group, progress)
+        build_relaxed(tables, group, progress, stop)
     }
 }
 
@@ -499,7 +513,8 @@ fn build_blank_aware(
     tables: &Tables,
     group: &[u8],
     progress: &(dyn Fn(u64, u64) + Sync),
-) -> Pattern {
+    stop: &(dyn Fn() -> bool + Sync),
+) -> Option<Pattern> {
     let n = tables.cells();
     let k = group.len();
     let m = n - k;
@@ -562,10 +577,15 @@ fn build_blank_aware(
     let mut depth = 0u8;
     loop {
         let added = AtomicU64::new(0);
+        let stopped = AtomicBool::new(false);
         depth_of
             .par_chunks(CHUNK)
             .enumerate()
             .for_each(|(ci, chunk)| {
+                if stopped.load(Ordering::Relaxed) || stop() {
+                    stopped.store(true, Ordering::Relaxed);
+                    return;
+                }
                 let mut cells = [0u8; MAX_CELLS];
                 let mut prefix_index = [0usize; MAX_CELLS];
                 let mut prefix_used = [0u64; MAX_CELLS];
@@ -620,6 +640,9 @@ fn build_blank_aware(
                 }
                 count_layer_work(local, ci, &added, &filled, total, progress);
             });
+        if stopped.into_inner() {
+            return None;
+        }
         if added.load(Ordering::Relaxed) == 0 || depth == UNSEEN - 2 {
             break;
         }
@@ -635,10 +658,10 @@ fn build_blank_aware(
                 .unwrap_or(UNSEEN)
         })
         .collect();
-    Pattern {
+    Some(Pattern {
         tiles: group.to_vec(),
         table,
-    }
+    })
 }
 
 /// The backward BFS over placements of one group, from its goal placement, where a pattern tile
@@ -646,7 +669,12 @@ fn build_blank_aware(
 /// than [`build_blank_aware`], but with no blank in the state). Layers are found by scanning the
 /// table for the current depth, split across rayon's workers; concurrent writers of a new entry
 /// all write the same depth, so relaxed atomics suffice.
-fn build_relaxed(tables: &Tables, group: &[u8], progress: &(dyn Fn(u64, u64) + Sync)) -> Pattern {
+fn build_relaxed(
+    tables: &Tables,
+    group: &[u8],
+    progress: &(dyn Fn(u64, u64) + Sync),
+    stop: &(dyn Fn() -> bool + Sync),
+) -> Option<Pattern> {
     let n = tables.cells();
     let k = group.len();
     let total = placements(n, k);
@@ -661,7 +689,12 @@ fn build_relaxed(tables: &Tables, group: &[u8], progress: &(dyn Fn(u64, u64) + S
     let mut depth = 0u8;
     loop {
         let added = AtomicU64::new(0);
+        let stopped = AtomicBool::new(false);
         table.par_chunks(CHUNK).enumerate().for_each(|(ci, chunk)| {
+            if stopped.load(Ordering::Relaxed) || stop() {
+                stopped.store(true, Ordering::Relaxed);
+                return;
+            }
             let mut cells = [0u8; MAX_CELLS];
             let mut prefix_index = [0usize; MAX_CELLS];
             let mut prefix_used = [0u64; MAX_CELLS];
@@ -691,6 +724,9 @@ fn build_relaxed(tables: &Tables, group: &[u8], progress: &(dyn Fn(u64, u64) + S
             }
             count_layer_work(local, ci, &added, &filled, total, progress);
         });
+        if stopped.into_inner() {
+            return None;
+        }
         // Two workers may both count a new entry; recount only the fill total from the table
         // at the end, the layer loop needs only "something was added".
         if added.load(Ordering::Relaxed) == 0 || depth == UNSEEN - 2 {
@@ -700,10 +736,10 @@ fn build_relaxed(tables: &Tables, group: &[u8], progress: &(dyn Fn(u64, u64) + S
     }
     progress(total, total);
     let table: Vec<u8> = table.into_iter().map(AtomicU8::into_inner).collect();
-    Pattern {
+    Some(Pattern {
         tiles: group.to_vec(),
         table,
-    }
+    })
 }
 
 /// The cache file name of a pattern: the board and the goal cells of its tiles.
@@ -828,9 +864,10 @@ mod tests {
         let tables = Tables::new(shape, &shape.default_goal());
         let groups = groups_by_sizes(shape, &shape.default_goal(), &[4, 4]).unwrap();
         let quiet = |_: BuildProgress| {};
-        let built = PatternDb::load_or_build(&dir, &tables, &groups, &quiet);
+        let never = || false;
+        let built = PatternDb::load_or_build(&dir, &tables, &groups, &quiet, &never).unwrap();
         assert_eq!(built.origins(), &[Origin::Built, Origin::Built]);
-        let cached = PatternDb::load_or_build(&dir, &tables, &groups, &quiet);
+        let cached = PatternDb::load_or_build(&dir, &tables, &groups, &quiet, &never).unwrap();
         assert_eq!(cached.origins(), &[Origin::Cache, Origin::Cache]);
         assert_eq!(cached.patterns()[0].table, built.patterns()[0].table);
         // Flip one byte of the first table's data: the checksum catches it.
@@ -839,13 +876,34 @@ mod tests {
         let last = bytes.len() - 1;
         bytes[last] ^= 1;
         fs::write(&path, &bytes).unwrap();
-        let repaired = PatternDb::load_or_build(&dir, &tables, &groups, &quiet);
+        let repaired = PatternDb::load_or_build(&dir, &tables, &groups, &quiet, &never).unwrap();
         assert_eq!(repaired.origins(), &[Origin::Rebuilt, Origin::Cache]);
         assert_eq!(repaired.patterns()[0].table, built.patterns()[0].table);
         // Truncate it: the size check catches it.
         fs::write(&path, &bytes[..bytes.len() / 2]).unwrap();
-        let again = PatternDb::load_or_build(&dir, &tables, &groups, &quiet);
+        let again = PatternDb::load_or_build(&dir, &tables, &groups, &quiet, &never).unwrap();
         assert_eq!(again.origins()[0], Origin::Rebuilt);
+        let _ = fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn a_stopped_build_gives_nothing_and_writes_nothing() {
+        let dir =
+            std::env::temp_dir().join(format!("frontier-tiles-pdb-stop-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        let shape = Shape::new(3, 3).unwrap();
+        let tables = Tables::new(shape, &shape.default_goal());
+        // Groups of two sizes; the stop is asked once per chunk of each layer.
+        for sizes in [&[4, 4][..], &[8][..]] {
+            let groups = groups_by_sizes(shape, &shape.default_goal(), sizes).unwrap();
+            let asked = AtomicU64::new(0);
+            // Stops at the second look: the first chunk of the first layer is done.
+            let stop = || asked.fetch_add(1, Ordering::Relaxed) >= 1;
+            let db = PatternDb::load_or_build(&dir, &tables, &groups, &|_| {}, &stop);
+            assert!(db.is_none(), "{sizes:?}");
+            assert!(asked.load(Ordering::Relaxed) >= 2);
+            assert!(fs::read_dir(&dir).map_or(true, |mut d| d.next().is_none()));
+        }
         let _ = fs::remove_dir_all(&dir);
     }
 }

@@ -3,11 +3,12 @@
 
 use std::io::Write;
 use std::process::ExitCode;
+use std::sync::atomic::Ordering;
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context as _};
-use frontier_search::{Outcome, Stats, Status};
+use frontier_search::{Limit, Outcome, Stats, Status};
 use frontier_tiles::pdb::{default_groups, groups_by_sizes, placements};
 use frontier_tiles::{
     BuildProgress, Dir, Encoding, Estimate, HeuristicKind, PatternDb, Puzzle, Shape, Solver,
@@ -90,12 +91,14 @@ fn read_puzzle(tiles: &str, size: Option<&str>, goal: Option<&str>) -> anyhow::R
 const MAX_TABLE_ENTRIES: u64 = 1 << 31;
 
 /// Loads (or builds, with a progress bar, and caches) the pattern databases for `puzzle`.
+/// `None` when `stop` ended a build first.
 fn pattern_db(
     puzzle: &Puzzle,
     sizes: Option<&str>,
     ctx: &Context,
     quiet: bool,
-) -> anyhow::Result<Arc<PatternDb>> {
+    stop: &(dyn Fn() -> bool + Sync),
+) -> anyhow::Result<Option<Arc<PatternDb>>> {
     let shape = puzzle.shape();
     let groups = match sizes {
         Some(text) => {
@@ -152,11 +155,11 @@ fn pattern_db(
             }
         }
     };
-    let db = PatternDb::load_or_build(&dir, &tables, &groups, &progress);
+    let db = PatternDb::load_or_build(&dir, &tables, &groups, &progress, stop);
     if let Some(bar) = bar {
         bar.finish_and_clear();
     }
-    Ok(Arc::new(db))
+    Ok(db.map(Arc::new))
 }
 
 /// Draws a layout as a grid, the blank as `.`.
@@ -224,17 +227,54 @@ pub fn run(args: Args, ctx: &Context) -> anyhow::Result<ExitCode> {
         } else {
             HeuristicKind::Conflict
         });
+    // --timeout and Ctrl-C count from the start: building a pattern database (minutes for a
+    // 5x5 board) stops at them like the search does, which then has what time is left.
+    let started = Instant::now();
+    let timeout = args.search.timeout;
+    let cancel = Arc::clone(&ctx.cancel);
+    let stop =
+        move || cancel.load(Ordering::Relaxed) || timeout.is_some_and(|t| started.elapsed() >= t);
     let estimate = match (informed, kind) {
         (false, _) => Estimate::Zero,
         (true, HeuristicKind::Manhattan) => Estimate::Manhattan,
         (true, HeuristicKind::Conflict) => Estimate::Conflict,
         (true, HeuristicKind::Pdb) => {
-            Estimate::Pdb(pattern_db(&puzzle, args.pdb.as_deref(), ctx, quiet)?)
+            match pattern_db(&puzzle, args.pdb.as_deref(), ctx, quiet, &stop)? {
+                Some(db) => Estimate::Pdb(db),
+                None => {
+                    let limit = if ctx.cancel.load(Ordering::Relaxed) {
+                        Limit::Cancelled
+                    } else {
+                        Limit::Time
+                    };
+                    let outcome: Outcome<Vec<u8>, Dir> = Outcome {
+                        status: Status::Limit(limit),
+                        solution: None,
+                        stats: Stats {
+                            seconds: started.elapsed().as_secs_f64(),
+                            ..Stats::default()
+                        },
+                    };
+                    let algorithm = args.search.algo.map_or("idastar", Algo::name);
+                    let no_moves = |m: &Dir| json!(m.name());
+                    return report(
+                        ctx,
+                        &args.search,
+                        "tiles",
+                        algorithm,
+                        &outcome,
+                        no_moves,
+                        |_, _| Ok(()),
+                    );
+                }
+            }
         }
     };
-    let (algorithm, outcome): (&str, Outcome<Vec<u8>, Dir>) = match args.search.algo {
+    let mut search = args.search.clone();
+    search.timeout = timeout.map(|t| t.saturating_sub(started.elapsed()));
+    let (algorithm, outcome): (&str, Outcome<Vec<u8>, Dir>) = match search.algo {
         None => {
-            let config = args.search.config::<u64, Dir>(ctx);
+            let config = search.config::<u64, Dir>(ctx);
             let solver = Solver::new(&puzzle, estimate);
             let outcome = solver.solve(puzzle.start(), &config);
             ctx.clear_progress();
@@ -243,11 +283,11 @@ pub fn run(args: Args, ctx: &Context) -> anyhow::Result<ExitCode> {
         Some(_) => {
             let n = shape.cells();
             if n <= u64::MAX_CELLS {
-                generic::<u64>(&args.search, ctx, &puzzle, estimate)
+                generic::<u64>(&search, ctx, &puzzle, estimate)
             } else if n <= u128::MAX_CELLS {
-                generic::<u128>(&args.search, ctx, &puzzle, estimate)
+                generic::<u128>(&search, ctx, &puzzle, estimate)
             } else {
-                generic::<Wide>(&args.search, ctx, &puzzle, estimate)
+                generic::<Wide>(&search, ctx, &puzzle, estimate)
             }
         }
     };
