@@ -167,6 +167,10 @@ fn malformed_notation_exits_2_with_the_place() {
             vec!["cube", "R", "--solver", "twophase", "--metric", "qtm"],
             "htm",
         ),
+        (
+            vec!["cube", "R", "--notation", "seed", "--metric", "htm"],
+            "quarter turns only",
+        ),
         (vec!["cube"], "give a scramble"),
         (vec!["cube", "R", "--metric", "ftm"], "ftm"),
     ] {
@@ -254,6 +258,31 @@ fn twophase_solves_a_random_cube_in_at_most_20_moves() {
     assert_eq!((code, value["length"].as_u64()), (0, Some(3)), "{value}");
     let out = frontier(&["cube", "R U F", "--solver", "twophase", "--max-depth", "2"]);
     assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
+    // In the seed's notation every move is one quarter-turn letter, half turns included.
+    let scramble = "B l U L B R R U U";
+    let (value, code) = json(&[
+        "cube",
+        scramble,
+        "--notation",
+        "seed",
+        "--solver",
+        "twophase",
+        "--json",
+    ]);
+    assert_eq!(code, 0, "{value}");
+    let start = Cube::from_scramble(scramble, Notation::Seed)
+        .unwrap()
+        .to_facelets();
+    let quarters = assert_solves(start, &value, Notation::Seed);
+    assert_eq!(value["length"], quarters);
+    assert!(
+        value["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|m| m.as_str().unwrap().len() == 1),
+        "{value}"
+    );
 }
 
 #[test]

@@ -26,7 +26,7 @@ pub struct Args {
     #[arg(long, value_name = "STRING")]
     pub facelets: Option<String>,
     /// How moves are counted: htm (18 face moves, each 1) or qtm (12 quarter turns)
-    /// [default: htm; qtm with --notation seed]
+    /// [default: htm; with --notation seed always qtm, whose letters are quarter turns]
     #[arg(long, value_enum)]
     pub metric: Option<MetricArg>,
     /// How moves are read and written: wca ("R U' F2") or seed ("R" clockwise, "r"
@@ -127,13 +127,17 @@ pub fn run(args: Args, ctx: &Context) -> anyhow::Result<ExitCode> {
                 algo.name()
             );
         }
-        if args.metric == Some(MetricArg::Qtm) {
+        if args.metric == Some(MetricArg::Qtm) && notation == Notation::Wca {
             bail!("--solver twophase counts moves in htm; drop --metric qtm, or use --solver search for the fewest quarter turns");
         }
     }
+    // The seed's letters are quarter turns: a half turn has no token of its own (DESIGN's JSON
+    // moves in seed notation are "R" | "r"), so seed notation counts quarter turns.
+    if notation == Notation::Seed && args.metric == Some(MetricArg::Htm) {
+        bail!("--notation seed writes quarter turns only (R, r): it goes with --metric qtm; use --notation wca for htm");
+    }
     let metric = args.metric.map(Metric::from).unwrap_or(match notation {
         Notation::Wca => Metric::Htm,
-        Notation::Seed if twophase => Metric::Htm,
         Notation::Seed => Metric::Qtm,
     });
     let facelets = start_cube(&args, notation)?;
@@ -145,8 +149,24 @@ pub fn run(args: Args, ctx: &Context) -> anyhow::Result<ExitCode> {
     let (algorithm, outcome) = if twophase {
         let config = args.search.config::<Cube, Move>(ctx);
         let target = args.search.max_depth.unwrap_or(TWOPHASE_TARGET);
-        let outcome = TwoPhase::get().solve(cube, target as usize, &config);
+        let mut outcome = TwoPhase::get().solve(cube, target as usize, &config);
         ctx.clear_progress();
+        if let (Metric::Qtm, Some(solution)) = (metric, outcome.solution.as_mut()) {
+            // Two-phase counts in htm; written in quarter turns, a half turn is two of them.
+            let quarters: Vec<Move> = (solution.moves.iter())
+                .flat_map(|&mv| match mv.quarter_turns() {
+                    2 => vec![Move::new(mv.face(), 1); 2],
+                    _ => vec![mv],
+                })
+                .collect();
+            let mut states = vec![cube];
+            for &mv in &quarters {
+                states.push(states[states.len() - 1].apply(mv));
+            }
+            solution.cost = quarters.len() as u64;
+            solution.moves = quarters;
+            solution.states = states;
+        }
         ("twophase", outcome)
     } else if matches!(
         args.search.algo,
