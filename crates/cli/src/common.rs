@@ -386,7 +386,7 @@ fn unsolvable_message(algorithm: &str, stats: &Stats) -> String {
 }
 
 /// Writes to stdout; a closed pipe (`frontier ... | head`) ends the program quietly.
-fn emit(write: impl FnOnce(&mut dyn Write) -> io::Result<()>) -> anyhow::Result<()> {
+pub fn emit(write: impl FnOnce(&mut dyn Write) -> io::Result<()>) -> anyhow::Result<()> {
     let stdout = io::stdout();
     let mut out = BufWriter::new(stdout.lock());
     match write(&mut out).and_then(|()| out.flush()) {

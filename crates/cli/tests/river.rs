@@ -181,6 +181,13 @@ fn every_preset_is_listed_and_solves() {
         let v = json(&frontier(&["river", preset, "--json"]));
         assert_eq!(v["length"], length, "{preset}");
     }
+    // With --json, the list is one JSON object too.
+    let listed = json(&frontier(&["river", "--list", "--json"]));
+    let presets = listed["presets"].as_array().expect("a list of presets");
+    assert_eq!(presets.len(), 5);
+    assert_eq!(presets[0]["name"], "family");
+    assert_eq!(presets[0]["people"], 8);
+    assert_eq!(presets[4]["timed"], true);
 }
 
 #[test]
@@ -190,6 +197,14 @@ fn show_prints_a_preset_that_reads_back_the_same() {
     let path = puzzle_file("show", &stdout(&out));
     let v = json(&frontier(&["river", path.to_str().unwrap(), "--json"]));
     assert_eq!(v["length"], 11);
+    let shown = json(&frontier(&[
+        "river",
+        "--show",
+        "jealous-husbands",
+        "--json",
+    ]));
+    assert_eq!(shown["name"], "jealous-husbands");
+    assert_eq!(shown["toml"].as_str(), Some(stdout(&out).as_str()));
 }
 
 #[test]

@@ -8,7 +8,7 @@ use frontier_river::{Bank, Preset, Puzzle, RiverError, RiverSpace, State, Trip, 
 use frontier_search::{Solution, Status};
 use serde_json::json;
 
-use crate::common::{read_input, report, report_exploration, Algo, Context, SearchArgs};
+use crate::common::{emit, read_input, report, report_exploration, Algo, Context, SearchArgs};
 
 /// The arguments of `frontier river`.
 #[derive(clap::Args, Debug)]
@@ -67,26 +67,41 @@ fn load(input: &str) -> anyhow::Result<Puzzle> {
     })
 }
 
-fn list() -> anyhow::Result<ExitCode> {
-    let mut out = io::stdout().lock();
-    let wide = PRESETS.iter().map(|p| p.name.len()).max().unwrap_or(0);
+/// Lists the presets: a line each, or with `--json` one object `{"presets": [...]}`.
+fn list(json: bool) -> anyhow::Result<ExitCode> {
+    let mut presets = Vec::new();
     for preset in PRESETS {
-        let puzzle = Puzzle::from_toml(preset.source)?;
-        let line = format!(
-            "{:<wide$}  {} ({} people, boat of {}{})",
-            preset.name,
-            puzzle.name(),
-            puzzle.people(),
-            puzzle.capacity(),
-            if puzzle.is_timed() { ", timed" } else { "" }
-        );
-        if let Err(e) = writeln!(out, "{line}") {
-            if e.kind() == io::ErrorKind::BrokenPipe {
-                return Ok(ExitCode::SUCCESS);
-            }
-            return Err(e.into());
-        }
+        presets.push((preset.name, Puzzle::from_toml(preset.source)?));
     }
+    if json {
+        let entries: Vec<_> = (presets.iter())
+            .map(|(name, p)| {
+                json!({
+                    "name": name,
+                    "title": p.name(),
+                    "people": p.people(),
+                    "capacity": p.capacity(),
+                    "timed": p.is_timed(),
+                })
+            })
+            .collect();
+        emit(|out| writeln!(out, "{}", json!({ "presets": entries })))?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    let wide = PRESETS.iter().map(|p| p.name.len()).max().unwrap_or(0);
+    emit(|out| {
+        for (name, puzzle) in &presets {
+            writeln!(
+                out,
+                "{name:<wide$}  {} ({} people, boat of {}{})",
+                puzzle.name(),
+                puzzle.people(),
+                puzzle.capacity(),
+                if puzzle.is_timed() { ", timed" } else { "" }
+            )?;
+        }
+        Ok(())
+    })?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -94,12 +109,16 @@ fn list() -> anyhow::Result<ExitCode> {
 /// have crossing times.
 pub fn run(args: Args, ctx: &Context) -> anyhow::Result<ExitCode> {
     if args.list {
-        return list();
+        return list(args.search.json);
     }
     let input = args.input.as_deref().unwrap_or_default();
     if args.show {
-        let (text, _) = source(input)?;
-        print!("{text}");
+        let (text, name) = source(input)?;
+        if args.search.json {
+            emit(|out| writeln!(out, "{}", json!({ "name": name, "toml": text })))?;
+        } else {
+            emit(|out| write!(out, "{text}"))?;
+        }
         return Ok(ExitCode::SUCCESS);
     }
     let puzzle = load(input)?;
