@@ -85,11 +85,11 @@ fn json_output_is_one_object_and_nothing_else() {
     assert_eq!(json["states"], 262);
 }
 
-#[test]
+/// Runs `frontier` with `args`, sends it Ctrl-C (SIGINT) after 0.7 s, and returns its output.
 #[cfg(unix)]
-fn ctrl_c_stops_cleanly_with_statistics_and_exit_130() {
+fn interrupted(args: &[&str]) -> Output {
     let child = frontier()
-        .args(["explore", "cube", "--max-depth", "12", "--stats"])
+        .args(args)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
@@ -100,7 +100,13 @@ fn ctrl_c_stops_cleanly_with_statistics_and_exit_130() {
         .status()
         .unwrap();
     assert!(signalled.success());
-    let output = child.wait_with_output().unwrap();
+    child.wait_with_output().unwrap()
+}
+
+#[test]
+#[cfg(unix)]
+fn ctrl_c_stops_cleanly_with_statistics_and_exit_130() {
+    let output = interrupted(&["explore", "cube", "--max-depth", "12", "--stats"]);
     assert_eq!(output.status.code(), Some(130), "{}", stderr(&output));
     let text = stdout(&output);
     assert!(text.contains("interrupted"), "{text}");
@@ -115,24 +121,8 @@ fn ctrl_c_stops_cleanly_with_statistics_and_exit_130() {
 #[cfg(unix)]
 fn ctrl_c_prints_the_statistics_so_far_even_without_stats() {
     // DESIGN: exit 130 "after printing the statistics so far".
-    let child = frontier()
-        .args([
-            "cube",
-            "R U F D L B R2 U2 F' D' L2 B' R U' F2",
-            "--algo",
-            "idastar",
-        ])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    sleep(Duration::from_millis(700));
-    let signalled = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(signalled.success());
-    let output = child.wait_with_output().unwrap();
+    let scramble = "R U F D L B R2 U2 F' D' L2 B' R U' F2";
+    let output = interrupted(&["cube", scramble, "--algo", "idastar"]);
     assert_eq!(output.status.code(), Some(130), "{}", stderr(&output));
     let text = stdout(&output);
     assert!(

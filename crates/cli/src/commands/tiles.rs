@@ -162,6 +162,25 @@ fn pattern_db(
     Ok(db.map(Arc::new))
 }
 
+/// Reports an outcome that has no solution to draw (decided by parity, or stopped before the
+/// search began), under the algorithm that would have searched.
+fn report_unanswered(
+    ctx: &Context,
+    search: &SearchArgs,
+    outcome: &Outcome<Vec<u8>, Dir>,
+) -> anyhow::Result<ExitCode> {
+    let algorithm = search.algo.map_or("idastar", Algo::name);
+    report(
+        ctx,
+        search,
+        "tiles",
+        algorithm,
+        outcome,
+        |m| json!(m.name()),
+        |_, _| Ok(()),
+    )
+}
+
 /// Draws a layout as a grid, the blank as `.`.
 fn draw(out: &mut dyn Write, shape: Shape, board: &[u8]) -> std::io::Result<()> {
     let width = (shape.cells() - 1).to_string().len();
@@ -204,16 +223,7 @@ pub fn run(args: Args, ctx: &Context) -> anyhow::Result<ExitCode> {
             let _ = writeln!(out, "unsolvable: {why} (decided without searching)");
             return Ok(ExitCode::from(1));
         }
-        let algorithm = args.search.algo.map_or("idastar", Algo::name);
-        return report(
-            ctx,
-            &args.search,
-            "tiles",
-            algorithm,
-            &outcome,
-            |m| json!(m.name()),
-            |_, _| Ok(()),
-        );
+        return report_unanswered(ctx, &args.search, &outcome);
     }
     let informed = matches!(
         args.search.algo,
@@ -255,17 +265,7 @@ pub fn run(args: Args, ctx: &Context) -> anyhow::Result<ExitCode> {
                             ..Stats::default()
                         },
                     };
-                    let algorithm = args.search.algo.map_or("idastar", Algo::name);
-                    let no_moves = |m: &Dir| json!(m.name());
-                    return report(
-                        ctx,
-                        &args.search,
-                        "tiles",
-                        algorithm,
-                        &outcome,
-                        no_moves,
-                        |_, _| Ok(()),
-                    );
+                    return report_unanswered(ctx, &args.search, &outcome);
                 }
             }
         }
