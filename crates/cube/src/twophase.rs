@@ -124,8 +124,8 @@ pub(crate) fn phase2_table(kind: TableKind) -> Vec<u8> {
 /// ending with a G1 move reached G1 one move earlier, and that shorter phase 1 is tried too.
 /// Six problems are searched side by side, phase-1 length by phase-1 length: the cube and its
 /// inverse, each seen along the three axes; their phase 1s differ, and a solution of any of
-/// them maps back to the cube move by move (measured on 100 random cubes: 80.7 s with the
-/// cube alone, 9.3-10.1 s with the six).
+/// them maps back to the cube move by move (100 random cubes: 9.3-10.1 s; the first build,
+/// with the cube alone and a longer extra search, took 80.7 s).
 ///
 /// ```
 /// use frontier_cube::{Cube, Facelets, Notation, TwoPhase};
