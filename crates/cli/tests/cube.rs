@@ -218,10 +218,16 @@ fn a_limit_exits_3() {
         "1000",
     ]);
     assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
-    // ...and the clock stops the default IDA*, which stores nothing (a random cube lies about
-    // 18 moves away: far more than a fifth of a second of search).
+    // ...and the clock stops the default search (a random cube lies about 18 moves away: far
+    // more than a fifth of a second of search).
     let out = frontier(&["cube", "--facelets", &hard, "--timeout", "0.2"]);
     assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
+    // ...and the message points to the solver that reaches any cube.
+    assert!(
+        stderr(&out).contains("--solver twophase"),
+        "{}",
+        stderr(&out)
+    );
 }
 
 #[test]

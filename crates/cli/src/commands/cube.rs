@@ -9,7 +9,7 @@ use frontier_cube::{
     scramble_facelets, unfold, Cube, CubeSpace, Facelets, Metric, Move, Notation,
     SymmetricCubeSpace, TwoPhase,
 };
-use frontier_search::Space;
+use frontier_search::{Limit, Space, Status};
 use serde_json::json;
 
 use crate::common::{report, report_exploration, Algo, Context, SearchArgs};
@@ -194,10 +194,13 @@ pub fn run(args: Args, ctx: &Context) -> anyhow::Result<ExitCode> {
         let (algo, outcome) = args.search.solve(ctx, &space, Algo::Idastar);
         (algo.name(), outcome)
     };
-    let ansi = ctx.stdout_is_terminal;
     let quiet = args.search.quiet;
+    // A random cube lies 17-20 moves away, beyond the optimal searches' reach here.
+    let hint =
+        !twophase && !quiet && matches!(outcome.status, Status::Limit(Limit::States | Limit::Time));
+    let ansi = ctx.stdout_is_terminal;
     let show = args.show;
-    report(
+    let code = report(
         ctx,
         &args.search,
         "cube",
@@ -226,7 +229,11 @@ pub fn run(args: Args, ctx: &Context) -> anyhow::Result<ExitCode> {
             writeln!(out, "\nsolution: {moves}")?;
             writeln!(out, "length: {} {}", solution.cost, metric.name())
         },
-    )
+    )?;
+    if hint {
+        eprintln!("hint: --solver twophase solves any cube in at most 20 moves within a second, not always the fewest");
+    }
+    Ok(code)
 }
 
 /// The arguments of `frontier explore cube`.
