@@ -9,6 +9,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use anyhow::Context as _;
 use frontier_search::{
     astar, bfs, bidirectional, bytes_per_state, dfs, explore, idastar, iddfs, par_bfs,
     par_bidirectional, ucs, Config, Exploration, Limit, Outcome, Progress, Reversible, Solution,
@@ -63,7 +64,7 @@ pub fn read_input(input: &str, what: &str, limit: u64) -> anyhow::Result<Vec<u8>
     } else {
         std::fs::File::open(input).and_then(|file| file.take(limit + 1).read_to_end(&mut bytes))
     };
-    anyhow::Context::with_context(read, || format!("reading {name}"))?;
+    read.with_context(|| format!("reading {name}"))?;
     if bytes.len() as u64 > limit {
         anyhow::bail!(
             "{name}: more than {} MiB; {what} is never that large",

@@ -151,6 +151,26 @@ impl Cube {
         moves.iter().fold(self, |cube, &mv| cube.apply(mv))
     }
 
+    /// The cubes along `moves`: this one first, then the cube after each move (one more than
+    /// the moves).
+    ///
+    /// ```
+    /// use frontier_cube::{Cube, Move};
+    ///
+    /// let moves: Vec<Move> = ["R", "R'"].iter().map(|m| m.parse().unwrap()).collect();
+    /// let path = Cube::SOLVED.path(&moves);
+    /// assert_eq!(path.len(), 3);
+    /// assert!(path[0].is_solved() && !path[1].is_solved() && path[2].is_solved());
+    /// ```
+    pub fn path(self, moves: &[Move]) -> Vec<Cube> {
+        let mut cubes = Vec::with_capacity(moves.len() + 1);
+        cubes.push(self);
+        for &mv in moves {
+            cubes.push(cubes[cubes.len() - 1].apply(mv));
+        }
+        cubes
+    }
+
     /// The cube a scramble makes of the solved cube. Wide, slice and rotation moves are
     /// applied to the facelets and the result is re-expressed with the centres in place.
     ///

@@ -1,7 +1,7 @@
 //! Kociemba's two-phase algorithm: [`TwoPhase`].
 
 use std::path::Path;
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Mutex, OnceLock};
 use std::time::Instant;
 
@@ -33,14 +33,18 @@ const EXTRA_NODES: std::ops::Range<u64> = (1 << 18)..(1 << 20);
 /// Nodes between two looks at the clock, the cancel flag and the progress observer.
 const CHECK_MASK: u64 = (1 << 14) - 1;
 
+/// Whether `mv` is one of G1's moves: any turn of U or D, a half turn of the others.
+fn keeps_g1(mv: Move) -> bool {
+    matches!(mv.face().index(), 0 | 3) || mv.quarter_turns() == 2
+}
+
 /// The ten moves of G1: U, D (any turn), R2, L2, F2, B2, in move order.
 fn phase2_moves() -> [Move; 10] {
     let mut out = [Move::ALL[0]; 10];
-    let keeps_g1 = |mv: &&Move| {
-        let face = mv.face().index();
-        face == 0 || face == 3 || mv.quarter_turns() == 2
-    };
-    for (slot, &mv) in out.iter_mut().zip(Move::ALL.iter().filter(keeps_g1)) {
+    for (slot, mv) in out
+        .iter_mut()
+        .zip(Move::ALL.into_iter().filter(|&mv| keeps_g1(mv)))
+    {
         *slot = mv;
     }
     out
@@ -70,9 +74,9 @@ fn set_slice_perm(rank: usize) -> CubieCube {
     c
 }
 
-/// A move table narrowed to `moves`: `out[coordinate * moves.len() + k]` is the coordinate
+/// A move table compacted to `moves`: `out[coordinate * moves.len() + k]` is the coordinate
 /// after `moves[k]`, in the smallest type that holds it.
-fn narrow(table: &[u32], moves: &[Move]) -> Vec<u16> {
+fn compact(table: &[u32], moves: &[Move]) -> Vec<u16> {
     let size = table.len() / 18;
     let mut out = Vec::with_capacity(size * moves.len());
     for coordinate in 0..size {
@@ -209,6 +213,13 @@ impl Variant {
     }
 }
 
+/// The face move that makes `cube` of the solved cube, if one does.
+fn move_of(cube: Cube) -> Option<Move> {
+    Move::ALL
+        .into_iter()
+        .find(|&m| Cube::SOLVED.apply(m) == cube)
+}
+
 /// Two rotations that take the U-D axis to the R-L and the F-B axis, each with the move of the
 /// real cube behind each move of its view (a view of a face turn is a face turn).
 fn axes() -> [(usize, [Move; 18]); 2] {
@@ -216,19 +227,11 @@ fn axes() -> [(usize, [Move; 18]); 2] {
     // By face index in URFDLB order: R and L, then F and B.
     [[1usize, 4], [2, 5]].map(|faces| {
         let rotation = (0..SYMMETRIES / 2)
-            .find(|&r| {
-                let face = Move::ALL
-                    .iter()
-                    .find(|&&m| Cube::SOLVED.apply(m) == view(up, r));
-                face.is_some_and(|m| faces.contains(&m.face().index()))
-            })
+            .find(|&r| move_of(view(up, r)).is_some_and(|m| faces.contains(&m.face().index())))
             .expect("some rotation takes U to the R-L and to the F-B axis");
         let mut back = [Move::ALL[0]; 18];
         for mv in Move::ALL {
-            let seen = view(Cube::SOLVED.apply(mv), rotation);
-            let image = Move::ALL
-                .into_iter()
-                .find(|&m| Cube::SOLVED.apply(m) == seen);
+            let image = move_of(view(Cube::SOLVED.apply(mv), rotation));
             back[image.expect("a view of a face turn is a face turn").index()] = mv;
         }
         (rotation, back)
@@ -247,10 +250,7 @@ struct Shared<'a> {
     best: Mutex<Option<Vec<Move>>>,
     best_len: AtomicUsize,
     target: usize,
-    /// Whether a solution within the target was found: workers then search their extra nodes.
-    target_met: AtomicBool,
-    /// Set when a limit stops the search (and which one): every worker ends.
-    halt: AtomicBool,
+    /// The limit that stopped the search, if one did: every worker then ends.
     stopped: Mutex<Option<Limit>>,
     /// Nodes expanded by all workers, as of their last checks (for progress).
     expanded: AtomicU64,
@@ -262,7 +262,6 @@ struct Shared<'a> {
 /// One worker: its phase 1 and phase 2 in progress, over some of the variants.
 struct Search<'a> {
     shared: &'a Shared<'a>,
-    tables: &'a TwoPhase,
     /// The variant the current phase 1 works on.
     variant: Variant,
     /// The moves of the current phase 1 and phase 2, in order.
@@ -316,15 +315,15 @@ impl TwoPhase {
             flip_moves: u16s(move_table(FLIPS, set_flip, flip, &all)),
             slice_moves: u16s(move_table(SLICES, set_slice, slice, &all)),
             moves2,
-            corner_moves: narrow(
+            corner_moves: compact(
                 &move_table(CORNER_PERMS, set_corner_perm, corner_perm, &moves2),
                 &moves2,
             ),
-            edge_moves: narrow(
+            edge_moves: compact(
                 &move_table(EDGE8_PERMS, set_edge8_perm, edge8_perm, &moves2),
                 &moves2,
             ),
-            slice_perm_moves: narrow(
+            slice_perm_moves: compact(
                 &move_table(SLICE_PERMS, set_slice_perm, slice_perm, &moves2),
                 &moves2,
             ),
@@ -391,8 +390,6 @@ impl TwoPhase {
             best: Mutex::new(cube.is_solved().then(Vec::new)),
             best_len: AtomicUsize::new(longest + 1),
             target: target.min(longest),
-            target_met: AtomicBool::new(false),
-            halt: AtomicBool::new(false),
             stopped: Mutex::new(None),
             expanded: AtomicU64::new(0),
             phase1_len: AtomicUsize::new(0),
@@ -426,17 +423,11 @@ impl TwoPhase {
             (None, None) => Status::Limit(Limit::Depth),
         };
         let solution = match (status, best) {
-            (Status::Solved, Some(moves)) => {
-                let mut states = vec![cube];
-                for &mv in &moves {
-                    states.push(states[states.len() - 1].apply(mv));
-                }
-                Some(Solution {
-                    cost: moves.len() as u64,
-                    moves,
-                    states,
-                })
-            }
+            (Status::Solved, Some(moves)) => Some(Solution {
+                cost: moves.len() as u64,
+                states: cube.path(&moves),
+                moves,
+            }),
             _ => None,
         };
         Outcome {
@@ -458,7 +449,6 @@ impl<'a> Search<'a> {
     fn new(shared: &'a Shared<'a>) -> Search<'a> {
         Search {
             shared,
-            tables: shared.tables,
             variant: shared.variants[0],
             path: [Move::ALL[0]; LONGEST + PHASE2_MOST + 1],
             until: None,
@@ -486,7 +476,7 @@ impl<'a> Search<'a> {
             })
             .collect();
         let bounds: Vec<usize> = (coordinates.iter())
-            .map(|&(t, f, s)| self.tables.phase1_bound(t, f, s))
+            .map(|&(t, f, s)| shared.tables.phase1_bound(t, f, s))
             .collect();
         let mut length = bounds.iter().copied().min().unwrap_or(usize::MAX);
         while length < shared.best_len.load(Ordering::Relaxed) {
@@ -508,7 +498,6 @@ impl<'a> Search<'a> {
     /// Ends the whole search at a limit.
     fn stop(&mut self, limit: Limit) -> Stop {
         lock(&self.shared.stopped).get_or_insert(limit);
-        self.shared.halt.store(true, Ordering::Relaxed);
         self.halted = true;
         true
     }
@@ -525,7 +514,7 @@ impl<'a> Search<'a> {
         let shared = self.shared;
         let config = shared.config;
         let expanded = shared.expanded.fetch_add(CHECK_MASK + 1, Ordering::Relaxed);
-        if shared.halt.load(Ordering::Relaxed) {
+        if lock(&shared.stopped).is_some() {
             self.halted = true;
             return true;
         }
@@ -540,7 +529,8 @@ impl<'a> Search<'a> {
         if config.timeout.is_some_and(|t| seconds >= t.as_secs_f64()) {
             return self.stop(Limit::Time);
         }
-        if self.until.is_none() && shared.target_met.load(Ordering::Relaxed) {
+        // A solution within the target was found: this worker searches its extra nodes.
+        if self.until.is_none() && shared.best_len.load(Ordering::Relaxed) <= shared.target {
             let extra = self.expanded.clamp(EXTRA_NODES.start, EXTRA_NODES.end);
             self.until = Some(self.expanded + extra);
         }
@@ -569,9 +559,7 @@ impl<'a> Search<'a> {
     fn phase1(&mut self, t: usize, f: usize, s: usize, depth: usize, left: usize) -> Stop {
         if left == 0 {
             // The bound is 0 only in G1. Its last move must leave G1's moves behind.
-            let last = depth.checked_sub(1).map(|d| self.path[d]);
-            if last.is_some_and(|mv| mv.quarter_turns() == 2 || matches!(mv.face().index(), 0 | 3))
-            {
+            if depth.checked_sub(1).is_some_and(|d| keeps_g1(self.path[d])) {
                 return false;
             }
             return self.phase2_from(depth);
@@ -579,7 +567,7 @@ impl<'a> Search<'a> {
         if self.count() {
             return true;
         }
-        let tables = self.tables;
+        let tables = self.shared.tables;
         for mv in Move::ALL {
             if depth > 0 && !Metric::Htm.may_follow(self.path[depth - 1], mv) {
                 continue;
@@ -618,7 +606,7 @@ impl<'a> Search<'a> {
         else {
             return false;
         };
-        let bound = self.tables.phase2_bound(c, e, s);
+        let bound = shared.tables.phase2_bound(c, e, s);
         for length in bound..=most.min(PHASE2_MOST) {
             if self.phase2(c, e, s, depth, length) {
                 if self.halted {
@@ -628,11 +616,8 @@ impl<'a> Search<'a> {
                 let mut best = lock(&shared.best);
                 // Another worker may have found a shorter one meanwhile.
                 if total < shared.best_len.load(Ordering::Relaxed) {
-                    *best = Some(self.variant.solution(&self.path[..total], self.tables));
+                    *best = Some(self.variant.solution(&self.path[..total], shared.tables));
                     shared.best_len.store(total, Ordering::Relaxed);
-                    if total <= shared.target {
-                        shared.target_met.store(true, Ordering::Relaxed);
-                    }
                 }
                 return false;
             }
@@ -649,7 +634,7 @@ impl<'a> Search<'a> {
         if self.count() {
             return true;
         }
-        let tables = self.tables;
+        let tables = self.shared.tables;
         for (k, &mv) in tables.moves2.iter().enumerate() {
             if depth > 0 && !Metric::Htm.may_follow(self.path[depth - 1], mv) {
                 continue;
@@ -761,10 +746,7 @@ mod tests {
         for (a, faces) in [[1, 4], [2, 5]].iter().enumerate() {
             let (rotation, back) = solver.axes[a];
             let seen = view(Cube::SOLVED.apply(up), rotation);
-            let image = Move::ALL
-                .into_iter()
-                .find(|&m| Cube::SOLVED.apply(m) == seen)
-                .unwrap();
+            let image = move_of(seen).unwrap();
             assert!(faces.contains(&image.face().index()), "axis {a}: {image}");
             assert_eq!(back[image.index()], up);
         }

@@ -155,17 +155,13 @@ pub fn run(args: Args, ctx: &Context) -> anyhow::Result<ExitCode> {
             // Two-phase counts in htm; written in quarter turns, a half turn is two of them.
             let quarters: Vec<Move> = (solution.moves.iter())
                 .flat_map(|&mv| match mv.quarter_turns() {
-                    2 => vec![Move::new(mv.face(), 1); 2],
-                    _ => vec![mv],
+                    2 => std::iter::repeat_n(Move::new(mv.face(), 1), 2),
+                    _ => std::iter::repeat_n(mv, 1),
                 })
                 .collect();
-            let mut states = vec![cube];
-            for &mv in &quarters {
-                states.push(states[states.len() - 1].apply(mv));
-            }
             solution.cost = quarters.len() as u64;
+            solution.states = cube.path(&quarters);
             solution.moves = quarters;
-            solution.states = states;
         }
         ("twophase", outcome)
     } else if matches!(
@@ -180,14 +176,8 @@ pub fn run(args: Args, ctx: &Context) -> anyhow::Result<ExitCode> {
         if let Some(solution) = outcome.solution.as_mut() {
             let moves = unfold(cube, &solution.states, metric)
                 .context("internal error: the path of classes does not unfold into turns")?;
-            let mut at = cube;
-            let mut states = vec![at];
-            for &mv in &moves {
-                at = at.apply(mv);
-                states.push(at);
-            }
+            solution.states = cube.path(&moves);
             solution.moves = moves;
-            solution.states = states;
         }
         (algo.name(), outcome)
     } else {
