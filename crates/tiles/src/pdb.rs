@@ -286,14 +286,7 @@ impl PatternDb {
             .iter()
             .enumerate()
             .map(|(i, g)| {
-                let report = |done, total| {
-                    progress(BuildProgress {
-                        table: i,
-                        tables: groups.len(),
-                        done,
-                        total,
-                    })
-                };
+                let report = table_progress(progress, i, groups.len());
                 build_pattern(tables, g, &report, &never).expect("a build never stopped ends")
             })
             .collect();
@@ -327,14 +320,7 @@ impl PatternDb {
             let (table, origin) = match read_table(&path, tables.shape, &homes, expected) {
                 Ok(table) => (table, Origin::Cache),
                 Err(e) => {
-                    let report = |done, total| {
-                        progress(BuildProgress {
-                            table: i,
-                            tables: groups.len(),
-                            done,
-                            total,
-                        })
-                    };
+                    let report = table_progress(progress, i, groups.len());
                     let p = build_pattern(tables, g, &report, stop)?;
                     let _ = fs::create_dir_all(dir)
                         .and_then(|_| write_table(&path, tables.shape, &homes, &p.table));
@@ -477,6 +463,22 @@ fn count_layer_work(
         if ci.is_multiple_of(64) {
             progress(done.min(total), total);
         }
+    }
+}
+
+/// A builder's `(done, total)` reports as [`BuildProgress`] of table `table` of `tables`.
+fn table_progress(
+    progress: &(dyn Fn(BuildProgress) + Sync),
+    table: usize,
+    tables: usize,
+) -> impl Fn(u64, u64) + Sync + '_ {
+    move |done, total| {
+        progress(BuildProgress {
+            table,
+            tables,
+            done,
+            total,
+        })
     }
 }
 
