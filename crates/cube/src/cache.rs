@@ -72,6 +72,9 @@ pub enum TableKind {
     /// In G1: permutation of the U and D layer edges x permutation of the middle-layer edges
     /// (40,320 x 24 entries; HTM only).
     EdgesInG1,
+    /// The [optimal solver](crate::Optimal)'s distances to G1: 64,430 classes of (flip, slice)
+    /// x 2,187 twists, the distance modulo 3 in two bits, four entries a byte.
+    Phase1,
 }
 
 impl TableKind {
@@ -83,8 +86,19 @@ impl TableKind {
         TableKind::Corners,
     ];
 
+    /// Every kind, in the order of the file's kind byte.
+    pub const EVERY: [TableKind; 7] = [
+        TableKind::TwistFlip,
+        TableKind::TwistSlice,
+        TableKind::FlipSlice,
+        TableKind::Corners,
+        TableKind::CornersInG1,
+        TableKind::EdgesInG1,
+        TableKind::Phase1,
+    ];
+
     /// The kind's name, as used in file names: `twist-flip`, `twist-slice`, `flip-slice`,
-    /// `corners`, `g1-corners`, `g1-edges`.
+    /// `corners`, `g1-corners`, `g1-edges`, `phase1`.
     pub fn name(self) -> &'static str {
         match self {
             TableKind::TwistFlip => "twist-flip",
@@ -93,6 +107,7 @@ impl TableKind {
             TableKind::Corners => "corners",
             TableKind::CornersInG1 => "g1-corners",
             TableKind::EdgesInG1 => "g1-edges",
+            TableKind::Phase1 => "phase1",
         }
     }
 
@@ -105,6 +120,7 @@ impl TableKind {
             TableKind::FlipSlice => 2048 * 495,
             TableKind::Corners => 40320,
             TableKind::CornersInG1 | TableKind::EdgesInG1 => 40320 * 24,
+            TableKind::Phase1 => crate::optimal::PHASE1_BYTES,
         }
     }
 
@@ -149,7 +165,7 @@ pub enum CacheError {
         expected: u32,
     },
     /// The file holds another kind of table (byte 12).
-    #[error("{}: byte 12 says table kind {found}, expected {expected} ({})", path.display(), TableKind::ALL[usize::from(*expected)].name())]
+    #[error("{}: byte 12 says table kind {found}, expected {expected} ({})", path.display(), TableKind::EVERY[usize::from(*expected)].name())]
     Kind {
         /// The file.
         path: PathBuf,

@@ -273,6 +273,7 @@ impl MoveTables {
             ),
             // Not the heuristic's: the two-phase solver's, which builds its own move tables.
             TableKind::CornersInG1 | TableKind::EdgesInG1 => twophase::phase2_table(kind),
+            TableKind::Phase1 => unreachable!("the optimal solver builds its own table"),
         }
     }
 }
@@ -354,14 +355,15 @@ impl Heuristic {
     }
 
     /// The table of `kind`: one distance (a byte) per value of its coordinates; empty for the
-    /// kinds outside [`TableKind::ALL`], which belong to the [two-phase solver](crate::TwoPhase).
+    /// kinds outside [`TableKind::ALL`], which belong to the [two-phase](crate::TwoPhase) and
+    /// [optimal](crate::Optimal) solvers.
     pub fn table(&self, kind: TableKind) -> &[u8] {
         match kind {
             TableKind::TwistFlip => &self.twist_flip,
             TableKind::TwistSlice => &self.twist_slice,
             TableKind::FlipSlice => &self.flip_slice,
             TableKind::Corners => &self.corners,
-            TableKind::CornersInG1 | TableKind::EdgesInG1 => &[],
+            TableKind::CornersInG1 | TableKind::EdgesInG1 | TableKind::Phase1 => &[],
         }
     }
 

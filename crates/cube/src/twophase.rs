@@ -214,7 +214,7 @@ impl Variant {
 }
 
 /// The face move that makes `cube` of the solved cube, if one does.
-fn move_of(cube: Cube) -> Option<Move> {
+pub(crate) fn move_of(cube: Cube) -> Option<Move> {
     Move::ALL
         .into_iter()
         .find(|&m| Cube::SOLVED.apply(m) == cube)

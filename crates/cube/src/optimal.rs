@@ -1,0 +1,1115 @@
+//! An optimal solver for any cube: [`Optimal`].
+//!
+//! IDA* over the cube's moves, bounded by the exact distance to G1 = <U, D, R2, L2, F2, B2>
+//! (phase 1 of two-phase) seen along each of the three axes. That distance is read from one
+//! table over all of phase 1's coordinates (twist, flip, middle-edge positions: 2.2 billion
+//! of them), made 16 times smaller by the symmetries that keep the U-D axis: 64,430 classes
+//! of (flip, slice) times 2,187 twists, two bits an entry (the distance modulo 3; a move
+//! changes the distance by at most one, so the search knows each child's distance from its
+//! parent's). This is the bound of Kociemba's optimal solver.
+
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, AtomicUsize, Ordering};
+use std::sync::{Mutex, OnceLock};
+use std::time::Instant;
+
+use frontier_search::{Config, Limit, Outcome, Progress, Solution, Stats, Status};
+use rayon::prelude::*;
+
+use crate::cache::{self, CacheReport, Origin, TableKind};
+use crate::cube::Cube;
+use crate::cubie::CubieCube;
+use crate::geometry::Face;
+use crate::heuristic::{
+    flip, move_table, set_flip, set_slice, set_twist, slice, twist, FLIPS, SLICES, TWISTS,
+};
+use crate::huge::HugeTable;
+use crate::moves::{Metric, Move};
+use crate::symmetry::{view, SYMMETRIES};
+use crate::twophase::move_of;
+
+/// How many of the 48 symmetries keep the U-D axis (the view of a U turn is a U or D turn).
+const UD_SYMMETRIES: usize = 16;
+/// Classes of (flip, slice) under those symmetries (Kociemba's "flipslice" classes).
+pub const FLIPSLICE_CLASSES: usize = 64_430;
+/// Entries of the phase-1 table: a class of (flip, slice) and a twist.
+const PHASE1_ENTRIES: usize = FLIPSLICE_CLASSES * TWISTS;
+/// Bytes of the phase-1 table, four entries a byte.
+pub(crate) const PHASE1_BYTES: usize = PHASE1_ENTRIES.div_ceil(4);
+/// The longest solution searched for: past God's number in either metric (20 HTM, 26 QTM).
+const LONGEST: usize = 30;
+/// Nodes between two looks at the clock, the cancel flag and the progress observer.
+const CHECK_MASK: u64 = (1 << 16) - 1;
+/// A phase-1 table entry not reached yet, while the table is built.
+const UNSEEN: u8 = u8::MAX;
+
+/// Asks the CPU to start loading the cache line at `ptr`; a hint only, never a fault.
+#[inline(always)]
+fn prefetch<T>(ptr: *const T) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a prefetch is a hint that never faults, even on an address that is not mapped;
+    // SSE is part of every x86_64 target.
+    unsafe {
+        std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(ptr.cast());
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = ptr;
+}
+
+/// The middle-edge positions of the solved cube.
+fn solved_slice() -> usize {
+    slice(&CubieCube::SOLVED)
+}
+
+/// A cube with this flip and slice (`flip * 495 + slice`), its other pieces as solved as can be.
+fn set_flipslice(fs: usize) -> CubieCube {
+    let mut cube = set_slice(fs % SLICES);
+    cube.eo = set_flip(fs / SLICES).eo;
+    cube
+}
+
+fn flipslice(c: &CubieCube) -> usize {
+    flip(c) * SLICES + slice(c)
+}
+
+/// The classes of (flip, slice) under the 16 symmetries that keep the U-D axis, and how twist
+/// changes under each of them: what it takes to look up a cube in the phase-1 table.
+struct Reduction {
+    /// `twist_view[t * 16 + k]`: the twist of a cube of twist `t` seen through symmetry `k`.
+    twist_view: Vec<u16>,
+    /// `class_of[fs]`: the class of (flip, slice) `fs` (shifted left by 4) and the symmetry
+    /// that turns a cube with `fs` into the class's representative (the low 4 bits).
+    class_of: HugeTable<u32>,
+    /// The representative (flip, slice) of each class.
+    representatives: Vec<u32>,
+    /// For each class, the symmetries that leave its representative's (flip, slice) as it is,
+    /// as bits.
+    stabilizers: Vec<u16>,
+}
+
+/// Of the 48 [views](view), the 16 that keep the U-D axis (a U turn's view is a U or D turn),
+/// the identity first.
+fn ud_symmetries() -> [usize; UD_SYMMETRIES] {
+    let up = Cube::SOLVED.apply(Move::new(Face::U, 1));
+    let mut symmetries = [0; UD_SYMMETRIES];
+    let keeping = (0..SYMMETRIES)
+        .filter(|&s| move_of(view(up, s)).is_some_and(|m| matches!(m.face(), Face::U | Face::D)));
+    let mut count = 0;
+    for (slot, s) in symmetries.iter_mut().zip(keeping) {
+        *slot = s;
+        count += 1;
+    }
+    assert_eq!(count, UD_SYMMETRIES, "16 symmetries keep the U-D axis");
+    symmetries
+}
+
+impl Reduction {
+    fn new() -> Reduction {
+        let symmetries = ud_symmetries();
+        let seen = |c: &CubieCube, k: usize| view(Cube::from_cubie(c), symmetries[k]).to_cubie();
+        let mut twist_view = vec![0u16; TWISTS * UD_SYMMETRIES];
+        for t in 0..TWISTS {
+            let cube = set_twist(t);
+            for k in 0..UD_SYMMETRIES {
+                twist_view[t * UD_SYMMETRIES + k] = twist(&seen(&cube, k)) as u16;
+            }
+        }
+        // Which symmetry undoes each one.
+        let probe = Cube::random(7);
+        let inverse: Vec<usize> = (0..UD_SYMMETRIES)
+            .map(|k| {
+                let there = view(probe, symmetries[k]);
+                (0..UD_SYMMETRIES)
+                    .find(|&j| view(there, symmetries[j]) == probe)
+                    .expect("the symmetries form a group")
+            })
+            .collect();
+        let mut class_of = vec![u32::MAX; FLIPS * SLICES];
+        let mut representatives = Vec::with_capacity(FLIPSLICE_CLASSES);
+        let mut stabilizers = Vec::with_capacity(FLIPSLICE_CLASSES);
+        for fs in 0..FLIPS * SLICES {
+            if class_of[fs] != u32::MAX {
+                continue;
+            }
+            let class = representatives.len() as u32;
+            representatives.push(fs as u32);
+            let cube = set_flipslice(fs);
+            let mut stabilizer = 0u16;
+            for k in 0..UD_SYMMETRIES {
+                let other = flipslice(&seen(&cube, k));
+                if other == fs {
+                    stabilizer |= 1 << k;
+                }
+                if class_of[other] == u32::MAX {
+                    // `other` is `fs` seen through k: k's inverse takes it back.
+                    class_of[other] = class << 4 | inverse[k] as u32;
+                }
+            }
+            stabilizers.push(stabilizer);
+        }
+        Reduction {
+            twist_view,
+            class_of: HugeTable::new(&class_of),
+            representatives,
+            stabilizers,
+        }
+    }
+
+    /// The phase-1 table entry of a cube with these coordinates.
+    #[inline(always)]
+    fn entry(&self, twist: usize, flipslice: usize) -> usize {
+        let class = self.class_of[flipslice];
+        let k = (class & 15) as usize;
+        (class >> 4) as usize * TWISTS + usize::from(self.twist_view[twist * UD_SYMMETRIES + k])
+    }
+}
+
+/// The move tables of phase 1's coordinates: `twist[t * 18 + m]` and so on.
+struct MoveTables {
+    twist: Vec<u16>,
+    flip: Vec<u16>,
+    slice: Vec<u16>,
+}
+
+impl MoveTables {
+    fn new() -> MoveTables {
+        let u16s = |table: Vec<u32>| table.into_iter().map(|x| x as u16).collect();
+        MoveTables {
+            twist: u16s(move_table(TWISTS, set_twist, twist, &Move::ALL)),
+            flip: u16s(move_table(FLIPS, set_flip, flip, &Move::ALL)),
+            slice: u16s(move_table(SLICES, set_slice, slice, &Move::ALL)),
+        }
+    }
+}
+
+/// The phase-1 distances of `metric`, one byte an entry, by breadth-first search over the
+/// table's entries; `None` if `stop` said so. Early layers are expanded forwards; once the
+/// entries left are fewer than a third of the layer's successors, each entry left looks for
+/// a neighbour in the layer instead (backwards). `progress(depth, entries reached)` after
+/// each layer.
+fn phase1_distances(
+    reduction: &Reduction,
+    moves: &MoveTables,
+    metric: Metric,
+    progress: &(dyn Fn(u8, usize) + Sync),
+    stop: &(dyn Fn() -> bool + Sync),
+) -> Option<Vec<u8>> {
+    let dist: Vec<AtomicU8> = (0..PHASE1_ENTRIES).map(|_| AtomicU8::new(UNSEEN)).collect();
+    let turns: Vec<usize> = metric.moves().iter().map(|m| m.index()).collect();
+    let solved = reduction.entry(twist(&CubieCube::SOLVED), flipslice(&CubieCube::SOLVED));
+    dist[solved].store(0, Ordering::Relaxed);
+    let mut reached = 1usize;
+    let mut layer = 1usize;
+    let mut depth = 0u8;
+    // The entry after move `m` from the entry (class, t), given the class's neighbours.
+    let step = |neighbours: &[(u32, u8)], t: usize, i: usize, m: usize| -> (usize, usize) {
+        let (class, k) = neighbours[i];
+        let t2 = usize::from(moves.twist[t * 18 + m]);
+        let t3 = usize::from(reduction.twist_view[t2 * UD_SYMMETRIES + usize::from(k)]);
+        (class as usize, t3)
+    };
+    // The classes (and symmetries to them) reached from a class's representative by each move.
+    let neighbours_of = |class: usize| -> Vec<(u32, u8)> {
+        let fs = reduction.representatives[class] as usize;
+        let (f, s) = (fs / SLICES, fs % SLICES);
+        turns
+            .iter()
+            .map(|&m| {
+                let fs2 = usize::from(moves.flip[f * 18 + m]) * SLICES
+                    + usize::from(moves.slice[s * 18 + m]);
+                let c = reduction.class_of[fs2];
+                (c >> 4, (c & 15) as u8)
+            })
+            .collect()
+    };
+    loop {
+        if stop() {
+            return None;
+        }
+        let left = PHASE1_ENTRIES - reached;
+        let backwards = left < layer * turns.len() / 3;
+        let next = depth + 1;
+        let found: usize = (0..FLIPSLICE_CLASSES)
+            .into_par_iter()
+            .map(|class| {
+                let row = &dist[class * TWISTS..(class + 1) * TWISTS];
+                let wanted = if backwards { UNSEEN } else { depth };
+                if !row.iter().any(|d| d.load(Ordering::Relaxed) == wanted) {
+                    return 0;
+                }
+                let neighbours = neighbours_of(class);
+                let mut found = 0;
+                for t in 0..TWISTS {
+                    if row[t].load(Ordering::Relaxed) != wanted {
+                        continue;
+                    }
+                    if backwards {
+                        let near = (0..turns.len()).any(|i| {
+                            let (c, t3) = step(&neighbours, t, i, turns[i]);
+                            dist[c * TWISTS + t3].load(Ordering::Relaxed) == depth
+                        });
+                        if near {
+                            row[t].store(next, Ordering::Relaxed);
+                            found += 1;
+                        }
+                        continue;
+                    }
+                    for i in 0..turns.len() {
+                        let (c, t3) = step(&neighbours, t, i, turns[i]);
+                        if dist[c * TWISTS + t3].load(Ordering::Relaxed) != UNSEEN {
+                            continue;
+                        }
+                        dist[c * TWISTS + t3].store(next, Ordering::Relaxed);
+                        found += 1;
+                        // The same cubes seen through the symmetries that keep the class's
+                        // representative: every way of looking them up gets the distance.
+                        let stabilizer = reduction.stabilizers[c];
+                        if stabilizer != 1 {
+                            for k in 1..UD_SYMMETRIES {
+                                if stabilizer & (1 << k) == 0 {
+                                    continue;
+                                }
+                                let t4 = usize::from(reduction.twist_view[t3 * UD_SYMMETRIES + k]);
+                                let d = &dist[c * TWISTS + t4];
+                                if d.load(Ordering::Relaxed) == UNSEEN {
+                                    d.store(next, Ordering::Relaxed);
+                                    found += 1;
+                                }
+                            }
+                        }
+                    }
+                }
+                found
+            })
+            .sum();
+        if found == 0 {
+            break;
+        }
+        // Parallel workers may both count an entry they both reached: recount.
+        reached = dist
+            .par_iter()
+            .filter(|d| d.load(Ordering::Relaxed) != UNSEEN)
+            .count();
+        layer = found;
+        depth = next;
+        progress(depth, reached);
+    }
+    Some(dist.into_iter().map(AtomicU8::into_inner).collect())
+}
+
+/// Four distances modulo 3 a byte, entry `i` in bits `2 * (i % 4)`.
+fn pack(distances: &[u8]) -> Vec<u8> {
+    distances
+        .chunks(4)
+        .map(|four| {
+            four.iter()
+                .enumerate()
+                .fold(0u8, |byte, (i, &d)| byte | (d % 3) << (2 * i))
+        })
+        .collect()
+}
+
+/// Where an [`Optimal`] solver's table build stands: `depth` layers done, `reached` of the
+/// `total` entries known.
+#[derive(Clone, Copy, Debug)]
+pub struct BuildProgress {
+    /// The distance of the last layer found.
+    pub depth: u8,
+    /// Entries whose distance is known.
+    pub reached: usize,
+    /// Entries in the table.
+    pub total: usize,
+}
+
+/// An optimal solver for any cube: IDA* bounded by the distance to G1 along all three axes.
+///
+/// The bound of a cube is the largest of its three phase-1 distances (the cube seen with the
+/// U-D, R-L and F-B axis up), plus one when all three are equal and not zero: a solution of
+/// exactly that length would end with a quarter turn, which belongs to one axis's G1, so
+/// that axis would be one move closer. The phase-1 table is read from the disk cache
+/// (`phase1-htm` or `phase1-qtm`, 35 MB) or built (about 10 s on two threads) and written
+/// there.
+///
+/// ```no_run
+/// use frontier_cube::{Cube, Metric, Notation, Optimal};
+/// use frontier_search::{Config, Status};
+///
+/// // The superflip: every edge flipped in place, 20 moves from solved (Reid, 1995).
+/// let superflip = "U R2 F B R B2 R U2 L B2 R U' D' R2 F R' L B2 U2 F2";
+/// let cube = Cube::from_scramble(superflip, Notation::Wca).unwrap();
+/// let outcome = Optimal::get(Metric::Htm).solve(cube, &Config::default());
+/// assert_eq!(outcome.status, Status::Solved);
+/// assert_eq!(outcome.solution.unwrap().len(), 20);
+/// ```
+pub struct Optimal {
+    metric: Metric,
+    reduction: Reduction,
+    moves: MoveTables,
+    /// The phase-1 distances modulo 3, packed by [`pack`].
+    phase1: HugeTable<u8>,
+    /// The symmetries (rotations) that show the cube with its U-D, R-L and F-B axis up: the
+    /// identity, and two others.
+    views: [usize; 3],
+    /// `axis_moves[axis][m]`: the move of the view along `axis` behind real move `m` (by index).
+    axis_moves: [[u8; 18]; 3],
+    report: CacheReport,
+}
+
+/// The phase-1 coordinates of a cube seen along one axis, and its exact distance to G1.
+#[derive(Clone, Copy, Debug)]
+struct AxisNode {
+    twist: u16,
+    flip: u16,
+    slice: u16,
+    distance: u8,
+}
+
+impl Optimal {
+    /// The solver for `metric`, its table loaded on first use from the cache
+    /// ([`cache::default_dir`]) or built and saved there, then shared by the whole process.
+    pub fn get(metric: Metric) -> &'static Optimal {
+        static HTM: OnceLock<Optimal> = OnceLock::new();
+        static QTM: OnceLock<Optimal> = OnceLock::new();
+        let cell = match metric {
+            Metric::Htm => &HTM,
+            Metric::Qtm => &QTM,
+        };
+        cell.get_or_init(|| {
+            Optimal::load_or_build(&cache::default_dir(), metric, &|_| {}, &|| false)
+                .expect("a build that is never stopped ends")
+        })
+    }
+
+    /// The solver for `metric`, its phase-1 table read from the directory `dir`, or built
+    /// (reporting each layer to `progress`) and written there when the file is missing or
+    /// fails a check; `None` if `stop` returned true during the build (nothing is written).
+    /// A cache that cannot be written costs nothing but the next build; see
+    /// [`Optimal::cache_report`].
+    pub fn load_or_build(
+        dir: &Path,
+        metric: Metric,
+        progress: &(dyn Fn(BuildProgress) + Sync),
+        stop: &(dyn Fn() -> bool + Sync),
+    ) -> Option<Optimal> {
+        let reduction = Reduction::new();
+        let moves = MoveTables::new();
+        let kind = TableKind::Phase1;
+        let path = dir.join(cache::file_name(kind, metric));
+        let mut report = CacheReport {
+            dir: Some(dir.to_path_buf()),
+            ..CacheReport::default()
+        };
+        let phase1 = match cache::read_table(&path, kind, metric) {
+            Ok(table) => {
+                report.origins.push((kind, Origin::Cache));
+                table
+            }
+            Err(e) => {
+                let origin = if e.is_missing() {
+                    Origin::Built
+                } else {
+                    report.problems.push(e);
+                    Origin::Rebuilt
+                };
+                report.origins.push((kind, origin));
+                let layer = |depth, reached| {
+                    progress(BuildProgress {
+                        depth,
+                        reached,
+                        total: PHASE1_ENTRIES,
+                    })
+                };
+                let table = pack(&phase1_distances(&reduction, &moves, metric, &layer, stop)?);
+                if let Err(e) = cache::write_table(&path, kind, metric, &table) {
+                    report.problems.push(e);
+                }
+                table
+            }
+        };
+        // For each axis, a rotation whose view turns it into the U-D axis, and the move of
+        // the view behind each real move.
+        let views = [0, 1, 2].map(|face| {
+            let turn = Cube::SOLVED.apply(Move::new(Face::ALL[face], 1));
+            (0..SYMMETRIES / 2)
+                .find(|&r| {
+                    move_of(view(turn, r)).is_some_and(|m| matches!(m.face(), Face::U | Face::D))
+                })
+                .expect("some rotation takes each axis to the U-D axis")
+        });
+        let axis_moves = views.map(|rotation| {
+            Move::ALL.map(|mv| {
+                let seen = move_of(view(Cube::SOLVED.apply(mv), rotation));
+                seen.expect("a view of a face turn is a face turn").index() as u8
+            })
+        });
+        Some(Optimal {
+            metric,
+            reduction,
+            moves,
+            phase1: HugeTable::new(&phase1),
+            views,
+            axis_moves,
+            report,
+        })
+    }
+
+    /// Where the table came from (cache, built, rebuilt) and the problems met with the cache.
+    pub fn cache_report(&self) -> &CacheReport {
+        &self.report
+    }
+
+    /// The metric whose moves the solver counts.
+    pub fn metric(&self) -> Metric {
+        self.metric
+    }
+
+    /// The distance modulo 3 stored for an entry.
+    #[inline(always)]
+    fn stored(&self, entry: usize) -> u8 {
+        (self.phase1[entry >> 2] >> ((entry & 3) << 1)) & 3
+    }
+
+    /// Whether coordinates are those of G1 (distance 0).
+    fn in_g1(node: &AxisNode) -> bool {
+        node.twist == 0 && node.flip == 0 && usize::from(node.slice) == solved_slice()
+    }
+
+    /// A cube's coordinates along the U-D axis with an unknown distance.
+    fn coordinates(cube: Cube) -> AxisNode {
+        let c = cube.to_cubie();
+        AxisNode {
+            twist: twist(&c) as u16,
+            flip: flip(&c) as u16,
+            slice: slice(&c) as u16,
+            distance: 0,
+        }
+    }
+
+    /// The coordinates after move `m` (index into `Move::ALL`), with `node`'s distance still.
+    #[inline(always)]
+    fn moved(&self, node: &AxisNode, m: usize) -> AxisNode {
+        AxisNode {
+            twist: self.moves.twist[usize::from(node.twist) * 18 + m],
+            flip: self.moves.flip[usize::from(node.flip) * 18 + m],
+            slice: self.moves.slice[usize::from(node.slice) * 18 + m],
+            distance: node.distance,
+        }
+    }
+
+    /// Where the node's flip and slice are looked up in the class table.
+    #[inline(always)]
+    fn flipslice_of(node: &AxisNode) -> usize {
+        usize::from(node.flip) * SLICES + usize::from(node.slice)
+    }
+
+    /// The node's entry in the phase-1 table.
+    #[inline(always)]
+    fn entry_of(&self, node: &AxisNode) -> usize {
+        self.reduction
+            .entry(usize::from(node.twist), Optimal::flipslice_of(node))
+    }
+
+    /// The distance of a neighbour of a node at distance `parent`, from its table entry: one
+    /// move closer, as far, or one further, whichever has the stored remainder.
+    #[inline(always)]
+    fn distance_after(&self, parent: u8, entry: usize) -> u8 {
+        match (self.stored(entry) + 3 - parent % 3) % 3 {
+            0 => parent,
+            1 => parent + 1,
+            _ => parent - 1,
+        }
+    }
+
+    /// The node after move `m`, with its distance.
+    #[inline(always)]
+    fn child(&self, node: &AxisNode, m: usize) -> AxisNode {
+        let mut child = self.moved(node, m);
+        child.distance = self.distance_after(node.distance, self.entry_of(&child));
+        child
+    }
+
+    /// The exact phase-1 distance of coordinates: walk towards G1, one move closer at each
+    /// step (the neighbour whose stored remainder is one less), counting the moves.
+    fn phase1_distance(&self, mut node: AxisNode) -> u8 {
+        let mut steps = 0;
+        while !Optimal::in_g1(&node) {
+            // Any distance of the right remainder works for `child`: only the difference
+            // matters, and the closer neighbour's is one less.
+            let (f, s) = (usize::from(node.flip), usize::from(node.slice));
+            node.distance = 3 + self.stored(
+                self.reduction
+                    .entry(usize::from(node.twist), f * SLICES + s),
+            );
+            let closer = node.distance - 1;
+            node = self
+                .metric
+                .moves()
+                .iter()
+                .map(|m| self.child(&node, m.index()))
+                .find(|c| c.distance == closer)
+                .expect("a cube outside G1 has a neighbour closer to it");
+            steps += 1;
+        }
+        steps
+    }
+
+    /// The cube's coordinates along the three axes, with their distances.
+    fn axis_nodes(&self, cube: Cube) -> [AxisNode; 3] {
+        self.views.map(|rotation| {
+            let mut node = Optimal::coordinates(view(cube, rotation));
+            node.distance = self.phase1_distance(node);
+            node
+        })
+    }
+
+    /// A lower bound of the moves that solve a cube whose three axis distances are these.
+    #[inline(always)]
+    fn bound_of(distances: [u8; 3]) -> usize {
+        let [a, b, c] = distances;
+        let most = a.max(b).max(c);
+        usize::from(most) + usize::from(a == b && b == c && most > 0)
+    }
+
+    /// A lower bound of the number of moves (in the solver's metric) that solve `cube`: the
+    /// solver's bound at the root.
+    pub fn estimate(&self, cube: Cube) -> u64 {
+        Optimal::bound_of(self.axis_nodes(cube).map(|n| n.distance)) as u64
+    }
+
+    /// A shortest solution of `cube` in the solver's metric, by IDA*: each bound in turn is
+    /// searched completely, so the first solution found is a shortest one.
+    ///
+    /// Limits: `config.max_depth` (no longer solution is looked for: [`Limit::Depth`]),
+    /// `config.timeout` ([`Limit::Time`]) and `config.cancel` ([`Limit::Cancelled`]). It
+    /// stores nothing, so `max_states` does not apply. With `config.threads` above one, the
+    /// workers share out the subtrees below the first two moves; which of several shortest
+    /// solutions is returned may then vary from run to run.
+    pub fn solve(&self, cube: Cube, config: &Config) -> Outcome<Cube, Move> {
+        let started = Instant::now();
+        let longest = config
+            .max_depth
+            .map_or(LONGEST, |d| (d as usize).min(LONGEST));
+        let root = self.axis_nodes(cube);
+        let shared = Shared {
+            solver: self,
+            cube,
+            config,
+            started,
+            found: Mutex::new(None),
+            done: AtomicBool::new(false),
+            stopped: Mutex::new(None),
+            expanded: AtomicU64::new(0),
+            bound: AtomicUsize::new(0),
+            last_progress: Mutex::new(0.0),
+        };
+        let mut counts = (0, 0);
+        let mut status = Status::Limit(Limit::Depth);
+        let mut bound = Optimal::bound_of(root.map(|n| n.distance));
+        if cube.is_solved() {
+            *lock(&shared.found) = Some(Vec::new());
+            status = Status::Solved;
+        }
+        while status != Status::Solved && bound <= longest {
+            shared.bound.store(bound, Ordering::Relaxed);
+            let (expanded, generated) = shared.search(root, bound);
+            counts.0 += expanded;
+            counts.1 += generated;
+            if lock(&shared.found).is_some() {
+                status = Status::Solved;
+            } else if let Some(limit) = *lock(&shared.stopped) {
+                status = Status::Limit(limit);
+                break;
+            }
+            bound += 1;
+        }
+        let solution = match status {
+            Status::Solved => lock(&shared.found).take().map(|moves| Solution {
+                cost: moves.iter().map(|m| m.cost(self.metric)).sum(),
+                states: cube.path(&moves),
+                moves,
+            }),
+            _ => None,
+        };
+        Outcome {
+            status,
+            solution,
+            stats: Stats {
+                expanded: counts.0,
+                generated: counts.1,
+                stored: 0,
+                peak_frontier: shared.bound.load(Ordering::Relaxed) as u64,
+                seconds: started.elapsed().as_secs_f64(),
+            },
+        }
+    }
+}
+
+/// The value behind a mutex, even if another worker panicked while holding it.
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+/// What the workers of one solve share.
+struct Shared<'a> {
+    solver: &'a Optimal,
+    /// The cube to solve.
+    cube: Cube,
+    config: &'a Config,
+    started: Instant,
+    /// The solution found, if any: any solution within the current bound is a shortest one.
+    found: Mutex<Option<Vec<Move>>>,
+    /// Whether the workers must end: a solution was found or a limit was hit.
+    done: AtomicBool,
+    /// The limit that stopped the search, if one did.
+    stopped: Mutex<Option<Limit>>,
+    /// Nodes expanded by all workers, as of their last checks (for progress).
+    expanded: AtomicU64,
+    /// The bound being searched.
+    bound: AtomicUsize,
+    last_progress: Mutex<f64>,
+}
+
+impl Shared<'_> {
+    /// Searches every sequence of `bound` moves from the root, the subtrees below the first
+    /// two moves shared out among the workers. Returns the nodes expanded and generated.
+    fn search(&self, root: [AxisNode; 3], bound: usize) -> (u64, u64) {
+        let metric = self.solver.metric;
+        let mut prefixes: Vec<Vec<Move>> = vec![Vec::new()];
+        for _ in 0..bound.min(2) {
+            let mut longer = Vec::new();
+            for p in &prefixes {
+                for &m in metric.moves() {
+                    if p.last().is_none_or(|&l| metric.may_follow(l, m)) {
+                        longer.push([p.as_slice(), &[m]].concat());
+                    }
+                }
+            }
+            prefixes = longer;
+        }
+        let next = AtomicUsize::new(0);
+        let threads = self.config.threads.max(1).min(prefixes.len());
+        let work = || {
+            let mut worker = Worker {
+                shared: self,
+                path: [Move::ALL[0]; LONGEST + 1],
+                expanded: 0,
+                generated: 0,
+            };
+            loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                if i >= prefixes.len() || self.done.load(Ordering::Relaxed) {
+                    break;
+                }
+                worker.prefix(root, &prefixes[i], bound);
+            }
+            (worker.expanded, worker.generated)
+        };
+        let mut counts = vec![(0, 0); threads];
+        let work = &work;
+        std::thread::scope(|scope| {
+            let (first, others) = counts.split_at_mut(1);
+            for count in others.iter_mut() {
+                scope.spawn(move || *count = work());
+            }
+            first[0] = work();
+        });
+        self.done.store(
+            lock(&self.stopped).is_some() || lock(&self.found).is_some(),
+            Ordering::Relaxed,
+        );
+        counts
+            .into_iter()
+            .fold((0, 0), |(e, g), (a, b)| (e + a, g + b))
+    }
+}
+
+/// One worker's depth-first search.
+struct Worker<'a> {
+    shared: &'a Shared<'a>,
+    path: [Move; LONGEST + 1],
+    expanded: u64,
+    generated: u64,
+}
+
+impl Worker<'_> {
+    /// Plays `prefix` from the root (pruning as the search would) and searches below it.
+    fn prefix(&mut self, root: [AxisNode; 3], prefix: &[Move], bound: usize) {
+        let mut nodes = root;
+        for (depth, &mv) in prefix.iter().enumerate() {
+            if self.count() {
+                return;
+            }
+            self.generated += 1;
+            match self.step(&nodes, mv, bound - depth) {
+                Some(next) => nodes = next,
+                None => return,
+            }
+            self.path[depth] = mv;
+        }
+        self.dive(nodes, prefix.len(), bound - prefix.len());
+    }
+
+    /// The three axis nodes after `mv`, or `None` if the bound cuts them off with `left`
+    /// moves to make before `mv`.
+    #[inline(always)]
+    fn step(&self, nodes: &[AxisNode; 3], mv: Move, left: usize) -> Option<[AxisNode; 3]> {
+        let solver = self.shared.solver;
+        let m = mv.index();
+        let a = solver.child(&nodes[0], m);
+        if usize::from(a.distance) >= left {
+            return None;
+        }
+        let b = solver.child(&nodes[1], usize::from(solver.axis_moves[1][m]));
+        if usize::from(b.distance) >= left {
+            return None;
+        }
+        let c = solver.child(&nodes[2], usize::from(solver.axis_moves[2][m]));
+        if Optimal::bound_of([a.distance, b.distance, c.distance]) >= left {
+            return None;
+        }
+        Some([a, b, c])
+    }
+
+    /// Searches below `nodes` after `depth` moves with `left` more to make.
+    fn dive(&mut self, nodes: [AxisNode; 3], depth: usize, left: usize) -> bool {
+        if left == 0 {
+            if !nodes.iter().all(Optimal::in_g1) {
+                return false;
+            }
+            let moves = &self.path[..depth];
+            if !self.shared.cube.apply_all(moves).is_solved() {
+                return false;
+            }
+            let shared = self.shared;
+            lock(&shared.found).get_or_insert_with(|| moves.to_vec());
+            shared.done.store(true, Ordering::Relaxed);
+            return true;
+        }
+        if self.count() {
+            return true;
+        }
+        let solver = self.shared.solver;
+        let metric = solver.metric;
+        let mut moves = [0u8; 18];
+        let mut alive = 0;
+        for &mv in metric.moves() {
+            if depth == 0 || metric.may_follow(self.path[depth - 1], mv) {
+                moves[alive] = mv.index() as u8;
+                alive += 1;
+            }
+        }
+        self.generated += alive as u64;
+        // One axis at a time for all the children still alive, in two rounds (the class of
+        // each child's flip and slice, then its phase-1 entry), so that the children's reads
+        // of memory overlap; a child that one axis cuts off is not looked up along the next.
+        // (Reading all three axes at once, pruned or not, was slower: 22.4 s against 20.3 s
+        // on four 16-move scrambles.)
+        let mut children = [nodes; 18];
+        let classes = solver.reduction.class_of.as_ptr();
+        for axis in 0..3 {
+            for (k, &m) in moves[..alive].iter().enumerate() {
+                let seen = usize::from(solver.axis_moves[axis][usize::from(m)]);
+                children[k][axis] = solver.moved(&nodes[axis], seen);
+                prefetch(classes.wrapping_add(Optimal::flipslice_of(&children[k][axis])));
+            }
+            let mut entries = [0usize; 18];
+            for k in 0..alive {
+                entries[k] = solver.entry_of(&children[k][axis]);
+                prefetch(solver.phase1.as_ptr().wrapping_add(entries[k] >> 2));
+            }
+            let mut kept = 0;
+            for k in 0..alive {
+                let distance = solver.distance_after(nodes[axis].distance, entries[k]);
+                children[k][axis].distance = distance;
+                let bound = match axis {
+                    2 => Optimal::bound_of(children[k].map(|c| c.distance)),
+                    _ => usize::from(distance),
+                };
+                if bound < left {
+                    moves[kept] = moves[k];
+                    children[kept] = children[k];
+                    kept += 1;
+                }
+            }
+            alive = kept;
+        }
+        for k in 0..alive {
+            self.path[depth] = Move::ALL[usize::from(moves[k])];
+            if self.dive(children[k], depth + 1, left - 1) {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Counts a node; every [`CHECK_MASK`] + 1 of them, looks at the other workers and the
+    /// limits, and reports progress. Returns whether the search must end.
+    #[inline]
+    fn count(&mut self) -> bool {
+        self.expanded += 1;
+        if self.expanded & CHECK_MASK != 0 {
+            return false;
+        }
+        let shared = self.shared;
+        if shared.done.load(Ordering::Relaxed) {
+            return true;
+        }
+        let config = shared.config;
+        let expanded = shared.expanded.fetch_add(CHECK_MASK + 1, Ordering::Relaxed);
+        let stop = |limit| {
+            lock(&shared.stopped).get_or_insert(limit);
+            shared.done.store(true, Ordering::Relaxed);
+            true
+        };
+        if config
+            .cancel
+            .as_ref()
+            .is_some_and(|flag| flag.load(Ordering::Relaxed))
+        {
+            return stop(Limit::Cancelled);
+        }
+        let seconds = shared.started.elapsed().as_secs_f64();
+        if config.timeout.is_some_and(|t| seconds >= t.as_secs_f64()) {
+            return stop(Limit::Time);
+        }
+        if let Some(observer) = &config.progress {
+            let mut last = lock(&shared.last_progress);
+            if seconds - *last >= 0.1 {
+                *last = seconds;
+                observer(&Progress {
+                    expanded: expanded + CHECK_MASK + 1,
+                    stored: 0,
+                    depth: shared.bound.load(Ordering::Relaxed) as u64,
+                    seconds,
+                    max_states: None,
+                });
+            }
+        }
+        false
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cache::temp_dir;
+    use crate::{random_scramble, Facelets, Notation, SymmetricCubeSpace};
+    use frontier_search::bidirectional;
+    use std::sync::atomic::AtomicBool;
+    use std::sync::Arc;
+    use std::time::Duration;
+
+    fn solver(metric: Metric) -> &'static Optimal {
+        Optimal::get(metric)
+    }
+
+    /// Replays `moves` on the facelet model, which knows nothing of coordinates.
+    fn assert_solves(cube: Cube, moves: &[Move]) {
+        let mut facelets = cube.to_facelets();
+        for &mv in moves {
+            facelets.apply(mv);
+        }
+        assert_eq!(
+            facelets,
+            Facelets::SOLVED,
+            "{moves:?} does not solve the cube"
+        );
+    }
+
+    #[test]
+    fn flip_and_slice_fall_into_kociembas_64430_classes() {
+        // Kociemba, "The two-phase algorithm": 2048 x 495 (flip, slice) pairs make 64,430
+        // classes under the 16 symmetries that keep the U-D axis.
+        let reduction = Reduction::new();
+        assert_eq!(reduction.representatives.len(), FLIPSLICE_CLASSES);
+        let sizes: usize = (reduction.stabilizers.iter())
+            .map(|s| UD_SYMMETRIES / s.count_ones() as usize)
+            .sum();
+        assert_eq!(sizes, FLIPS * SLICES, "the classes cover every pair once");
+    }
+
+    #[test]
+    fn a_cube_and_its_views_share_a_class_and_a_distance() {
+        // The reduction rests on the flip and slice of a view depending on the cube's flip and
+        // slice alone, and its twist on the cube's twist alone; random whole cubes test it.
+        let solver = solver(Metric::Htm);
+        let reduction = &solver.reduction;
+        for seed in 0..200 {
+            let cube = Cube::random(seed);
+            let c = cube.to_cubie();
+            let class = reduction.class_of[flipslice(&c)] >> 4;
+            let stored = solver.stored(reduction.entry(twist(&c), flipslice(&c)));
+            for (k, &symmetry) in ud_symmetries().iter().enumerate() {
+                let seen = view(cube, symmetry).to_cubie();
+                assert_eq!(
+                    reduction.class_of[flipslice(&seen)] >> 4,
+                    class,
+                    "seed {seed}"
+                );
+                let t = reduction.twist_view[twist(&c) * UD_SYMMETRIES + k];
+                assert_eq!(usize::from(t), twist(&seen), "seed {seed}, symmetry {k}");
+                let entry = reduction.entry(twist(&seen), flipslice(&seen));
+                assert_eq!(solver.stored(entry), stored, "seed {seed}, symmetry {k}");
+            }
+        }
+    }
+
+    #[test]
+    fn phase1_distances_are_kociembas() {
+        // The number of phase-1 coordinates (twist, flip, slice: 2,217,093,120) at each
+        // distance to G1 in HTM, as Kociemba publishes them. An entry stands for one
+        // coordinate per (flip, slice) pair of its class.
+        const PUBLISHED: [u64; 13] = [
+            1,
+            4,
+            50,
+            592,
+            7_156,
+            87_236,
+            1_043_817,
+            12_070_278,
+            124_946_368,
+            821_605_960,
+            1_199_128_738,
+            58_202_444,
+            476,
+        ];
+        let reduction = Reduction::new();
+        let moves = MoveTables::new();
+        let distances =
+            phase1_distances(&reduction, &moves, Metric::Htm, &|_, _| {}, &|| false).unwrap();
+        let mut counts = [0u64; 13];
+        for (class, row) in distances.chunks(TWISTS).enumerate() {
+            let size = (UD_SYMMETRIES / reduction.stabilizers[class].count_ones() as usize) as u64;
+            for &d in row {
+                counts[usize::from(d)] += size;
+            }
+        }
+        assert_eq!(counts, PUBLISHED);
+        // The packed table holds the same distances, modulo 3.
+        let packed = pack(&distances);
+        for entry in (0..PHASE1_ENTRIES).step_by(9973) {
+            let stored = (packed[entry >> 2] >> ((entry & 3) << 1)) & 3;
+            assert_eq!(stored, distances[entry] % 3);
+        }
+    }
+
+    #[test]
+    fn the_bound_follows_each_axis() {
+        let solver = solver(Metric::Htm);
+        let distances = |text: &str| {
+            let cube = Cube::from_scramble(text, Notation::Wca).unwrap();
+            solver.axis_nodes(cube).map(|n| n.distance)
+        };
+        // A quarter turn is in the G1 of its own axis only.
+        assert_eq!(distances("U"), [0, 1, 1]);
+        assert_eq!(distances("R'"), [1, 0, 1]);
+        assert_eq!(distances("F"), [1, 1, 0]);
+        assert_eq!(distances("R2 F2 U2"), [0, 0, 0]);
+        // Three equal distances: one more move (R U F needs 3, and no axis sees it in fewer).
+        let cube = Cube::from_scramble("R U F", Notation::Wca).unwrap();
+        assert_eq!(
+            solver.estimate(cube),
+            Optimal::bound_of(distances("R U F")) as u64
+        );
+        assert!(solver.estimate(cube) <= 3);
+        assert_eq!(solver.estimate(Cube::SOLVED), 0);
+    }
+
+    #[test]
+    fn solutions_are_as_short_as_bidirectional_search_finds() {
+        // An independent optimal solver: bidirectional search on classes of cubes.
+        for metric in [Metric::Htm, Metric::Qtm] {
+            let solver = solver(metric);
+            for seed in 0..12u64 {
+                let length = 1 + seed as usize % 9;
+                let cube = Cube::SOLVED.apply_all(&random_scramble(seed, length, metric));
+                let threads = 1 + seed as usize % 2;
+                let outcome = solver.solve(cube, &Config::default().threads(threads));
+                assert_eq!(outcome.status, Status::Solved);
+                let solution = outcome.solution.unwrap();
+                assert_solves(cube, &solution.moves);
+                assert_eq!(solution.states, cube.path(&solution.moves));
+                let reference =
+                    bidirectional(&SymmetricCubeSpace::new(cube, metric), &Config::default());
+                let shortest = reference.solution.unwrap().cost;
+                assert_eq!(solution.cost, shortest, "{metric} scramble {seed}");
+                assert!(solver.estimate(cube) <= shortest, "the bound is admissible");
+            }
+        }
+    }
+
+    #[test]
+    fn known_patterns_get_their_known_lengths() {
+        // The checkerboard (pons asinorum): 6 half turns, 12 quarter turns, and no fewer.
+        let checkerboard = "U2 D2 F2 B2 L2 R2";
+        let cube = Cube::from_scramble(checkerboard, Notation::Wca).unwrap();
+        for (metric, length) in [(Metric::Htm, 6), (Metric::Qtm, 12)] {
+            let outcome = solver(metric).solve(cube, &Config::default());
+            let solution = outcome.solution.unwrap();
+            assert_eq!(solution.cost, length, "{metric}");
+            assert_solves(cube, &solution.moves);
+        }
+        let solved = solver(Metric::Htm).solve(Cube::SOLVED, &Config::default());
+        assert_eq!(solved.status, Status::Solved);
+        assert!(solved.solution.unwrap().moves.is_empty());
+    }
+
+    #[test]
+    fn limits_stop_it_with_their_names() {
+        let solver = solver(Metric::Htm);
+        let cube = Cube::random(11);
+        let depth = solver.solve(cube, &Config::default().max_depth(5));
+        assert_eq!(depth.status, Status::Limit(Limit::Depth));
+        assert!(depth.solution.is_none());
+        let time = solver.solve(cube, &Config::default().timeout(Duration::from_millis(50)));
+        assert_eq!(time.status, Status::Limit(Limit::Time));
+        assert!(time.stats.expanded > 0);
+        let flag = Arc::new(AtomicBool::new(true));
+        let cancelled = solver.solve(cube, &Config::default().cancel(flag).threads(2));
+        assert_eq!(cancelled.status, Status::Limit(Limit::Cancelled));
+    }
+
+    #[test]
+    fn the_table_is_cached_checked_and_a_stopped_build_writes_nothing() {
+        let dir = temp_dir("optimal");
+        let stopped = Optimal::load_or_build(&dir, Metric::Qtm, &|_| {}, &|| true);
+        assert!(stopped.is_none());
+        assert!(!dir
+            .join(cache::file_name(TableKind::Phase1, Metric::Qtm))
+            .exists());
+        let layers = Mutex::new(Vec::new());
+        let built =
+            Optimal::load_or_build(&dir, Metric::Qtm, &|p| lock(&layers).push(p.depth), &|| {
+                false
+            })
+            .unwrap();
+        assert_eq!(
+            built.cache_report().origins,
+            [(TableKind::Phase1, Origin::Built)]
+        );
+        let layers = layers.into_inner().unwrap();
+        assert_eq!(layers, (1..=layers.len() as u8).collect::<Vec<_>>());
+        let loaded = Optimal::load_or_build(&dir, Metric::Qtm, &|_| {}, &|| false).unwrap();
+        assert_eq!(
+            loaded.cache_report().origins,
+            [(TableKind::Phase1, Origin::Cache)]
+        );
+        assert!(loaded.phase1[..] == built.phase1[..]);
+        // A damaged file is found out and rebuilt.
+        let path = dir.join(cache::file_name(TableKind::Phase1, Metric::Qtm));
+        let mut bytes = std::fs::read(&path).unwrap();
+        let middle = bytes.len() / 2;
+        bytes[middle] ^= 0x55;
+        std::fs::write(&path, &bytes).unwrap();
+        let rebuilt = Optimal::load_or_build(&dir, Metric::Qtm, &|_| {}, &|| false).unwrap();
+        assert_eq!(
+            rebuilt.cache_report().origins,
+            [(TableKind::Phase1, Origin::Rebuilt)]
+        );
+        assert!(rebuilt.phase1[..] == built.phase1[..]);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
