@@ -7,7 +7,7 @@ use std::io::{self, BufWriter, IsTerminal, Write};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use anyhow::Context as _;
 use frontier_search::{
@@ -222,6 +222,96 @@ fn progress_message(p: &Progress) -> String {
         }
     }
     message
+}
+
+/// The clock and the Ctrl-C flag of a command that builds a table before it searches: the
+/// build stops at `--timeout` (counted from the start of the command) and at Ctrl-C like the
+/// search does, and the search gets the time that is left.
+pub struct Stopwatch {
+    started: Instant,
+    timeout: Option<Duration>,
+    cancel: Arc<AtomicBool>,
+}
+
+impl Stopwatch {
+    /// Starts the clock of a command with these flags.
+    pub fn start(search: &SearchArgs, ctx: &Context) -> Stopwatch {
+        Stopwatch {
+            started: Instant::now(),
+            timeout: search.timeout,
+            cancel: Arc::clone(&ctx.cancel),
+        }
+    }
+
+    /// Whether a build must stop now: Ctrl-C was pressed or the time is up.
+    pub fn stop(&self) -> bool {
+        self.cancel.load(Ordering::Relaxed)
+            || self.timeout.is_some_and(|t| self.started.elapsed() >= t)
+    }
+
+    /// The search's flags with the time that is left of `--timeout`.
+    pub fn remaining(&self, search: &SearchArgs) -> SearchArgs {
+        let mut search = search.clone();
+        search.timeout = self
+            .timeout
+            .map(|t| t.saturating_sub(self.started.elapsed()));
+        search
+    }
+
+    /// The outcome of a command stopped during its build: cancelled, or out of time.
+    pub fn stopped<S, M>(&self) -> Outcome<S, M> {
+        let limit = if self.cancel.load(Ordering::Relaxed) {
+            Limit::Cancelled
+        } else {
+            Limit::Time
+        };
+        Outcome {
+            status: Status::Limit(limit),
+            solution: None,
+            stats: Stats {
+                seconds: self.started.elapsed().as_secs_f64(),
+                ..Stats::default()
+            },
+        }
+    }
+}
+
+/// A bar on stderr for building a table, drawn from its first update on.
+pub struct BuildBar {
+    bar: ProgressBar,
+    ticking: AtomicBool,
+}
+
+impl BuildBar {
+    /// A bar, or `None` where none should be drawn (stderr not a terminal, or `--quiet`).
+    pub fn new(ctx: &Context, quiet: bool) -> Option<BuildBar> {
+        (!quiet && ctx.stderr_is_terminal).then(|| {
+            let bar = ProgressBar::with_draw_target(Some(1), ProgressDrawTarget::stderr());
+            bar.set_style(
+                ProgressStyle::with_template("{msg} [{bar:30}] {percent}% {elapsed}")
+                    .unwrap_or_else(|_| ProgressStyle::default_bar()),
+            );
+            BuildBar {
+                bar,
+                ticking: AtomicBool::new(false),
+            }
+        })
+    }
+
+    /// Shows `done` of `total` with `message`.
+    pub fn update(&self, done: u64, total: u64, message: String) {
+        if !self.ticking.swap(true, Ordering::Relaxed) {
+            self.bar.enable_steady_tick(Duration::from_millis(200));
+        }
+        self.bar.set_length(total.max(1));
+        self.bar.set_position(done);
+        self.bar.set_message(message);
+    }
+
+    /// Removes the bar.
+    pub fn finish(self) {
+        self.bar.finish_and_clear();
+    }
 }
 
 /// A count with thousands separators: `1,234,567`.

@@ -45,7 +45,7 @@ fn the_seeds_example_in_seed_notation_takes_five_quarter_turns() {
     let (value, code) = json(&["cube", "B l U L B", "--notation", "seed", "--json"]);
     assert_eq!(code, 0);
     assert_eq!(value["domain"], "cube");
-    assert_eq!(value["algorithm"], "bidirectional");
+    assert_eq!(value["algorithm"], "optimal");
     assert_eq!(value["status"], "solved");
     assert_eq!(value["length"], 5);
     let start = Cube::from_scramble("B l U L B", Notation::Seed)
@@ -58,6 +58,66 @@ fn the_seeds_example_in_seed_notation_takes_five_quarter_turns() {
         .unwrap()
         .iter()
         .all(|m| m.as_str().unwrap().len() == 1));
+}
+
+#[test]
+fn the_default_optimal_solver_is_as_short_as_bidirectional_search() {
+    // Scrambles of 9 moves (seeded): the default (optimal) solver and the generic
+    // bidirectional search, an independent shortest-path method, must agree on every length.
+    for (seed, metric) in [(1, "htm"), (2, "htm"), (3, "qtm")] {
+        let moves = frontier_cube::random_scramble(
+            seed,
+            9,
+            if metric == "htm" {
+                frontier_cube::Metric::Htm
+            } else {
+                frontier_cube::Metric::Qtm
+            },
+        );
+        let cube = Cube::SOLVED.apply_all(&moves);
+        let facelets = cube.to_string();
+        let (optimal, code) = json(&[
+            "cube",
+            "--facelets",
+            &facelets,
+            "--metric",
+            metric,
+            "--json",
+        ]);
+        assert_eq!(code, 0);
+        assert_eq!(optimal["algorithm"], "optimal");
+        let length = assert_solves(cube.to_facelets(), &optimal, Notation::Wca);
+        let (search, code) = json(&[
+            "cube",
+            "--facelets",
+            &facelets,
+            "--metric",
+            metric,
+            "--solver",
+            "search",
+            "--json",
+        ]);
+        assert_eq!(code, 0);
+        assert_eq!(search["algorithm"], "bidirectional");
+        assert_eq!(optimal["cost"], search["cost"], "seed {seed}, {metric}");
+        assert!(length <= 9 * if metric == "qtm" { 2 } else { 1 });
+    }
+}
+
+#[test]
+fn a_table_build_stops_at_the_timeout_and_writes_nothing() {
+    let dir = std::env::temp_dir().join(format!("frontier-cli-optimal-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let out = Command::new(env!("CARGO_BIN_EXE_frontier"))
+        .args(["cube", "R U F", "--timeout", "0.3", "--json"])
+        .env("FRONTIER_CACHE_DIR", &dir)
+        .output()
+        .expect("the frontier binary runs");
+    assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
+    let value: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_eq!(value["status"], "limit");
+    assert!(!dir.join("cube/phase1-htm.table").exists());
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -157,7 +217,10 @@ fn malformed_notation_exits_2_with_the_place() {
         (vec!["cube", "R'2"], "R2"),
         (vec!["cube", "R3"], "R'"),
         (vec!["cube", "R U'", "--notation", "seed"], "column 4"),
-        (vec!["cube", "R", "--solver", "optimal"], "not built yet"),
+        (
+            vec!["cube", "R", "--solver", "optimal", "--algo", "idastar"],
+            "--algo idastar",
+        ),
         (vec!["cube", "R", "--solver", "fast"], "unknown solver"),
         (
             vec!["cube", "R", "--solver", "twophase", "--algo", "bfs"],

@@ -223,15 +223,18 @@ fn phase1_distances(
             .collect()
     };
     loop {
-        if stop() {
-            return None;
-        }
         let left = PHASE1_ENTRIES - reached;
         let backwards = left < layer * turns.len() / 3;
         let next = depth + 1;
+        // A layer can take seconds: `stop` is asked every few hundred classes.
+        let halted = AtomicBool::new(false);
         let found: usize = (0..FLIPSLICE_CLASSES)
             .into_par_iter()
             .map(|class| {
+                if halted.load(Ordering::Relaxed) || (class % 256 == 0 && stop()) {
+                    halted.store(true, Ordering::Relaxed);
+                    return 0;
+                }
                 let row = &dist[class * TWISTS..(class + 1) * TWISTS];
                 let wanted = if backwards { UNSEEN } else { depth };
                 if !row.iter().any(|d| d.load(Ordering::Relaxed) == wanted) {
@@ -282,6 +285,9 @@ fn phase1_distances(
                 found
             })
             .sum();
+        if halted.into_inner() {
+            return None;
+        }
         if found == 0 {
             break;
         }

@@ -6,13 +6,13 @@ use std::process::ExitCode;
 
 use anyhow::{bail, Context as _};
 use frontier_cube::{
-    scramble_facelets, unfold, Cube, CubeSpace, Facelets, Metric, Move, Notation,
-    SymmetricCubeSpace, TwoPhase,
+    cache, scramble_facelets, unfold, BuildProgress, Cube, CubeSpace, Facelets, Metric, Move,
+    Notation, Optimal, SymmetricCubeSpace, TwoPhase,
 };
 use frontier_search::{Limit, Space, Status};
 use serde_json::json;
 
-use crate::common::{report, report_exploration, Algo, Context, SearchArgs};
+use crate::common::{report, report_exploration, Algo, BuildBar, Context, SearchArgs, Stopwatch};
 
 /// The arguments of `frontier cube`.
 #[derive(clap::Args, Debug)]
@@ -33,13 +33,15 @@ pub struct Args {
     /// counter-clockwise)
     #[arg(long, value_enum, default_value = "wca")]
     pub notation: NotationArg,
-    /// The cube solver: "search" runs the generic solver chosen by --algo (default
-    /// bidirectional search on classes of cubes under the 48 symmetries: a shortest solution;
-    /// idastar uses the cube's pruning tables); "twophase" is Kociemba's two-phase algorithm,
-    /// which solves any cube in at most 20 moves (HTM) in a fraction of a second, not always
-    /// the fewest: --max-depth N takes the first solution of at most N moves instead
-    #[arg(long, value_name = "NAME", default_value = "search")]
-    pub solver: String,
+    /// The cube solver: "optimal" finds a shortest solution with the cube's own IDA* and a
+    /// 35 MB table of distances to G1 (built once, about 5 s, then cached); "twophase" is
+    /// Kociemba's two-phase algorithm, which solves any cube in at most 20 moves (HTM) in a
+    /// fraction of a second, not always the fewest (--max-depth N takes the first solution of
+    /// at most N moves instead); "search" runs the generic solver chosen by --algo (default
+    /// bidirectional search on classes of cubes under the 48 symmetries) [default: optimal,
+    /// or search with --algo]
+    #[arg(long, value_name = "NAME")]
+    pub solver: Option<String>,
     /// Draw the cube after each move of the solution
     #[arg(long)]
     pub show: bool,
@@ -84,8 +86,17 @@ impl From<NotationArg> for Notation {
 }
 
 /// The cube solvers `--solver` accepts, with what each one is.
-const SOLVERS: &str = "search (the generic solver chosen by --algo, shortest solutions), \
-    twophase (Kociemba's two-phase algorithm: at most 20 moves, fast)";
+const SOLVERS: &str = "optimal (shortest solutions, the cube's own IDA*), \
+    twophase (Kociemba's two-phase algorithm: at most 20 moves, fast), \
+    search (the generic solver chosen by --algo, shortest solutions)";
+
+/// The cube solvers.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Solver {
+    Optimal,
+    TwoPhase,
+    Search,
+}
 
 /// What two-phase aims at without --max-depth: God's number, the most moves any cube needs in
 /// HTM (Rokicki, Kociemba, Davidson, Dethridge 2010); two-phase reaches it in tens of
@@ -110,26 +121,25 @@ fn start_cube(args: &Args, notation: Notation) -> anyhow::Result<Facelets> {
 
 /// Solves the cube.
 pub fn run(args: Args, ctx: &Context) -> anyhow::Result<ExitCode> {
-    let twophase = match args.solver.as_str() {
-        "search" => false,
-        "twophase" => true,
-        "optimal" => bail!(
-            "the {} solver is not built yet; available: {SOLVERS}",
-            args.solver
-        ),
-        other => bail!("unknown solver {other:?}; available: {SOLVERS}"),
+    let solver = match args.solver.as_deref() {
+        None if args.search.algo.is_some() => Solver::Search,
+        None | Some("optimal") => Solver::Optimal,
+        Some("twophase") => Solver::TwoPhase,
+        Some("search") => Solver::Search,
+        Some(other) => bail!("unknown solver {other:?}; available: {SOLVERS}"),
     };
-    let notation = Notation::from(args.notation);
-    if twophase {
-        if let Some(algo) = args.search.algo {
+    if let (Some(algo), Some(name)) = (args.search.algo, args.solver.as_deref()) {
+        if solver != Solver::Search {
             bail!(
-                "--algo {} picks a generic solver; it does not go with --solver twophase",
+                "--algo {} picks a generic solver; it does not go with --solver {name}",
                 algo.name()
             );
         }
-        if args.metric == Some(MetricArg::Qtm) && notation == Notation::Wca {
-            bail!("--solver twophase counts moves in htm; drop --metric qtm, or use --solver search for the fewest quarter turns");
-        }
+    }
+    let twophase = solver == Solver::TwoPhase;
+    let notation = Notation::from(args.notation);
+    if twophase && args.metric == Some(MetricArg::Qtm) && notation == Notation::Wca {
+        bail!("--solver twophase counts moves in htm; drop --metric qtm, or use --solver optimal for the fewest quarter turns");
     }
     // The seed's letters are quarter turns: a half turn has no token of its own (DESIGN's JSON
     // moves in seed notation are "R" | "r"), so seed notation counts quarter turns.
@@ -143,10 +153,22 @@ pub fn run(args: Args, ctx: &Context) -> anyhow::Result<ExitCode> {
     let facelets = start_cube(&args, notation)?;
     let cube = Cube::from_facelets(&facelets).context("the cube is impossible")?;
     let space = CubeSpace::new(cube, metric);
-    // The default is bidirectional search on classes of cubes: measured the fastest optimal
-    // solver from 12 moves on (14 moves: 6.4 s median against IDA*'s 40-70 s; see
-    // crates/cube/README.md), with memory bounded by the state budget like any search.
-    let (algorithm, outcome) = if twophase {
+    // The default is the optimal solver: from 12 moves on the fastest that finds a shortest
+    // solution (14 moves: 0.1 s against bidirectional search's 6.4 s; see
+    // crates/cube/README.md). Without --algo, --solver search is bidirectional search.
+    let (algorithm, outcome) = if solver == Solver::Optimal {
+        // Building the table (once) stops at --timeout and Ctrl-C like the search does.
+        let clock = Stopwatch::start(&args.search, ctx);
+        match optimal_solver(metric, ctx, args.search.quiet, &|| clock.stop()) {
+            Some(optimal) => {
+                let config = clock.remaining(&args.search).config::<Cube, Move>(ctx);
+                let outcome = optimal.solve(cube, &config);
+                ctx.clear_progress();
+                ("optimal", outcome)
+            }
+            None => ("optimal", clock.stopped()),
+        }
+    } else if twophase {
         let config = args.search.config::<Cube, Move>(ctx);
         let target = args.search.max_depth.unwrap_or(TWOPHASE_TARGET);
         let mut outcome = TwoPhase::get().solve(cube, target as usize, &config);
@@ -185,7 +207,8 @@ pub fn run(args: Args, ctx: &Context) -> anyhow::Result<ExitCode> {
         (algo.name(), outcome)
     };
     let quiet = args.search.quiet;
-    // A random cube lies 17-20 moves away, beyond the optimal searches' reach here.
+    // A random cube lies 17-20 moves away: the optimal solver takes minutes to hours there,
+    // the generic searches run out of memory.
     let hint =
         !twophase && !quiet && matches!(outcome.status, Status::Limit(Limit::States | Limit::Time));
     let ansi = ctx.stdout_is_terminal;
@@ -224,6 +247,34 @@ pub fn run(args: Args, ctx: &Context) -> anyhow::Result<ExitCode> {
         eprintln!("hint: --solver twophase solves any cube in at most 20 moves within a second, not always the fewest");
     }
     Ok(code)
+}
+
+/// The optimal solver for `metric`, its table loaded from the cache or built there (with a
+/// bar on stderr); `None` if `stop` ended the build.
+fn optimal_solver(
+    metric: Metric,
+    ctx: &Context,
+    quiet: bool,
+    stop: &(dyn Fn() -> bool + Sync),
+) -> Option<Optimal> {
+    let dir = cache::default_dir();
+    let bar = BuildBar::new(ctx, quiet);
+    let progress = |p: BuildProgress| {
+        if let Some(bar) = &bar {
+            let message = format!(
+                "building the optimal solver's {} table (once; cached in {}): distance {}",
+                metric.name(),
+                dir.display(),
+                p.depth
+            );
+            bar.update(p.reached as u64, p.total as u64, message);
+        }
+    };
+    let solver = Optimal::load_or_build(&dir, metric, &progress, stop);
+    if let Some(bar) = bar {
+        bar.finish();
+    }
+    solver
 }
 
 /// The arguments of `frontier explore cube`.

@@ -3,21 +3,18 @@
 
 use std::io::Write;
 use std::process::ExitCode;
-use std::sync::atomic::Ordering;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context as _};
-use frontier_search::{Limit, Outcome, Stats, Status};
+use frontier_search::{Outcome, Stats, Status};
 use frontier_tiles::pdb::{default_groups, groups_by_sizes, placements};
 use frontier_tiles::{
     BuildProgress, Dir, Encoding, Estimate, HeuristicKind, PatternDb, Puzzle, Shape, Solver,
     Tables, TilesSpace, Wide,
 };
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde_json::json;
 
-use crate::common::{report, report_exploration, Algo, Context, SearchArgs};
+use crate::common::{report, report_exploration, Algo, BuildBar, Context, SearchArgs, Stopwatch};
 
 /// The arguments of `frontier tiles`.
 #[derive(clap::Args, Debug)]
@@ -133,31 +130,16 @@ fn pattern_db(
     }
     let tables = Tables::new(shape, puzzle.goal());
     let dir = frontier_tiles::cache_dir();
-    let bar = (!quiet && ctx.stderr_is_terminal).then(|| {
-        let bar = ProgressBar::with_draw_target(Some(1), ProgressDrawTarget::stderr());
-        bar.set_style(
-            ProgressStyle::with_template("{msg} [{bar:30}] {percent}% {elapsed}")
-                .unwrap_or_else(|_| ProgressStyle::default_bar()),
-        );
-        bar
-    });
+    let bar = BuildBar::new(ctx, quiet);
     let progress = |p: BuildProgress| {
         if let Some(bar) = &bar {
-            bar.set_length(p.total.max(1));
-            bar.set_position(p.done);
-            bar.set_message(format!(
-                "building pattern database {}/{}",
-                p.table + 1,
-                p.tables
-            ));
-            if bar.elapsed() < Duration::from_millis(50) {
-                bar.enable_steady_tick(Duration::from_millis(200));
-            }
+            let message = format!("building pattern database {}/{}", p.table + 1, p.tables);
+            bar.update(p.done, p.total, message);
         }
     };
     let db = PatternDb::load_or_build(&dir, &tables, &groups, &progress, stop);
     if let Some(bar) = bar {
-        bar.finish_and_clear();
+        bar.finish();
     }
     Ok(db.map(Arc::new))
 }
@@ -239,11 +221,8 @@ pub fn run(args: Args, ctx: &Context) -> anyhow::Result<ExitCode> {
         });
     // --timeout and Ctrl-C count from the start: building a pattern database (minutes for a
     // 5x5 board) stops at them like the search does, which then has what time is left.
-    let started = Instant::now();
-    let timeout = args.search.timeout;
-    let cancel = Arc::clone(&ctx.cancel);
-    let stop =
-        move || cancel.load(Ordering::Relaxed) || timeout.is_some_and(|t| started.elapsed() >= t);
+    let clock = Stopwatch::start(&args.search, ctx);
+    let stop = || clock.stop();
     let estimate = match (informed, kind) {
         (false, _) => Estimate::Zero,
         (true, HeuristicKind::Manhattan) => Estimate::Manhattan,
@@ -251,27 +230,11 @@ pub fn run(args: Args, ctx: &Context) -> anyhow::Result<ExitCode> {
         (true, HeuristicKind::Pdb) => {
             match pattern_db(&puzzle, args.pdb.as_deref(), ctx, quiet, &stop)? {
                 Some(db) => Estimate::Pdb(db),
-                None => {
-                    let limit = if ctx.cancel.load(Ordering::Relaxed) {
-                        Limit::Cancelled
-                    } else {
-                        Limit::Time
-                    };
-                    let outcome: Outcome<Vec<u8>, Dir> = Outcome {
-                        status: Status::Limit(limit),
-                        solution: None,
-                        stats: Stats {
-                            seconds: started.elapsed().as_secs_f64(),
-                            ..Stats::default()
-                        },
-                    };
-                    return report_unanswered(ctx, &args.search, &outcome);
-                }
+                None => return report_unanswered(ctx, &args.search, &clock.stopped()),
             }
         }
     };
-    let mut search = args.search.clone();
-    search.timeout = timeout.map(|t| t.saturating_sub(started.elapsed()));
+    let search = clock.remaining(&args.search);
     let (algorithm, outcome): (&str, Outcome<Vec<u8>, Dir>) = match search.algo {
         None => {
             let config = search.config::<u64, Dir>(ctx);
