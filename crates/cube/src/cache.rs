@@ -289,6 +289,17 @@ fn io_error(path: &Path) -> impl FnOnce(io::Error) -> CacheError + '_ {
 /// Reads the `kind` table of `metric` from `path`, checking the header, the size and the
 /// checksum. Nothing larger than the expected table is allocated, whatever the file holds.
 pub fn read_table(path: &Path, kind: TableKind, metric: Metric) -> Result<Vec<u8>, CacheError> {
+    read_table_into(path, kind, metric, |len| vec![0u8; len])
+}
+
+/// [`read_table`] into memory of the caller's making: `make(len)` gives room for the table's
+/// `len` bytes (the optimal solver reads straight into huge pages).
+pub fn read_table_into<B: AsMut<[u8]>>(
+    path: &Path,
+    kind: TableKind,
+    metric: Metric,
+    make: impl FnOnce(usize) -> B,
+) -> Result<B, CacheError> {
     let mut file = File::open(path).map_err(io_error(path))?;
     let size = file.metadata().map_err(io_error(path))?.len();
     let expected_size = (HEADER + kind.len()) as u64;
@@ -348,10 +359,10 @@ pub fn read_table(path: &Path, kind: TableKind, metric: Metric) -> Result<Vec<u8
             expected: expected_size,
         });
     }
-    let mut table = vec![0u8; kind.len()];
-    file.read_exact(&mut table).map_err(io_error(path))?;
+    let mut table = make(kind.len());
+    file.read_exact(table.as_mut()).map_err(io_error(path))?;
     let stored = word(24..32);
-    let computed = fnv1a64_continue(fnv1a64(&head[..24]), &table);
+    let computed = fnv1a64_continue(fnv1a64(&head[..24]), table.as_mut());
     if stored != computed {
         return Err(CacheError::Checksum {
             path: path.into(),

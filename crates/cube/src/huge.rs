@@ -7,21 +7,21 @@
 //! no, it is ordinary memory.
 
 use std::alloc::{self, Layout};
-use std::ops::Deref;
+use std::ops::{Deref, DerefMut};
 use std::ptr::NonNull;
 
 /// The size of a huge page on x86-64 and most arm64 kernels.
 const HUGE_PAGE: usize = 2 << 20;
 
-/// A boxed slice of plain values (integers), aligned to [`HUGE_PAGE`] and, on Linux, in huge
-/// pages when the kernel grants them.
+/// A boxed slice of plain values (integers, for which all bits zero is a value), aligned to
+/// [`HUGE_PAGE`] and, on Linux, in huge pages when the kernel grants them.
 pub(crate) struct HugeTable<T: Copy> {
     ptr: NonNull<T>,
     len: usize,
 }
 
-// SAFETY: a `HugeTable` owns its memory like a `Box<[T]>` and is never written after it is
-// made, so it is as thread-safe as `T`.
+// SAFETY: a `HugeTable` owns its memory like a `Box<[T]>` (written only through `&mut self`),
+// so it is as thread-safe as `T`.
 unsafe impl<T: Copy + Send> Send for HugeTable<T> {}
 // SAFETY: as above: shared references only read.
 unsafe impl<T: Copy + Sync> Sync for HugeTable<T> {}
@@ -33,9 +33,9 @@ impl<T: Copy> HugeTable<T> {
             .expect("a table fits in the address space")
     }
 
-    /// A copy of `values`.
-    pub fn new(values: &[T]) -> HugeTable<T> {
-        let layout = Self::layout(values.len());
+    /// `len` values, all bits zero (for the integers it holds, zeros).
+    pub fn zeroed(len: usize) -> HugeTable<T> {
+        let layout = Self::layout(len);
         // SAFETY: the layout's size is not zero.
         let raw = unsafe { alloc::alloc(layout) };
         let Some(ptr) = NonNull::new(raw.cast::<T>()) else {
@@ -47,13 +47,31 @@ impl<T: Copy> HugeTable<T> {
         unsafe {
             libc::madvise(raw.cast(), layout.size(), libc::MADV_HUGEPAGE);
         }
-        // SAFETY: the allocation holds at least `values.len()` values of `T`, suitably aligned
-        // (2 MiB is a multiple of any `T`'s alignment), and does not overlap `values`.
-        unsafe { std::ptr::copy_nonoverlapping(values.as_ptr(), ptr.as_ptr(), values.len()) };
-        HugeTable {
-            ptr,
-            len: values.len(),
-        }
+        // SAFETY: the allocation holds at least `len` values of `T` (2 MiB is a multiple of
+        // any `T`'s alignment); zeroing it after the advice faults it in as huge pages.
+        unsafe { std::ptr::write_bytes(ptr.as_ptr(), 0, len) };
+        HugeTable { ptr, len }
+    }
+
+    /// A copy of `values`.
+    pub fn new(values: &[T]) -> HugeTable<T> {
+        let mut table = HugeTable::zeroed(values.len());
+        table.copy_from_slice(values);
+        table
+    }
+}
+
+impl<T: Copy> AsMut<[T]> for HugeTable<T> {
+    fn as_mut(&mut self) -> &mut [T] {
+        self
+    }
+}
+
+impl<T: Copy> DerefMut for HugeTable<T> {
+    fn deref_mut(&mut self) -> &mut [T] {
+        // SAFETY: `ptr` holds `len` initialised values, owned by `self`, which is borrowed
+        // mutably.
+        unsafe { std::slice::from_raw_parts_mut(self.ptr.as_ptr(), self.len) }
     }
 }
 
@@ -85,5 +103,9 @@ mod tests {
         assert_eq!(table.as_ptr() as usize % HUGE_PAGE, 0);
         let empty = HugeTable::<u8>::new(&[]);
         assert!(empty.is_empty());
+        let mut zeros = HugeTable::<u16>::zeroed(3_000_000);
+        assert!(zeros.iter().all(|&z| z == 0));
+        zeros[2_999_999] = 7;
+        assert_eq!(zeros.as_mut()[2_999_999], 7);
     }
 }

@@ -410,7 +410,7 @@ impl Optimal {
             dir: Some(dir.to_path_buf()),
             ..CacheReport::default()
         };
-        let phase1 = match cache::read_table(&path, kind, metric) {
+        let phase1 = match cache::read_table_into(&path, kind, metric, HugeTable::zeroed) {
             Ok(table) => {
                 report.origins.push((kind, Origin::Cache));
                 table
@@ -434,7 +434,7 @@ impl Optimal {
                 if let Err(e) = cache::write_table(&path, kind, metric, &table) {
                     report.problems.push(e);
                 }
-                table
+                HugeTable::new(&table)
             }
         };
         // For each axis, a rotation whose view turns it into the U-D axis, and the move of
@@ -457,7 +457,7 @@ impl Optimal {
             metric,
             reduction,
             moves,
-            phase1: HugeTable::new(&phase1),
+            phase1,
             views,
             axis_moves,
             report,
