@@ -258,6 +258,11 @@ impl Stopwatch {
         search
     }
 
+    /// Seconds since the command started.
+    pub fn seconds(&self) -> f64 {
+        self.started.elapsed().as_secs_f64()
+    }
+
     /// The outcome of a command stopped during its build: cancelled, or out of time.
     pub fn stopped<S, M>(&self) -> Outcome<S, M> {
         let limit = if self.cancel.load(Ordering::Relaxed) {
@@ -433,10 +438,11 @@ fn stats_line(stats: &Stats) -> String {
 /// What to tell the user about a limit, with the flag that raises it.
 pub fn limit_message(limit: Limit, args: &SearchArgs, stats: &Stats) -> String {
     match limit {
-        Limit::Depth => format!(
-            "no solution within {} moves (--max-depth); raise it to search deeper",
-            args.max_depth.unwrap_or(0)
-        ),
+        Limit::Depth => {
+            let depth = args.max_depth.unwrap_or(0);
+            let moves = if depth == 1 { "move" } else { "moves" };
+            format!("no solution within {depth} {moves} (--max-depth); raise it to search deeper")
+        }
         Limit::States if args.max_states.is_none() => format!(
             "stopped after storing {} states, the default budget of about half the available \
              memory; raise it with --max-states N",

@@ -393,6 +393,7 @@ pub fn write_table(
     let name = path
         .file_name()
         .map_or_else(|| "table".into(), |n| n.to_string_lossy().into_owned());
+    remove_stale_temporaries(dir, &name);
     let temp = dir.join(format!(
         ".{name}.{}.{}.tmp",
         std::process::id(),
@@ -416,6 +417,30 @@ pub fn write_table(
             source,
         }
     })
+}
+
+/// How old a temporary file of [`write_table`] must be before another write removes it: a
+/// process killed while writing (a second Ctrl-C, SIGKILL) leaves its file behind, while a
+/// process writing now has touched its own within the last seconds.
+const STALE: std::time::Duration = std::time::Duration::from_secs(600);
+
+/// Removes the temporary files of `name` in `dir` that were left behind ([`STALE`]);
+/// anything that cannot be read or removed is left alone.
+fn remove_stale_temporaries(dir: &Path, name: &str) {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return;
+    };
+    let prefix = format!(".{name}.");
+    for entry in entries.flatten() {
+        let file = entry.file_name();
+        let file = file.to_string_lossy();
+        let stale = (entry.metadata().and_then(|m| m.modified()).ok())
+            .and_then(|modified| modified.elapsed().ok())
+            .is_some_and(|age| age >= STALE);
+        if file.starts_with(&prefix) && file.ends_with(".tmp") && stale {
+            let _ = fs::remove_file(entry.path());
+        }
+    }
 }
 
 /// Where a table of a loaded [`Heuristic`](crate::Heuristic) came from.
@@ -580,6 +605,37 @@ mod tests {
         let err = write_table(&path, TableKind::Corners, Metric::Htm, &table).unwrap_err();
         assert!(matches!(err, CacheError::Io { .. }), "{err}");
         assert_eq!(fs::read_dir(&dir).unwrap().count(), 1);
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_write_removes_the_temporary_files_killed_writers_left() {
+        let dir = temp_dir("stale");
+        fs::create_dir_all(&dir).unwrap();
+        let name = file_name(TableKind::Corners, Metric::Htm);
+        let left = dir.join(format!(".{name}.999999.0.tmp"));
+        let writing = dir.join(format!(".{name}.999998.0.tmp"));
+        let other = dir.join(".twist-flip-htm.table.999999.0.tmp");
+        for file in [&left, &writing, &other] {
+            fs::write(file, b"partial").unwrap();
+        }
+        let old = std::time::SystemTime::now() - STALE - std::time::Duration::from_secs(1);
+        for file in [&left, &other] {
+            File::options()
+                .write(true)
+                .open(file)
+                .unwrap()
+                .set_modified(old)
+                .unwrap();
+        }
+        let table = vec![0u8; TableKind::Corners.len()];
+        write_table(&dir.join(&name), TableKind::Corners, Metric::Htm, &table).unwrap();
+        assert!(!left.exists(), "a stale file of this table is removed");
+        assert!(writing.exists(), "a recent one may be another writer's");
+        assert!(
+            other.exists(),
+            "another table's files are not this write's business"
+        );
         fs::remove_dir_all(&dir).unwrap();
     }
 }

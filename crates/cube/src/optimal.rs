@@ -38,8 +38,9 @@ const PHASE1_ENTRIES: usize = FLIPSLICE_CLASSES * TWISTS;
 pub(crate) const PHASE1_BYTES: usize = PHASE1_ENTRIES.div_ceil(4);
 /// The longest solution searched for: past God's number in either metric (20 HTM, 26 QTM).
 const LONGEST: usize = 30;
-/// Nodes between two looks at the clock, the cancel flag and the progress observer.
-const CHECK_MASK: u64 = (1 << 16) - 1;
+/// Nodes between two looks at the clock, the cancel flag and the progress observer (about
+/// 10 ms of search).
+const CHECK_MASK: u64 = (1 << 14) - 1;
 /// A phase-1 table entry not reached yet, while the table is built.
 const UNSEEN: u8 = u8::MAX;
 
@@ -621,6 +622,12 @@ impl Optimal {
             status = Status::Solved;
         }
         while status != Status::Solved && bound <= longest {
+            // Between two bounds too, so that a limit already hit never waits for the next
+            // check: a timeout of 0 stops before any search.
+            if shared.limit_hit() {
+                status = Status::Limit(lock(&shared.stopped).unwrap_or(Limit::Time));
+                break;
+            }
             shared.bound.store(bound, Ordering::Relaxed);
             let (expanded, generated) = shared.search(root, bound);
             counts.0 += expanded;
@@ -683,6 +690,22 @@ struct Shared<'a> {
 }
 
 impl Shared<'_> {
+    /// Whether the cancel flag is set or the time is up; if so, records the limit and ends
+    /// the workers.
+    fn limit_hit(&self) -> bool {
+        let config = self.config;
+        let cancelled = (config.cancel.as_ref()).is_some_and(|flag| flag.load(Ordering::Relaxed));
+        let late = (config.timeout).is_some_and(|t| self.started.elapsed() >= t);
+        let limit = match (cancelled, late) {
+            (true, _) => Limit::Cancelled,
+            (false, true) => Limit::Time,
+            (false, false) => return false,
+        };
+        lock(&self.stopped).get_or_insert(limit);
+        self.done.store(true, Ordering::Relaxed);
+        true
+    }
+
     /// Searches every sequence of `bound` moves from the root, the subtrees below the first
     /// two moves shared out among the workers. Returns the nodes expanded and generated.
     fn search(&self, root: [AxisNode; 3], bound: usize) -> (u64, u64) {
@@ -869,22 +892,10 @@ impl Worker<'_> {
         }
         let config = shared.config;
         let expanded = shared.expanded.fetch_add(CHECK_MASK + 1, Ordering::Relaxed);
-        let stop = |limit| {
-            lock(&shared.stopped).get_or_insert(limit);
-            shared.done.store(true, Ordering::Relaxed);
-            true
-        };
-        if config
-            .cancel
-            .as_ref()
-            .is_some_and(|flag| flag.load(Ordering::Relaxed))
-        {
-            return stop(Limit::Cancelled);
+        if shared.limit_hit() {
+            return true;
         }
         let seconds = shared.started.elapsed().as_secs_f64();
-        if config.timeout.is_some_and(|t| seconds >= t.as_secs_f64()) {
-            return stop(Limit::Time);
-        }
         if let Some(observer) = &config.progress {
             let mut last = lock(&shared.last_progress);
             if seconds - *last >= 0.1 {

@@ -156,17 +156,24 @@ pub fn run(args: Args, ctx: &Context) -> anyhow::Result<ExitCode> {
     // The default is the optimal solver: from 12 moves on the fastest that finds a shortest
     // solution (14 moves: 0.1 s against bidirectional search's 6.4 s; see
     // crates/cube/README.md). Without --algo, --solver search is bidirectional search.
+    // Whether a search ran (a table build may have been stopped first).
+    let mut searched = true;
     let (algorithm, outcome) = if solver == Solver::Optimal {
         // Building the table (once) stops at --timeout and Ctrl-C like the search does.
         let clock = Stopwatch::start(&args.search, ctx);
         match optimal_solver(metric, ctx, args.search.quiet, &|| clock.stop()) {
             Some(optimal) => {
                 let config = clock.remaining(&args.search).config::<Cube, Move>(ctx);
-                let outcome = optimal.solve(cube, &config);
+                let mut outcome = optimal.solve(cube, &config);
                 ctx.clear_progress();
+                // The time the command took, table included, as --timeout counts it.
+                outcome.stats.seconds = clock.seconds();
                 ("optimal", outcome)
             }
-            None => ("optimal", clock.stopped()),
+            None => {
+                searched = false;
+                ("optimal", clock.stopped())
+            }
         }
     } else if twophase {
         let config = args.search.config::<Cube, Move>(ctx);
@@ -209,8 +216,13 @@ pub fn run(args: Args, ctx: &Context) -> anyhow::Result<ExitCode> {
     let quiet = args.search.quiet;
     // A random cube lies 17-20 moves away: the optimal solver takes minutes to hours there,
     // the generic searches run out of memory.
-    let hint =
-        !twophase && !quiet && matches!(outcome.status, Status::Limit(Limit::States | Limit::Time));
+    // A diagnostic: on a terminal only, and not with --json or --quiet.
+    let hint = !twophase
+        && searched
+        && !quiet
+        && !args.search.json
+        && ctx.stderr_is_terminal
+        && matches!(outcome.status, Status::Limit(Limit::States | Limit::Time));
     let ansi = ctx.stdout_is_terminal;
     let show = args.show;
     let code = report(
@@ -273,6 +285,15 @@ fn optimal_solver(
     let solver = Optimal::load_or_build(&dir, metric, &progress, stop);
     if let Some(bar) = bar {
         bar.finish();
+    }
+    // A cache that cannot be written means building the table again on every run: say so.
+    if let Some(problem) = solver
+        .as_ref()
+        .and_then(|s| s.cache_report().problems.last())
+    {
+        if ctx.stderr_is_terminal && !quiet {
+            eprintln!("warning: the optimal solver's table cache: {problem}");
+        }
     }
     solver
 }
