@@ -235,7 +235,7 @@ pub fn run(args: Args, ctx: &Context) -> anyhow::Result<ExitCode> {
         }
     };
     let search = clock.remaining(&args.search);
-    let (algorithm, outcome): (&str, Outcome<Vec<u8>, Dir>) = match search.algo {
+    let (algorithm, mut outcome): (&str, Outcome<Vec<u8>, Dir>) = match search.algo {
         None => {
             let config = search.config::<u64, Dir>(ctx);
             let solver = Solver::new(&puzzle, estimate);
@@ -254,6 +254,8 @@ pub fn run(args: Args, ctx: &Context) -> anyhow::Result<ExitCode> {
             }
         }
     };
+    // The time the command took, pattern databases included, as --timeout counts it.
+    outcome.stats.seconds = clock.seconds();
     let show = args.show;
     report(
         ctx,
