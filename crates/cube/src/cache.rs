@@ -481,11 +481,35 @@ pub fn load_or_build(
     writable: &mut bool,
     build: impl FnOnce(TableKind) -> Vec<u8>,
 ) -> Vec<u8> {
+    let built = |kind| Some(build(kind));
+    load_or_build_into(
+        dir,
+        kind,
+        metric,
+        report,
+        writable,
+        |len| vec![0; len],
+        built,
+    )
+    .expect("a build that always returns a table")
+}
+
+/// [`load_or_build`] into memory of the caller's making (`make(len)`, as for
+/// [`read_table_into`]), with a build that may give up (`None`, and nothing is written).
+pub fn load_or_build_into<B: AsMut<[u8]> + AsRef<[u8]>>(
+    dir: &Path,
+    kind: TableKind,
+    metric: Metric,
+    report: &mut CacheReport,
+    writable: &mut bool,
+    make: impl FnOnce(usize) -> B,
+    build: impl FnOnce(TableKind) -> Option<B>,
+) -> Option<B> {
     let path = dir.join(file_name(kind, metric));
-    match read_table(&path, kind, metric) {
+    match read_table_into(&path, kind, metric, make) {
         Ok(table) => {
             report.origins.push((kind, Origin::Cache));
-            table
+            Some(table)
         }
         Err(e) => {
             let origin = if e.is_missing() {
@@ -495,14 +519,14 @@ pub fn load_or_build(
                 Origin::Rebuilt
             };
             report.origins.push((kind, origin));
-            let table = build(kind);
+            let table = build(kind)?;
             if *writable {
-                if let Err(e) = write_table(&path, kind, metric, &table) {
+                if let Err(e) = write_table(&path, kind, metric, table.as_ref()) {
                     report.problems.push(e);
                     *writable = false;
                 }
             }
-            table
+            Some(table)
         }
     }
 }

@@ -61,6 +61,12 @@ impl<T: Copy> HugeTable<T> {
     }
 }
 
+impl<T: Copy> AsRef<[T]> for HugeTable<T> {
+    fn as_ref(&self) -> &[T] {
+        self
+    }
+}
+
 impl<T: Copy> AsMut<[T]> for HugeTable<T> {
     fn as_mut(&mut self) -> &mut [T] {
         self

@@ -69,6 +69,7 @@ mod optimal;
 mod space;
 mod symmetry;
 mod twophase;
+mod watch;
 
 pub use cube::{random_scramble, scramble_facelets, Cube};
 pub use cubie::CubieCube;

@@ -13,10 +13,10 @@ use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, AtomicUsize, Ordering};
 use std::sync::{Mutex, OnceLock};
 use std::time::Instant;
 
-use frontier_search::{Config, Limit, Outcome, Progress, Solution, Stats, Status};
+use frontier_search::{Config, Limit, Outcome, Solution, Stats, Status};
 use rayon::prelude::*;
 
-use crate::cache::{self, CacheReport, Origin, TableKind};
+use crate::cache::{self, CacheReport, TableKind};
 use crate::cube::Cube;
 use crate::cubie::CubieCube;
 use crate::geometry::Face;
@@ -27,6 +27,7 @@ use crate::huge::HugeTable;
 use crate::moves::{Metric, Move};
 use crate::symmetry::{view, SYMMETRIES};
 use crate::twophase::move_of;
+use crate::watch::{self, lock, Reporter};
 
 /// How many of the 48 symmetries keep the U-D axis (the view of a U turn is a U or D turn).
 const UD_SYMMETRIES: usize = 16;
@@ -405,39 +406,30 @@ impl Optimal {
     ) -> Option<Optimal> {
         let reduction = Reduction::new();
         let moves = MoveTables::new();
-        let kind = TableKind::Phase1;
-        let path = dir.join(cache::file_name(kind, metric));
         let mut report = CacheReport {
             dir: Some(dir.to_path_buf()),
             ..CacheReport::default()
         };
-        let phase1 = match cache::read_table_into(&path, kind, metric, HugeTable::zeroed) {
-            Ok(table) => {
-                report.origins.push((kind, Origin::Cache));
-                table
-            }
-            Err(e) => {
-                let origin = if e.is_missing() {
-                    Origin::Built
-                } else {
-                    report.problems.push(e);
-                    Origin::Rebuilt
-                };
-                report.origins.push((kind, origin));
-                let layer = |depth, reached| {
-                    progress(BuildProgress {
-                        depth,
-                        reached,
-                        total: PHASE1_ENTRIES,
-                    })
-                };
-                let table = pack(&phase1_distances(&reduction, &moves, metric, &layer, stop)?);
-                if let Err(e) = cache::write_table(&path, kind, metric, &table) {
-                    report.problems.push(e);
-                }
-                HugeTable::new(&table)
-            }
+        let layer = |depth, reached| {
+            progress(BuildProgress {
+                depth,
+                reached,
+                total: PHASE1_ENTRIES,
+            })
         };
+        let build = |_| {
+            let distances = phase1_distances(&reduction, &moves, metric, &layer, stop)?;
+            Some(HugeTable::new(&pack(&distances)))
+        };
+        let phase1 = cache::load_or_build_into(
+            dir,
+            TableKind::Phase1,
+            metric,
+            &mut report,
+            &mut true,
+            HugeTable::zeroed,
+            build,
+        )?;
         // For each axis, a rotation whose view turns it into the U-D axis, and the move of
         // the view behind each real move.
         let views = [0, 1, 2].map(|face| {
@@ -612,7 +604,7 @@ impl Optimal {
             stopped: Mutex::new(None),
             expanded: AtomicU64::new(0),
             bound: AtomicUsize::new(0),
-            last_progress: Mutex::new(0.0),
+            reporter: Reporter::new(),
         };
         let mut counts = (0, 0);
         let mut status = Status::Limit(Limit::Depth);
@@ -662,13 +654,6 @@ impl Optimal {
     }
 }
 
-/// The value behind a mutex, even if another worker panicked while holding it.
-fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    mutex
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner())
-}
-
 /// What the workers of one solve share.
 struct Shared<'a> {
     solver: &'a Optimal,
@@ -686,20 +671,15 @@ struct Shared<'a> {
     expanded: AtomicU64,
     /// The bound being searched.
     bound: AtomicUsize,
-    last_progress: Mutex<f64>,
+    reporter: Reporter,
 }
 
 impl Shared<'_> {
     /// Whether the cancel flag is set or the time is up; if so, records the limit and ends
     /// the workers.
     fn limit_hit(&self) -> bool {
-        let config = self.config;
-        let cancelled = (config.cancel.as_ref()).is_some_and(|flag| flag.load(Ordering::Relaxed));
-        let late = (config.timeout).is_some_and(|t| self.started.elapsed() >= t);
-        let limit = match (cancelled, late) {
-            (true, _) => Limit::Cancelled,
-            (false, true) => Limit::Time,
-            (false, false) => return false,
+        let Some(limit) = watch::limit_hit(self.config, self.started) else {
+            return false;
         };
         lock(&self.stopped).get_or_insert(limit);
         self.done.store(true, Ordering::Relaxed);
@@ -890,25 +870,13 @@ impl Worker<'_> {
         if shared.done.load(Ordering::Relaxed) {
             return true;
         }
-        let config = shared.config;
         let expanded = shared.expanded.fetch_add(CHECK_MASK + 1, Ordering::Relaxed);
         if shared.limit_hit() {
             return true;
         }
         let seconds = shared.started.elapsed().as_secs_f64();
-        if let Some(observer) = &config.progress {
-            let mut last = lock(&shared.last_progress);
-            if seconds - *last >= 0.1 {
-                *last = seconds;
-                observer(&Progress {
-                    expanded: expanded + CHECK_MASK + 1,
-                    stored: 0,
-                    depth: shared.bound.load(Ordering::Relaxed) as u64,
-                    seconds,
-                    max_states: None,
-                });
-            }
-        }
+        let bound = shared.bound.load(Ordering::Relaxed);
+        (shared.reporter).report(shared.config, seconds, expanded + CHECK_MASK + 1, bound);
         false
     }
 }
@@ -916,7 +884,7 @@ impl Worker<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cache::temp_dir;
+    use crate::cache::{temp_dir, Origin};
     use crate::{random_scramble, Facelets, Notation, SymmetricCubeSpace};
     use frontier_search::bidirectional;
     use std::sync::atomic::AtomicBool;

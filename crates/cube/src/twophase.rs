@@ -5,7 +5,7 @@ use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Mutex, OnceLock};
 use std::time::Instant;
 
-use frontier_search::{Config, Limit, Outcome, Progress, Solution, Stats, Status};
+use frontier_search::{Config, Limit, Outcome, Solution, Stats, Status};
 
 use crate::cache::{self, CacheReport, TableKind};
 use crate::cube::Cube;
@@ -16,6 +16,7 @@ use crate::heuristic::{
 };
 use crate::moves::{Metric, Move};
 use crate::symmetry::{view, SYMMETRIES};
+use crate::watch::{self, lock, Reporter};
 
 /// Permutations of the eight U and D layer edges.
 const EDGE8_PERMS: usize = 40320;
@@ -256,7 +257,7 @@ struct Shared<'a> {
     expanded: AtomicU64,
     /// The longest phase 1 searched so far.
     phase1_len: AtomicUsize,
-    last_progress: Mutex<f64>,
+    reporter: Reporter,
 }
 
 /// One worker: its phase 1 and phase 2 in progress, over some of the variants.
@@ -393,7 +394,7 @@ impl TwoPhase {
             stopped: Mutex::new(None),
             expanded: AtomicU64::new(0),
             phase1_len: AtomicUsize::new(0),
-            last_progress: Mutex::new(0.0),
+            reporter: Reporter::new(),
         };
         let threads = config.threads.clamp(1, shared.variants.len());
         let mut counts = vec![(0, 0); threads];
@@ -436,13 +437,6 @@ impl TwoPhase {
             stats,
         }
     }
-}
-
-/// The value behind a mutex, even if another worker panicked while holding it.
-fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    mutex
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
 impl<'a> Search<'a> {
@@ -518,17 +512,10 @@ impl<'a> Search<'a> {
             self.halted = true;
             return true;
         }
-        if config
-            .cancel
-            .as_ref()
-            .is_some_and(|flag| flag.load(Ordering::Relaxed))
-        {
-            return self.stop(Limit::Cancelled);
+        if let Some(limit) = watch::limit_hit(config, shared.started) {
+            return self.stop(limit);
         }
         let seconds = shared.started.elapsed().as_secs_f64();
-        if config.timeout.is_some_and(|t| seconds >= t.as_secs_f64()) {
-            return self.stop(Limit::Time);
-        }
         // A solution within the target was found: this worker searches its extra nodes.
         if self.until.is_none() && shared.best_len.load(Ordering::Relaxed) <= shared.target {
             let extra = self.expanded.clamp(EXTRA_NODES.start, EXTRA_NODES.end);
@@ -538,19 +525,8 @@ impl<'a> Search<'a> {
             self.halted = true;
             return true;
         }
-        if let Some(observer) = &config.progress {
-            let mut last = lock(&shared.last_progress);
-            if seconds - *last >= 0.1 {
-                *last = seconds;
-                observer(&Progress {
-                    expanded: expanded + CHECK_MASK + 1,
-                    stored: 0,
-                    depth: shared.phase1_len.load(Ordering::Relaxed) as u64,
-                    seconds,
-                    max_states: None,
-                });
-            }
-        }
+        let phase1_len = shared.phase1_len.load(Ordering::Relaxed);
+        (shared.reporter).report(config, seconds, expanded + CHECK_MASK + 1, phase1_len);
         false
     }
 
