@@ -1,13 +1,21 @@
 //! `frontier cube` and `frontier explore cube` through the real binary.
 
+use std::path::Path;
 use std::process::{Command, Output};
 
 use frontier_cube::{parse_moves, Cube, Facelets, Notation};
 use serde_json::Value;
 
+/// Runs `frontier` with a table cache of its own under the target directory: built by the
+/// first test that needs a table, then shared by the others and by later runs, and never the
+/// user's cache.
 fn frontier(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_frontier"))
         .args(args)
+        .env(
+            "FRONTIER_CACHE_DIR",
+            Path::new(env!("CARGO_TARGET_TMPDIR")).join("cube-cache"),
+        )
         .output()
         .expect("the frontier binary runs")
 }
