@@ -318,12 +318,24 @@ impl PatternDb {
                 .collect();
             let expected = placements(tables.cells(), g.len());
             let (table, origin) = match read_table(&path, tables.shape, &homes, expected) {
-                Ok(table) => (table, Origin::Cache),
+                Ok(table) => {
+                    // Marked as used, for the cache's least-recently-used order.
+                    let _ = fs::File::options()
+                        .write(true)
+                        .open(&path)
+                        .and_then(|f| f.set_modified(std::time::SystemTime::now()));
+                    (table, Origin::Cache)
+                }
                 Err(e) => {
                     let report = table_progress(progress, i, groups.len());
                     let p = build_pattern(tables, g, &report, stop)?;
                     let _ = fs::create_dir_all(dir)
                         .and_then(|_| write_table(&path, tables.shape, &homes, &p.table));
+                    let used: Vec<PathBuf> = groups
+                        .iter()
+                        .map(|g| dir.join(file_name(tables, g)))
+                        .collect();
+                    trim_cache(dir, &used, CACHE_BUDGET);
                     let origin = if e.kind() == io::ErrorKind::NotFound {
                         Origin::Built
                     } else {
@@ -744,6 +756,42 @@ fn build_relaxed(
     })
 }
 
+/// The most bytes of pattern databases the cache keeps: four 5x5 goals' worth (about 510 MB
+/// each with the default 6-6-6-6 split), or thousands of 15-puzzle goals (about 50 MB each).
+const CACHE_BUDGET: u64 = 2 << 30;
+
+/// Removes the least recently used pattern databases from the cache `dir` (by modification
+/// time, which a load renews) until they take at most `budget` bytes, never one of `used`
+/// (the tables of the puzzle at hand). Other files are left alone; what cannot be read or
+/// removed is skipped.
+fn trim_cache(dir: &Path, used: &[PathBuf], budget: u64) {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return;
+    };
+    let mut tables: Vec<(std::time::SystemTime, u64, PathBuf)> = entries
+        .flatten()
+        .filter(|e| {
+            let name = e.file_name();
+            let name = name.to_string_lossy();
+            name.starts_with("tiles-pdb-v") && name.ends_with(".bin")
+        })
+        .filter_map(|e| {
+            let meta = e.metadata().ok()?;
+            Some((meta.modified().ok()?, meta.len(), e.path()))
+        })
+        .collect();
+    let mut total: u64 = tables.iter().map(|t| t.1).sum();
+    tables.sort();
+    for (_, size, path) in tables {
+        if total <= budget {
+            break;
+        }
+        if !used.contains(&path) && fs::remove_file(&path).is_ok() {
+            total -= size;
+        }
+    }
+}
+
 /// The cache file name of a pattern: the board and the goal cells of its tiles.
 fn file_name(tables: &Tables, group: &[u8]) -> String {
     let homes: Vec<String> = group
@@ -833,6 +881,36 @@ fn read_table(path: &Path, shape: Shape, homes: &[u8], expected: u64) -> io::Res
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_cache_keeps_the_most_recently_used_tables_within_its_budget() {
+        let dir = std::env::temp_dir().join(format!("frontier-tiles-trim-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir).unwrap();
+        let now = std::time::SystemTime::now();
+        let file = |name: &str, size: usize, age: u64| {
+            let path = dir.join(name);
+            fs::write(&path, vec![0u8; size]).unwrap();
+            let when = now - std::time::Duration::from_secs(age);
+            let f = fs::File::options().write(true).open(&path).unwrap();
+            f.set_modified(when).unwrap();
+            path
+        };
+        let oldest = file("tiles-pdb-v1-old.bin", 400, 300);
+        let used = file("tiles-pdb-v2-used.bin", 300, 200);
+        let older = file("tiles-pdb-v2-older.bin", 300, 100);
+        let newest = file("tiles-pdb-v2-newest.bin", 300, 0);
+        let other = file("notes.txt", 5000, 400);
+        trim_cache(&dir, std::slice::from_ref(&used), 700);
+        // 1300 bytes of tables for a budget of 700: the oldest go first, but never one in use.
+        assert!(!oldest.exists() && !older.exists());
+        assert!(used.exists() && newest.exists());
+        assert!(
+            other.exists(),
+            "only pattern databases are the cache's business"
+        );
+        fs::remove_dir_all(&dir).unwrap();
+    }
 
     #[test]
     fn rank_round_trips() {
