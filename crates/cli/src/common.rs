@@ -274,7 +274,7 @@ impl Stopwatch {
             status: Status::Limit(limit),
             solution: None,
             stats: Stats {
-                seconds: self.started.elapsed().as_secs_f64(),
+                seconds: self.seconds(),
                 ..Stats::default()
             },
         }

@@ -9,11 +9,10 @@
 //! parent's). This is the bound of Kociemba's optimal solver.
 
 use std::path::Path;
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU8, AtomicUsize, Ordering};
 use std::sync::{Mutex, OnceLock};
-use std::time::Instant;
 
-use frontier_search::{Config, Limit, Outcome, Solution, Stats, Status};
+use frontier_search::{prefetch, Config, Limit, Outcome, Solution, Stats, Status};
 use rayon::prelude::*;
 
 use crate::cache::{self, CacheReport, TableKind};
@@ -25,9 +24,8 @@ use crate::heuristic::{
 };
 use crate::huge::HugeTable;
 use crate::moves::{Metric, Move};
-use crate::symmetry::{view, SYMMETRIES};
-use crate::twophase::move_of;
-use crate::watch::{self, lock, Reporter};
+use crate::symmetry::{moves_seen, view, views_turning};
+use crate::watch::{self, lock, Watch};
 
 /// How many of the 48 symmetries keep the U-D axis (the view of a U turn is a U or D turn).
 const UD_SYMMETRIES: usize = 16;
@@ -39,24 +37,8 @@ const PHASE1_ENTRIES: usize = FLIPSLICE_CLASSES * TWISTS;
 pub(crate) const PHASE1_BYTES: usize = PHASE1_ENTRIES.div_ceil(4);
 /// The longest solution searched for: past God's number in either metric (20 HTM, 26 QTM).
 const LONGEST: usize = 30;
-/// Nodes between two looks at the clock, the cancel flag and the progress observer (about
-/// 10 ms of search).
-const CHECK_MASK: u64 = (1 << 14) - 1;
 /// A phase-1 table entry not reached yet, while the table is built.
 const UNSEEN: u8 = u8::MAX;
-
-/// Asks the CPU to start loading the cache line at `ptr`; a hint only, never a fault.
-#[inline(always)]
-fn prefetch<T>(ptr: *const T) {
-    #[cfg(target_arch = "x86_64")]
-    // SAFETY: a prefetch is a hint that never faults, even on an address that is not mapped;
-    // SSE is part of every x86_64 target.
-    unsafe {
-        std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(ptr.cast());
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = ptr;
-}
 
 /// The middle-edge positions of the solved cube.
 fn solved_slice() -> usize {
@@ -92,12 +74,12 @@ struct Reduction {
 /// Of the 48 [views](view), the 16 that keep the U-D axis (a U turn's view is a U or D turn),
 /// the identity first.
 fn ud_symmetries() -> [usize; UD_SYMMETRIES] {
-    let up = Cube::SOLVED.apply(Move::new(Face::U, 1));
     let mut symmetries = [0; UD_SYMMETRIES];
-    let keeping = (0..SYMMETRIES)
-        .filter(|&s| move_of(view(up, s)).is_some_and(|m| matches!(m.face(), Face::U | Face::D)));
     let mut count = 0;
-    for (slot, s) in symmetries.iter_mut().zip(keeping) {
+    for (slot, s) in symmetries
+        .iter_mut()
+        .zip(views_turning(Face::U, [Face::U, Face::D]))
+    {
         *slot = s;
         count += 1;
     }
@@ -432,20 +414,11 @@ impl Optimal {
         )?;
         // For each axis, a rotation whose view turns it into the U-D axis, and the move of
         // the view behind each real move.
-        let views = [0, 1, 2].map(|face| {
-            let turn = Cube::SOLVED.apply(Move::new(Face::ALL[face], 1));
-            (0..SYMMETRIES / 2)
-                .find(|&r| {
-                    move_of(view(turn, r)).is_some_and(|m| matches!(m.face(), Face::U | Face::D))
-                })
+        let views = [Face::U, Face::R, Face::F].map(|face| {
+            (views_turning(face, [Face::U, Face::D]).next())
                 .expect("some rotation takes each axis to the U-D axis")
         });
-        let axis_moves = views.map(|rotation| {
-            Move::ALL.map(|mv| {
-                let seen = move_of(view(Cube::SOLVED.apply(mv), rotation));
-                seen.expect("a view of a face turn is a face turn").index() as u8
-            })
-        });
+        let axis_moves = views.map(|rotation| moves_seen(rotation).map(|mv| mv.index() as u8));
         Some(Optimal {
             metric,
             reduction,
@@ -589,7 +562,6 @@ impl Optimal {
     /// workers share out the subtrees below the first two moves; which of several shortest
     /// solutions is returned may then vary from run to run.
     pub fn solve(&self, cube: Cube, config: &Config) -> Outcome<Cube, Move> {
-        let started = Instant::now();
         let longest = config
             .max_depth
             .map_or(LONGEST, |d| (d as usize).min(LONGEST));
@@ -598,13 +570,11 @@ impl Optimal {
             solver: self,
             cube,
             config,
-            started,
+            watch: Watch::new(),
             found: Mutex::new(None),
             done: AtomicBool::new(false),
             stopped: Mutex::new(None),
-            expanded: AtomicU64::new(0),
             bound: AtomicUsize::new(0),
-            reporter: Reporter::new(),
         };
         let mut counts = (0, 0);
         let mut status = Status::Limit(Limit::Depth);
@@ -616,7 +586,7 @@ impl Optimal {
         while status != Status::Solved && bound <= longest {
             // Between two bounds too, so that a limit already hit never waits for the next
             // check: a timeout of 0 stops before any search.
-            if shared.limit_hit() {
+            if shared.stop_at(shared.watch.limit_hit(config)) {
                 status = Status::Limit(lock(&shared.stopped).unwrap_or(Limit::Time));
                 break;
             }
@@ -648,7 +618,7 @@ impl Optimal {
                 generated: counts.1,
                 stored: 0,
                 peak_frontier: shared.bound.load(Ordering::Relaxed) as u64,
-                seconds: started.elapsed().as_secs_f64(),
+                seconds: shared.watch.started.elapsed().as_secs_f64(),
             },
         }
     }
@@ -660,25 +630,21 @@ struct Shared<'a> {
     /// The cube to solve.
     cube: Cube,
     config: &'a Config,
-    started: Instant,
+    watch: Watch,
     /// The solution found, if any: any solution within the current bound is a shortest one.
     found: Mutex<Option<Vec<Move>>>,
     /// Whether the workers must end: a solution was found or a limit was hit.
     done: AtomicBool,
     /// The limit that stopped the search, if one did.
     stopped: Mutex<Option<Limit>>,
-    /// Nodes expanded by all workers, as of their last checks (for progress).
-    expanded: AtomicU64,
     /// The bound being searched.
     bound: AtomicUsize,
-    reporter: Reporter,
 }
 
 impl Shared<'_> {
-    /// Whether the cancel flag is set or the time is up; if so, records the limit and ends
-    /// the workers.
-    fn limit_hit(&self) -> bool {
-        let Some(limit) = watch::limit_hit(self.config, self.started) else {
+    /// Ends the search at `limit`, if there is one; returns whether there was.
+    fn stop_at(&self, limit: Option<Limit>) -> bool {
+        let Some(limit) = limit else {
             return false;
         };
         lock(&self.stopped).get_or_insert(limit);
@@ -858,26 +824,19 @@ impl Worker<'_> {
         false
     }
 
-    /// Counts a node; every [`CHECK_MASK`] + 1 of them, looks at the other workers and the
-    /// limits, and reports progress. Returns whether the search must end.
+    /// Counts a node; at each checkpoint, looks at the other workers and the limits, and
+    /// reports progress. Returns whether the search must end.
     #[inline]
     fn count(&mut self) -> bool {
-        self.expanded += 1;
-        if self.expanded & CHECK_MASK != 0 {
+        if !watch::due(&mut self.expanded) {
             return false;
         }
         let shared = self.shared;
         if shared.done.load(Ordering::Relaxed) {
             return true;
         }
-        let expanded = shared.expanded.fetch_add(CHECK_MASK + 1, Ordering::Relaxed);
-        if shared.limit_hit() {
-            return true;
-        }
-        let seconds = shared.started.elapsed().as_secs_f64();
         let bound = shared.bound.load(Ordering::Relaxed);
-        (shared.reporter).report(shared.config, seconds, expanded + CHECK_MASK + 1, bound);
-        false
+        shared.stop_at(shared.watch.checkpoint(shared.config, bound))
     }
 }
 

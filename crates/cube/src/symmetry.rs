@@ -198,6 +198,29 @@ pub fn view(cube: Cube, r: usize) -> Cube {
     Fields::of(cube).view(tables(), r)
 }
 
+/// The face move that makes `cube` of the solved cube, if one does.
+pub(crate) fn move_of(cube: Cube) -> Option<Move> {
+    Move::ALL
+        .into_iter()
+        .find(|&m| Cube::SOLVED.apply(m) == cube)
+}
+
+/// The symmetries (rotations first) whose view turns a quarter turn of `face` into a turn of
+/// one of the faces `onto`.
+pub(crate) fn views_turning(face: Face, onto: [Face; 2]) -> impl Iterator<Item = usize> {
+    let turn = Cube::SOLVED.apply(Move::new(face, 1));
+    (0..SYMMETRIES)
+        .filter(move |&r| move_of(view(turn, r)).is_some_and(|m| onto.contains(&m.face())))
+}
+
+/// For each move (by index), the move a view through symmetry `r` sees instead: a view of a
+/// face turn is a face turn.
+pub(crate) fn moves_seen(r: usize) -> [Move; 18] {
+    Move::ALL.map(|mv| {
+        move_of(view(Cube::SOLVED.apply(mv), r)).expect("a view of a face turn is a face turn")
+    })
+}
+
 /// The class of `cube`: the least of its 48 views, comparing the packed corner bits first
 /// and the edge bits among ties (so that edges are read for few views). Equal for two cubes
 /// exactly when one is a view of the other; the solved cube is its own class.

@@ -1,22 +1,22 @@
 //! Kociemba's two-phase algorithm: [`TwoPhase`].
 
 use std::path::Path;
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Mutex, OnceLock};
-use std::time::Instant;
 
 use frontier_search::{Config, Limit, Outcome, Solution, Stats, Status};
 
 use crate::cache::{self, CacheReport, TableKind};
 use crate::cube::Cube;
 use crate::cubie::CubieCube;
+use crate::geometry::Face;
 use crate::heuristic::{
     corner_perm, flip, move_table, perm_rank, perm_unrank, product_distances, set_corner_perm,
     set_flip, set_slice, set_twist, slice, twist, Heuristic, CORNER_PERMS, FLIPS, SLICES, TWISTS,
 };
 use crate::moves::{Metric, Move};
-use crate::symmetry::{view, SYMMETRIES};
-use crate::watch::{self, lock, Reporter};
+use crate::symmetry::{moves_seen, view, views_turning};
+use crate::watch::{self, lock, Watch};
 
 /// Permutations of the eight U and D layer edges.
 const EDGE8_PERMS: usize = 40320;
@@ -31,8 +31,6 @@ const LONGEST: usize = 30;
 /// (about 0.15 s), keeping any shorter solution: short scrambles then get short answers
 /// (`R U R' U'` 4 moves instead of 11) for at most 0.15 s more.
 const EXTRA_NODES: std::ops::Range<u64> = (1 << 18)..(1 << 20);
-/// Nodes between two looks at the clock, the cancel flag and the progress observer.
-const CHECK_MASK: u64 = (1 << 14) - 1;
 
 /// Whether `mv` is one of G1's moves: any turn of U or D, a half turn of the others.
 fn keeps_g1(mv: Move) -> bool {
@@ -214,26 +212,15 @@ impl Variant {
     }
 }
 
-/// The face move that makes `cube` of the solved cube, if one does.
-pub(crate) fn move_of(cube: Cube) -> Option<Move> {
-    Move::ALL
-        .into_iter()
-        .find(|&m| Cube::SOLVED.apply(m) == cube)
-}
-
 /// Two rotations that take the U-D axis to the R-L and the F-B axis, each with the move of the
-/// real cube behind each move of its view (a view of a face turn is a face turn).
+/// real cube behind each move of its view.
 fn axes() -> [(usize, [Move; 18]); 2] {
-    let up = Cube::SOLVED.apply(Move::new(crate::Face::U, 1));
-    // By face index in URFDLB order: R and L, then F and B.
-    [[1usize, 4], [2, 5]].map(|faces| {
-        let rotation = (0..SYMMETRIES / 2)
-            .find(|&r| move_of(view(up, r)).is_some_and(|m| faces.contains(&m.face().index())))
+    [[Face::R, Face::L], [Face::F, Face::B]].map(|faces| {
+        let rotation = (views_turning(Face::U, faces).next())
             .expect("some rotation takes U to the R-L and to the F-B axis");
         let mut back = [Move::ALL[0]; 18];
-        for mv in Move::ALL {
-            let image = move_of(view(Cube::SOLVED.apply(mv), rotation));
-            back[image.expect("a view of a face turn is a face turn").index()] = mv;
+        for (mv, seen) in Move::ALL.into_iter().zip(moves_seen(rotation)) {
+            back[seen.index()] = mv;
         }
         (rotation, back)
     })
@@ -243,7 +230,7 @@ fn axes() -> [(usize, [Move; 18]); 2] {
 struct Shared<'a> {
     tables: &'a TwoPhase,
     config: &'a Config,
-    started: Instant,
+    watch: Watch,
     /// The cube and its six variants; a worker takes every `threads`-th variant.
     variants: [Variant; 6],
     /// The best solution found (moves of the real cube), and one more than the longest
@@ -253,11 +240,8 @@ struct Shared<'a> {
     target: usize,
     /// The limit that stopped the search, if one did: every worker then ends.
     stopped: Mutex<Option<Limit>>,
-    /// Nodes expanded by all workers, as of their last checks (for progress).
-    expanded: AtomicU64,
     /// The longest phase 1 searched so far.
     phase1_len: AtomicUsize,
-    reporter: Reporter,
 }
 
 /// One worker: its phase 1 and phase 2 in progress, over some of the variants.
@@ -386,15 +370,13 @@ impl TwoPhase {
         let shared = Shared {
             tables: self,
             config,
-            started: Instant::now(),
+            watch: Watch::new(),
             variants: Variant::all(cube, self),
             best: Mutex::new(cube.is_solved().then(Vec::new)),
             best_len: AtomicUsize::new(longest + 1),
             target: target.min(longest),
             stopped: Mutex::new(None),
-            expanded: AtomicU64::new(0),
             phase1_len: AtomicUsize::new(0),
-            reporter: Reporter::new(),
         };
         let threads = config.threads.clamp(1, shared.variants.len());
         let mut counts = vec![(0, 0); threads];
@@ -415,7 +397,7 @@ impl TwoPhase {
             generated: counts.iter().map(|c| c.1).sum(),
             stored: 0,
             peak_frontier: shared.phase1_len.load(Ordering::Relaxed) as u64,
-            seconds: shared.started.elapsed().as_secs_f64(),
+            seconds: shared.watch.started.elapsed().as_secs_f64(),
         };
         let status = match (&best, stopped) {
             (_, Some(Limit::Cancelled)) => Status::Limit(Limit::Cancelled),
@@ -496,26 +478,22 @@ impl<'a> Search<'a> {
         true
     }
 
-    /// Counts a node; every [`CHECK_MASK`] + 1 of them, looks at the limits, the other
-    /// workers and the extra nodes, and reports progress. Returns whether this worker must
-    /// end (`halted`).
+    /// Counts a node; at each checkpoint, looks at the limits, the other workers and the
+    /// extra nodes, and reports progress. Returns whether this worker must end (`halted`).
     #[inline]
     fn count(&mut self) -> Stop {
-        self.expanded += 1;
-        if self.expanded & CHECK_MASK != 0 {
+        if !watch::due(&mut self.expanded) {
             return false;
         }
         let shared = self.shared;
-        let config = shared.config;
-        let expanded = shared.expanded.fetch_add(CHECK_MASK + 1, Ordering::Relaxed);
         if lock(&shared.stopped).is_some() {
             self.halted = true;
             return true;
         }
-        if let Some(limit) = watch::limit_hit(config, shared.started) {
+        let phase1_len = shared.phase1_len.load(Ordering::Relaxed);
+        if let Some(limit) = shared.watch.checkpoint(shared.config, phase1_len) {
             return self.stop(limit);
         }
-        let seconds = shared.started.elapsed().as_secs_f64();
         // A solution within the target was found: this worker searches its extra nodes.
         if self.until.is_none() && shared.best_len.load(Ordering::Relaxed) <= shared.target {
             let extra = self.expanded.clamp(EXTRA_NODES.start, EXTRA_NODES.end);
@@ -525,8 +503,6 @@ impl<'a> Search<'a> {
             self.halted = true;
             return true;
         }
-        let phase1_len = shared.phase1_len.load(Ordering::Relaxed);
-        (shared.reporter).report(config, seconds, expanded + CHECK_MASK + 1, phase1_len);
         false
     }
 
@@ -641,6 +617,7 @@ mod tests {
     use crate::cache::Origin;
     use crate::facelet::Facelets;
     use crate::notation::Notation;
+    use crate::symmetry::move_of;
 
     /// The superflip: every edge flipped in place, 20 moves optimally (Reid 1995).
     const SUPERFLIP: &str = "U R2 F B R B2 R U2 L B2 R U' D' R2 F R' L B2 U2 F2";

@@ -1,11 +1,14 @@
 //! What the cube's own solvers ([`Optimal`](crate::Optimal), [`TwoPhase`](crate::TwoPhase))
 //! share to watch their limits and report progress from several workers.
 
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Mutex, MutexGuard};
 use std::time::Instant;
 
 use frontier_search::{Config, Limit, Progress};
+
+/// Nodes a worker expands between two checkpoints (about 10 ms of search).
+const CHECK_EVERY: u64 = 1 << 14;
 
 /// The value behind a mutex, even if another worker panicked while holding it.
 pub(crate) fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -14,38 +17,57 @@ pub(crate) fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
         .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
-/// The limit a search started at `started` has hit, if any: the cancel flag, then the clock.
-pub(crate) fn limit_hit(config: &Config, started: Instant) -> Option<Limit> {
-    let cancelled = (config.cancel.as_ref()).is_some_and(|flag| flag.load(Ordering::Relaxed));
-    if cancelled {
-        return Some(Limit::Cancelled);
-    }
-    (config.timeout)
-        .is_some_and(|t| started.elapsed() >= t)
-        .then_some(Limit::Time)
+/// Counts one more node in a worker's `expanded`; true every [`CHECK_EVERY`] nodes, when the
+/// worker should pass [`Watch::checkpoint`].
+#[inline(always)]
+pub(crate) fn due(expanded: &mut u64) -> bool {
+    *expanded += 1;
+    expanded.is_multiple_of(CHECK_EVERY)
 }
 
-/// Passes progress to the configuration's observer at most ten times a second, whichever
-/// worker has it to give.
-pub(crate) struct Reporter {
-    /// When progress was last passed on, in seconds since the search started.
-    last: Mutex<f64>,
+/// The clock, the node count and the progress reports of one solve, shared by its workers.
+pub(crate) struct Watch {
+    /// When the solve started.
+    pub started: Instant,
+    /// Nodes expanded by all workers, as of their last checkpoints.
+    expanded: AtomicU64,
+    /// When progress was last passed on, in seconds since the start.
+    last_report: Mutex<f64>,
 }
 
-impl Reporter {
-    pub fn new() -> Reporter {
-        Reporter {
-            last: Mutex::new(0.0),
+impl Watch {
+    pub fn new() -> Watch {
+        Watch {
+            started: Instant::now(),
+            expanded: AtomicU64::new(0),
+            last_report: Mutex::new(0.0),
         }
     }
 
-    /// Passes on `expanded` nodes at `depth` (a bound or a phase-1 length) after `seconds`,
-    /// unless progress was passed on less than 0.1 s ago.
-    pub fn report(&self, config: &Config, seconds: f64, expanded: u64, depth: usize) {
+    /// The limit hit, if any: the cancel flag, then the clock.
+    pub fn limit_hit(&self, config: &Config) -> Option<Limit> {
+        let cancelled = (config.cancel.as_ref()).is_some_and(|flag| flag.load(Ordering::Relaxed));
+        if cancelled {
+            return Some(Limit::Cancelled);
+        }
+        (config.timeout)
+            .is_some_and(|t| self.started.elapsed() >= t)
+            .then_some(Limit::Time)
+    }
+
+    /// A worker's checkpoint, every [`CHECK_EVERY`] nodes: counts them, and returns the limit
+    /// hit, if any; otherwise passes progress at `depth` (a bound, a phase-1 length) to the
+    /// observer, at most ten times a second.
+    pub fn checkpoint(&self, config: &Config, depth: usize) -> Option<Limit> {
+        let expanded = self.expanded.fetch_add(CHECK_EVERY, Ordering::Relaxed) + CHECK_EVERY;
+        if let Some(limit) = self.limit_hit(config) {
+            return Some(limit);
+        }
         let Some(observer) = &config.progress else {
-            return;
+            return None;
         };
-        let mut last = lock(&self.last);
+        let seconds = self.started.elapsed().as_secs_f64();
+        let mut last = lock(&self.last_report);
         if seconds - *last >= 0.1 {
             *last = seconds;
             observer(&Progress {
@@ -56,5 +78,6 @@ impl Reporter {
                 max_states: None,
             });
         }
+        None
     }
 }

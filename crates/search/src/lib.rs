@@ -59,6 +59,7 @@ mod parallel;
 mod space;
 mod tree;
 
+pub use arena::prefetch;
 pub use config::{Config, Progress, ProgressFn};
 pub use explore::explore;
 pub use graph::{astar, bfs, bidirectional, dfs, ucs};

@@ -39,14 +39,7 @@ fn main() -> ExitCode {
                 groups_by_sizes(shape, &goal, sizes).expect("sizes add up")
             };
             let t = Instant::now();
-            let db = PatternDb::load_or_build(
-                &frontier_tiles::cache_dir(),
-                &tables,
-                &groups,
-                &|_| {},
-                &|| false,
-            )
-            .expect("a build that is never stopped ends");
+            let db = PatternDb::cached(&tables, &groups);
             println!(
                 "pattern databases {:?}: {:?}, {} bytes, {:.2} s to load or build",
                 groups,

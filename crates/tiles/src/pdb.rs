@@ -353,6 +353,13 @@ impl PatternDb {
         Some(PatternDb::assemble(tables, patterns, origins))
     }
 
+    /// The tables of `groups` from the user's cache ([`crate::cache_dir`]), or built and saved
+    /// there, with no progress shown and no way to stop: for examples, tests and benchmarks.
+    pub fn cached(tables: &Tables, groups: &[Vec<u8>]) -> PatternDb {
+        PatternDb::load_or_build(&crate::cache_dir(), tables, groups, &|_| {}, &|| false)
+            .expect("a build that is never stopped ends")
+    }
+
     fn assemble(tables: &Tables, patterns: Vec<Pattern>, origins: Vec<Origin>) -> PatternDb {
         let mut group_of = [u8::MAX; MAX_CELLS];
         let mut slot_of = [0u8; MAX_CELLS];

@@ -99,14 +99,7 @@ fn korf_all_100() {
     let goal: Vec<u8> = (0..16).collect();
     let tables = Tables::new(shape, &goal);
     let groups = groups_by_sizes(shape, &goal, &default_sizes(shape)).unwrap();
-    let db = PatternDb::load_or_build(
-        &frontier_tiles::cache_dir(),
-        &tables,
-        &groups,
-        &|_| {},
-        &|| false,
-    );
-    let db = Arc::new(db.expect("a build that is never stopped ends"));
+    let db = Arc::new(PatternDb::cached(&tables, &groups));
     let started = Instant::now();
     let mut nodes = 0;
     for (id, len, tiles) in instances() {

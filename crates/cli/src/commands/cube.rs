@@ -154,7 +154,7 @@ pub fn run(args: Args, ctx: &Context) -> anyhow::Result<ExitCode> {
     let cube = Cube::from_facelets(&facelets).context("the cube is impossible")?;
     let space = CubeSpace::new(cube, metric);
     // The default is the optimal solver: from 12 moves on the fastest that finds a shortest
-    // solution (14 moves: 0.1 s against bidirectional search's 6.4 s; see
+    // solution (14 moves: 0.17 s median against bidirectional search's 6.4 s; see
     // crates/cube/README.md). Without --algo, --solver search is bidirectional search.
     // Whether a search ran (a table build may have been stopped first).
     let mut searched = true;
@@ -214,9 +214,9 @@ pub fn run(args: Args, ctx: &Context) -> anyhow::Result<ExitCode> {
         (algo.name(), outcome)
     };
     let quiet = args.search.quiet;
-    // A random cube lies 17-20 moves away: the optimal solver takes minutes to hours there,
-    // the generic searches run out of memory.
-    // A diagnostic: on a terminal only, and not with --json or --quiet.
+    // A random cube lies 17-20 moves away: the optimal solver takes minutes there, the generic
+    // searches run out of memory. The hint is a diagnostic: on a terminal only, and not with
+    // --json or --quiet.
     let hint = !twophase
         && searched
         && !quiet
