@@ -317,7 +317,7 @@ pub struct BuildProgress {
 /// U-D, R-L and F-B axis up), plus one when all three are equal and not zero: a solution of
 /// exactly that length would end with a quarter turn, which belongs to one axis's G1, so
 /// that axis would be one move closer. The phase-1 table is read from the disk cache
-/// (`phase1-htm` or `phase1-qtm`, 35 MB) or built (about 4 s on two threads) and written
+/// (`phase1-htm` or `phase1-qtm`, 35 MB) or built (3.5 s on two threads here) and written
 /// there.
 ///
 /// Measured and not kept: the corners' distance (permutation and twist, 2,768 x 2,187

@@ -34,7 +34,7 @@ pub struct Args {
     #[arg(long, value_enum, default_value = "wca")]
     pub notation: NotationArg,
     /// The cube solver: "optimal" finds a shortest solution with the cube's own IDA* and a
-    /// 35 MB table of distances to G1 (built once, about 5 s, then cached); "twophase" is
+    /// 35 MB table of distances to G1 (built once in seconds, then cached); "twophase" is
     /// Kociemba's two-phase algorithm, which solves any cube in at most 20 moves (HTM) in a
     /// fraction of a second, not always the fewest (--max-depth N takes the first solution of
     /// at most N moves instead); "search" runs the generic solver chosen by --algo (default
