@@ -161,10 +161,77 @@ fn bad_input_exits_2_with_the_reason() {
         assert!(stderr(&o).contains(reason), "{args:?}: {}", stderr(&o));
     }
     // The message counts every number given, not just those read before giving up.
-    let hundred: Vec<String> = (0..100).map(|t| t.to_string()).collect();
-    let o = frontier(&["tiles", &hundred.join(" ")]);
+    let many: Vec<String> = (0..300).map(|t| t.to_string()).collect();
+    let o = frontier(&["tiles", &many.join(" ")]);
     assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("100 cells"), "{}", stderr(&o));
+    assert!(stderr(&o).contains("300 cells"), "{}", stderr(&o));
+    let o = frontier(&["explore", "tiles", "--size", "17x17"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("at most 256"), "{}", stderr(&o));
+    // Pattern databases stop at 64 cells; the message names the way out.
+    let o = frontier(&["tiles", &scramble(9, 9, 4).0, "--heuristic", "pdb"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("up to 64 cells") && stderr(&o).contains("--heuristic conflict"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+/// A `rows x cols` layout `steps` blank moves from the default goal, none undoing the one
+/// before (a fixed pseudo-random walk), with the goal as a list.
+fn scramble(rows: usize, cols: usize, steps: usize) -> (String, Vec<u32>) {
+    let n = rows * cols;
+    let goal: Vec<u32> = (1..n as u32).chain([0]).collect();
+    let mut b = goal.clone();
+    let (mut blank, mut back) = (n - 1, usize::MAX);
+    let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+    for _ in 0..steps {
+        let (r, c) = (blank / cols, blank % cols);
+        let options: Vec<usize> = [
+            (r > 0).then(|| blank - cols),
+            (r + 1 < rows).then(|| blank + cols),
+            (c > 0).then(|| blank - 1),
+            (c + 1 < cols).then(|| blank + 1),
+        ]
+        .into_iter()
+        .flatten()
+        .filter(|&to| to != back)
+        .collect();
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        let to = options[seed as usize % options.len()];
+        b.swap(blank, to);
+        (back, blank) = (blank, to);
+    }
+    let text: Vec<String> = b.iter().map(u32::to_string).collect();
+    (text.join(" "), goal)
+}
+
+#[test]
+fn boards_up_to_16x16_are_solved() {
+    // Past 64 cells the states are 256 bytes wide; the tiles' own IDA* and the generic A* and
+    // bidirectional search must agree on the length, and every answer must replay to the goal.
+    for (rows, cols, steps) in [(9, 9, 30), (12, 12, 24), (16, 16, 20), (2, 100, 18)] {
+        let (start, goal) = scramble(rows, cols, steps);
+        let size = format!("{rows}x{cols}");
+        let mut lengths = Vec::new();
+        for extra in [&[][..], &["--algo", "astar"], &["--algo", "bidirectional"]] {
+            let mut args = vec!["tiles", &start, "--size", &size, "--json"];
+            args.extend_from_slice(extra);
+            let o = frontier(&args);
+            assert_eq!(o.status.code(), Some(0), "{size} {extra:?}: {}", stderr(&o));
+            let v = json(&o);
+            assert_eq!(replay(&start, cols, &v["moves"]), goal, "{size} {extra:?}");
+            lengths.push(v["length"].as_u64().unwrap());
+        }
+        assert!(
+            lengths.iter().all(|&l| l == lengths[0]),
+            "{size}: {lengths:?}"
+        );
+        assert!(lengths[0] <= steps as u64, "{size}: {lengths:?}");
+    }
 }
 
 #[test]

@@ -4,8 +4,9 @@ use std::fmt;
 
 use thiserror::Error;
 
-/// The most cells a board may have (an 8 x 8 board); tiles are numbered below this.
-pub const MAX_CELLS: usize = 64;
+/// The most cells a board may have (a 16 x 16 board, or any other shape as large): tiles are
+/// numbered below this, so every tile and cell fits in a byte.
+pub const MAX_CELLS: usize = 256;
 
 /// A direction the blank moves in: a move is named by where the blank goes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -132,7 +133,7 @@ impl Shape {
     /// The goal used when none is given: tiles `1..n-1` in reading order, the blank last.
     pub fn default_goal(self) -> Vec<u8> {
         let n = self.cells();
-        (1..n as u8).chain(std::iter::once(0)).collect()
+        (1..n).map(|t| t as u8).chain(std::iter::once(0)).collect()
     }
 }
 
@@ -444,7 +445,7 @@ fn missing_tile(what: &'static str, tokens: &[(u64, usize)], cells: usize) -> Op
 }
 
 fn infer_shape(what: &'static str, count: usize) -> Result<Shape, ParseError> {
-    let side = (1..=8).find(|s| s * s == count);
+    let side = (1..=16).find(|s| s * s == count);
     match side {
         Some(s) if s >= 2 => Shape::new(s, s),
         _ => Err(ParseError::NotSquare { what, count }),

@@ -5,8 +5,8 @@ use std::str::FromStr;
 
 use crate::board::{Dir, Shape, MAX_CELLS};
 
-/// No neighbour in this direction.
-pub(crate) const NONE: u8 = u8::MAX;
+/// No neighbour in this direction (cells run up to 255, so a neighbour takes 16 bits).
+pub(crate) const NONE: u16 = u16::MAX;
 
 /// Which heuristic guides IDA*.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -61,7 +61,7 @@ pub struct Tables {
     /// `goal_cell[tile]`: where the tile belongs.
     pub goal_cell: [u8; MAX_CELLS],
     /// `neighbours[cell][dir]`: the cell the blank reaches from `cell` moving in `dir`, or `NONE`.
-    pub(crate) neighbours: [[u8; 4]; MAX_CELLS],
+    pub(crate) neighbours: [[u16; 4]; MAX_CELLS],
     /// `manhattan[tile * MAX_CELLS + cell]`: the tile's distance from `cell` to its goal cell.
     manhattan: Vec<u8>,
     /// Table-driven linear conflicts for lines of at most [`MAX_TABLE_LINE`] cells:
@@ -82,6 +82,7 @@ fn conflicts_of(keys: &[u8]) -> u32 {
         return 0;
     }
     let mut best = [1u8; MAX_CELLS];
+    let best = &mut best[..keys.len()];
     let mut longest = 1;
     for i in 1..keys.len() {
         for j in 0..i {
@@ -129,7 +130,7 @@ impl Tables {
         for (cell, row) in neighbours.iter_mut().enumerate().take(n) {
             for d in Dir::ALL {
                 if let Some(next) = shape.step(cell, d) {
-                    row[d.index()] = next as u8;
+                    row[d.index()] = next as u16;
                 }
             }
         }

@@ -15,7 +15,7 @@ use rayon::prelude::*;
 
 use crate::board::{is_solvable, Dir, Puzzle, MAX_CELLS};
 use crate::heuristic::{Tables, NONE};
-use crate::pdb::{Mirror, PatternDb};
+use crate::pdb::{Mirror, PatternDb, MAX_CELLS as PDB_CELLS};
 use crate::space::Estimate;
 
 /// How many expansions pass between two looks at the clock, the cancel flag and progress.
@@ -153,12 +153,12 @@ impl Eval for ConflictEval {
 #[derive(Clone)]
 struct PdbEval<'a> {
     db: &'a PatternDb,
-    cell_of: [u8; MAX_CELLS],
-    values: [u32; MAX_CELLS],
+    cell_of: [u8; PDB_CELLS],
+    values: [u32; PDB_CELLS],
     sum: u32,
     mirror: Option<&'a Mirror>,
-    m_cell_of: [u8; MAX_CELLS],
-    m_values: [u32; MAX_CELLS],
+    m_cell_of: [u8; PDB_CELLS],
+    m_values: [u32; PDB_CELLS],
     m_sum: u32,
 }
 
@@ -166,12 +166,12 @@ impl<'a> PdbEval<'a> {
     fn new(db: &'a PatternDb) -> Self {
         PdbEval {
             db,
-            cell_of: [0; MAX_CELLS],
-            values: [0; MAX_CELLS],
+            cell_of: [0; PDB_CELLS],
+            values: [0; PDB_CELLS],
             sum: 0,
             mirror: db.mirror(),
-            m_cell_of: [0; MAX_CELLS],
-            m_values: [0; MAX_CELLS],
+            m_cell_of: [0; PDB_CELLS],
+            m_values: [0; PDB_CELLS],
             m_sum: 0,
         }
     }

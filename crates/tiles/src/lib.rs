@@ -1,7 +1,7 @@
 //! # frontier-tiles
 //!
-//! Sliding-tile puzzles — the 8-, 15- and 24-puzzles and any `rows x cols` board up to 64
-//! cells — with the heuristics that made them the benchmark of heuristic search:
+//! Sliding-tile puzzles — the 8-, 15- and 24-puzzles and any `rows x cols` board up to 256
+//! cells ([`MAX_CELLS`]: 16 x 16) — with the heuristics that made them the benchmark of heuristic search:
 //!
 //! - [`Puzzle`] reads the DESIGN input (`"8 6 7 2 5 4 3 0 1"`, the tiles row by row, `0` for the
 //!   blank; the size inferred as a square or given as a [`Shape`]; an optional goal, by default
@@ -11,13 +11,14 @@
 //! - Heuristics ([`HeuristicKind`]): Manhattan distance, Manhattan plus linear conflicts, and
 //!   additive disjoint pattern databases ([`PatternDb`]: 6-6-3 on the 15-puzzle by default, 7-8
 //!   on request, 6-6-6-6 on the 24-puzzle), built by backward BFS over (pattern placement,
-//!   blank) and cached on disk with a version header and a checksum.
+//!   blank) and cached on disk with a version header and a checksum, for boards of up to
+//!   64 cells ([`pdb::MAX_CELLS`]).
 //! - [`Solver`]: IDA* specialised for tiles (in-place board, incremental heuristic, no
 //!   allocation per node, the blank never steps back), optimal with every heuristic, in parallel
 //!   with `threads > 1`. Memory: the board and the path, plus the pattern tables if used.
 //! - [`TilesSpace`]: the same puzzle as a [`frontier_search::Space`] + `Reversible`, so every
 //!   generic solver (BFS, A*, bidirectional, explore, ...) runs on it, over a compact `Copy`
-//!   state: a `u64` (4 bits a cell) up to 16 cells, a `u128` up to 25, [`Wide`] beyond.
+//!   state: a `u64` (4 bits a cell) up to 16 cells, a `u128` up to 25, [`Wide`] beyond (a byte a cell).
 //!
 //! ```
 //! use frontier_search::{Config, Status};

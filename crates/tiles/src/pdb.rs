@@ -24,7 +24,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, Ordering};
 
 use rayon::prelude::*;
 
-use crate::board::{Shape, MAX_CELLS};
+use crate::board::Shape;
 use crate::heuristic::{Tables, NONE};
 
 /// Entries not reached yet during a build.
@@ -92,6 +92,11 @@ impl Pattern {
         self.table[index]
     }
 }
+
+/// The most cells a board may have for pattern databases: a build keeps sets of cells as bits
+/// of a `u64`. (Tables for larger boards would be far too large to build anyway: 7 tiles on a
+/// 65-cell board already take 4.4 billion entries.)
+pub const MAX_CELLS: usize = 64;
 
 /// The number of placements of `k` tiles on `n` cells: `n!/(n-k)!`.
 pub fn placements(n: usize, k: usize) -> u64 {
@@ -256,10 +261,12 @@ pub fn default_groups(shape: Shape, goal: &[u8]) -> Option<Vec<Vec<u8>>> {
 }
 
 /// Splits the tiles into consecutive groups of `sizes` by their goal cell in reading order.
-/// `None` if the sizes do not add up to the number of tiles.
+/// `None` if the sizes do not add up to the number of tiles, or if the board has more than
+/// [`MAX_CELLS`] cells.
 pub fn groups_by_sizes(shape: Shape, goal: &[u8], sizes: &[usize]) -> Option<Vec<Vec<u8>>> {
     let tiles: Vec<u8> = goal.iter().copied().filter(|&t| t != 0).collect();
-    if sizes.iter().sum::<usize>() != tiles.len()
+    if shape.cells() > MAX_CELLS
+        || sizes.iter().sum::<usize>() != tiles.len()
         || sizes.contains(&0)
         || tiles.len() + 1 != shape.cells()
     {
@@ -648,7 +655,7 @@ fn build_blank_aware(
                                 continue;
                             }
                             let prefixes = (&prefix_index[..], &prefix_used[..]);
-                            let acc = rank_moved(&cells, k, n, i, to, prefixes);
+                            let acc = rank_moved(&cells, k, n, i, to as u8, prefixes);
                             let used2 = used ^ (1u64 << from) ^ (1u64 << to);
                             if depth_of[acc * m + slot(used2, from)].load(Ordering::Relaxed)
                                 != UNSEEN
@@ -735,7 +742,7 @@ fn build_relaxed(
                             continue;
                         }
                         let prefixes = (&prefix_index[..], &prefix_used[..]);
-                        let next = &table[rank_moved(&cells, k, n, i, to, prefixes)];
+                        let next = &table[rank_moved(&cells, k, n, i, to as u8, prefixes)];
                         if next.load(Ordering::Relaxed) == UNSEEN {
                             next.store(depth + 1, Ordering::Relaxed);
                             local += 1;

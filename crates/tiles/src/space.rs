@@ -14,7 +14,7 @@ use crate::pdb::PatternDb;
 ///
 /// Three encodings cover every board: [`u64`] (4 bits a cell, up to 16 cells: the 8- and
 /// 15-puzzles), [`u128`] (5 bits a cell, up to 25 cells: the 24-puzzle) and [`Wide`] (a byte a
-/// cell, up to 64 cells).
+/// cell: `Wide<64>` up to 64 cells, `Wide<256>` up to [`MAX_CELLS`]).
 pub trait Encoding: Copy + Eq + Hash + Send + Sync + Debug + 'static {
     /// The most cells this encoding holds.
     const MAX_CELLS: usize;
@@ -66,14 +66,16 @@ impl Encoding for u128 {
     }
 }
 
-/// A byte per cell, for boards of up to 64 cells.
+/// A byte per cell, for boards of up to `N` cells: `Wide<64>` up to an 8 x 8 board, `Wide<256>`
+/// up to [`MAX_CELLS`] (a 16 x 16 board). The smaller, the less each state costs to hash and
+/// store.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Wide(pub [u8; MAX_CELLS]);
+pub struct Wide<const N: usize>(pub [u8; N]);
 
-impl Encoding for Wide {
-    const MAX_CELLS: usize = MAX_CELLS;
+impl<const N: usize> Encoding for Wide<N> {
+    const MAX_CELLS: usize = N;
     fn encode(tiles: &[u8]) -> Self {
-        let mut w = [0u8; MAX_CELLS];
+        let mut w = [0u8; N];
         w[..tiles.len()].copy_from_slice(tiles);
         Wide(w)
     }
@@ -255,7 +257,9 @@ mod tests {
         let t: Vec<u8> = (0..25).rev().collect();
         assert_eq!(u128::encode(&t).decode(25), t);
         let t: Vec<u8> = (0..64).rev().collect();
-        assert_eq!(Wide::encode(&t).decode(64), t);
+        assert_eq!(Wide::<64>::encode(&t).decode(64), t);
+        let t: Vec<u8> = (0..=255).rev().collect();
+        assert_eq!(Wide::<256>::encode(&t).decode(256), t);
     }
 
     #[test]
@@ -270,6 +274,53 @@ mod tests {
         assert_eq!(ex.states(), 181_440);
         assert_eq!(ex.layers.len() - 1, 31);
         assert_eq!(*ex.layers.last().unwrap(), 2);
+    }
+
+    /// The layers within `depth` moves of the goal of a `side x side` board, over encoding `E`.
+    fn layers_near_goal<E: Encoding>(side: usize, depth: u32) -> Vec<u64> {
+        let shape = Shape::new(side, side).unwrap();
+        let goal = shape.default_goal();
+        let puzzle = Puzzle::new(shape, &goal, &goal).unwrap();
+        let config = Config {
+            max_depth: Some(depth),
+            ..Config::default()
+        };
+        explore(&TilesSpace::<E>::new(&puzzle), &config).layers
+    }
+
+    #[test]
+    fn every_encoding_counts_the_same_corner_layers() {
+        // Within d moves of a corner, the blank never reaches row or column d, so every board
+        // of more than d rows and columns has the same layers: the four encodings must agree.
+        let small = layers_near_goal::<u64>(4, 3);
+        assert_eq!(small, [1, 2, 4, 10]);
+        assert_eq!(layers_near_goal::<u128>(5, 3), small);
+        assert_eq!(layers_near_goal::<Wide<64>>(8, 3), small);
+        assert_eq!(layers_near_goal::<Wide<256>>(16, 3), small);
+        let deep = layers_near_goal::<Wide<64>>(8, 7);
+        assert_eq!(deep.len(), 8);
+        assert_eq!(layers_near_goal::<Wide<256>>(9, 7), deep);
+        assert_eq!(layers_near_goal::<Wide<256>>(16, 7), deep);
+    }
+
+    #[test]
+    fn a_16x16_board_is_solved_by_the_generic_solvers() {
+        // Six moves from the goal of the largest square board, solved over the widest state.
+        let shape = Shape::new(16, 16).unwrap();
+        let goal = shape.default_goal();
+        let moves = [Dir::U, Dir::L, Dir::L, Dir::U, Dir::R, Dir::D];
+        let start = Puzzle::new(shape, &goal, &goal)
+            .unwrap()
+            .replay(&moves)
+            .unwrap();
+        let puzzle = Puzzle::new(shape, &start, &goal).unwrap();
+        let space = TilesSpace::<Wide<256>>::new(&puzzle);
+        let a = bfs(&space, &Config::default());
+        let b = bidirectional(&space, &Config::default());
+        let (a, b) = (a.solution.unwrap(), b.solution.unwrap());
+        assert_eq!(a.len(), 6);
+        assert_eq!(b.len(), 6);
+        assert_eq!(puzzle.replay(&b.moves).unwrap(), puzzle.goal());
     }
 
     #[test]

@@ -97,6 +97,13 @@ fn pattern_db(
     stop: &(dyn Fn() -> bool + Sync),
 ) -> anyhow::Result<Option<Arc<PatternDb>>> {
     let shape = puzzle.shape();
+    if shape.cells() > frontier_tiles::pdb::MAX_CELLS {
+        bail!(
+            "--heuristic pdb: pattern databases are built for boards of up to {} cells, and this {shape} board has {}; use --heuristic conflict",
+            frontier_tiles::pdb::MAX_CELLS,
+            shape.cells()
+        );
+    }
     let groups = match sizes {
         Some(text) => {
             let sizes: Vec<usize> = text
@@ -249,8 +256,10 @@ pub fn run(args: Args, ctx: &Context) -> anyhow::Result<ExitCode> {
                 generic::<u64>(&search, ctx, &puzzle, estimate)
             } else if n <= u128::MAX_CELLS {
                 generic::<u128>(&search, ctx, &puzzle, estimate)
+            } else if n <= Wide::<64>::MAX_CELLS {
+                generic::<Wide<64>>(&search, ctx, &puzzle, estimate)
             } else {
-                generic::<Wide>(&search, ctx, &puzzle, estimate)
+                generic::<Wide<256>>(&search, ctx, &puzzle, estimate)
             }
         }
     };
@@ -348,8 +357,12 @@ pub fn explore(args: ExploreArgs, ctx: &Context) -> anyhow::Result<ExitCode> {
         args.search.explore(ctx, &TilesSpace::<u64>::new(&puzzle))
     } else if n <= u128::MAX_CELLS {
         args.search.explore(ctx, &TilesSpace::<u128>::new(&puzzle))
+    } else if n <= Wide::<64>::MAX_CELLS {
+        args.search
+            .explore(ctx, &TilesSpace::<Wide<64>>::new(&puzzle))
     } else {
-        args.search.explore(ctx, &TilesSpace::<Wide>::new(&puzzle))
+        args.search
+            .explore(ctx, &TilesSpace::<Wide<256>>::new(&puzzle))
     };
     report_exploration(ctx, &args.search, "tiles", &exploration)
 }
