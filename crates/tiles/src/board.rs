@@ -541,7 +541,12 @@ mod tests {
             Err(ParseError::Empty { .. })
         ));
         assert!(Shape::parse("4by4").is_err());
-        assert!(Shape::parse("9x9").is_err());
+        assert!(Shape::parse("16x16").is_ok());
+        assert!(Shape::parse("2x128").is_ok());
+        assert!(matches!(
+            Shape::parse("16x17"),
+            Err(ParseError::TooLarge { cells: 272 })
+        ));
         assert!(Shape::parse("1x1").is_err());
     }
 
