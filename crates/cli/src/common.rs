@@ -37,6 +37,10 @@ pub struct SearchArgs {
     /// machine's logical CPUs are not started]
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
     pub threads: Option<u16>,
+    /// Weighted search for astar and idastar: rank states by g + W x h, so that the answer comes
+    /// sooner and costs at most W times the cheapest [default: 1, exact]
+    #[arg(long, value_name = "W", value_parser = parse_weight)]
+    pub weight: Option<f64>,
     /// Print search statistics
     #[arg(long)]
     pub stats: bool,
@@ -94,6 +98,11 @@ pub enum Algo {
 }
 
 impl Algo {
+    /// Whether it ranks states by a heuristic, and so takes `--weight`.
+    pub fn is_informed(self) -> bool {
+        matches!(self, Algo::Astar | Algo::Idastar)
+    }
+
     /// The name used on the command line and in JSON.
     pub fn name(self) -> &'static str {
         match self {
@@ -105,6 +114,15 @@ impl Algo {
             Algo::Idastar => "idastar",
             Algo::Bidirectional => "bidirectional",
         }
+    }
+}
+
+fn parse_weight(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(w) if w.is_finite() && w >= 1.0 => Ok(w),
+        _ => Err(format!(
+            "'{text}' is not a weight: a number of at least 1 (1 keeps the search exact)"
+        )),
     }
 }
 
@@ -349,6 +367,27 @@ impl SearchArgs {
         usize::from(self.threads.unwrap_or(1)).min(cpus)
     }
 
+    /// Refuses `--weight` for `solver` unless it `weighs` a heuristic (A*, IDA*).
+    pub fn check_weight(&self, solver: &str, weighs: bool) -> anyhow::Result<()> {
+        if self.weight.is_some() && !weighs {
+            anyhow::bail!(
+                "--weight applies to the heuristic solvers (--algo astar or idastar), not to {solver}"
+            );
+        }
+        Ok(())
+    }
+
+    /// Refuses the flags that choose how to solve (`--algo`, `--weight`) where nothing is
+    /// solved: an exploration visits every reachable state whatever the solver.
+    pub fn refuse_solver_flags(&self) -> anyhow::Result<()> {
+        if self.algo.is_some() || self.weight.is_some() {
+            anyhow::bail!(
+                "explore counts every reachable state; --algo and --weight choose how to solve, so they do not apply"
+            );
+        }
+        Ok(())
+    }
+
     /// The engine configuration these flags ask for, with the Ctrl-C flag and progress bar.
     pub fn config<S, M>(&self, ctx: &Context) -> Config {
         let mut config = Config::default()
@@ -357,6 +396,7 @@ impl SearchArgs {
             .threads(self.worker_threads());
         config.max_depth = self.max_depth;
         config.timeout = self.timeout;
+        config.weight = self.weight;
         if let Some(observer) = ctx.progress_observer(self.quiet) {
             config = config.progress(observer);
         }
@@ -525,12 +565,23 @@ pub fn report<S, M>(
             object["cost"] = json!(solution.cost);
             object["moves"] = solution.moves.iter().map(&move_json).collect();
         }
+        if let Some(w) = args.weight {
+            object["weight"] = json!(w);
+        }
         object["stats"] = stats_json(&outcome.stats);
         emit(|out| writeln!(out, "{object}"))?;
     } else {
         emit(|out| {
             match (&outcome.status, &outcome.solution) {
-                (Status::Solved, Some(solution)) => human(out, solution)?,
+                (Status::Solved, Some(solution)) => {
+                    human(out, solution)?;
+                    if let (Some(w), false) = (args.weight, args.quiet) {
+                        writeln!(
+                            out,
+                            "(weighted search, W = {w}: not proven shortest; at most {w} times the cheapest)"
+                        )?;
+                    }
+                }
                 (Status::Exhausted, _) => {
                     writeln!(out, "{}", unsolvable_message(algorithm, &outcome.stats))?
                 }

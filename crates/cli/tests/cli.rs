@@ -33,6 +33,73 @@ fn usage_errors_exit_2() {
 }
 
 #[test]
+fn weights_and_solver_flags_are_refused_where_they_do_not_apply() {
+    for (args, reason) in [
+        (&["river", "family", "--weight", "0.5"][..], "not a weight"),
+        (&["river", "family", "--weight", "NaN"], "not a weight"),
+        (&["river", "family", "--weight", "inf"], "not a weight"),
+        (&["river", "family", "--weight", "2"], "not to bfs"),
+        (
+            &["board", "-", "--algo", "dfs", "--weight", "2"],
+            "not to dfs",
+        ),
+        (
+            &["cube", "R U", "--weight", "2"],
+            "not to the optimal solver",
+        ),
+        (
+            &["cube", "R U", "--solver", "twophase", "--weight", "2"],
+            "not to two-phase",
+        ),
+        (
+            &[
+                "tiles",
+                "1 2 3 4 5 6 7 0 8",
+                "--algo",
+                "bfs",
+                "--weight",
+                "2",
+            ],
+            "not to bfs",
+        ),
+        (
+            &["explore", "river", "family", "--algo", "dfs"],
+            "do not apply",
+        ),
+        (&["explore", "tiles", "--weight", "2"], "do not apply"),
+        (&["explore", "cube", "--algo", "bfs"], "do not apply"),
+    ] {
+        let o = run(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert!(stderr(&o).contains(reason), "{args:?}: {}", stderr(&o));
+    }
+}
+
+#[test]
+fn a_weighted_search_says_its_answer_is_within_the_weight() {
+    // The seed's family crossing takes 17 trips (the seed's answer); weighted A* finds at
+    // most 2 x 17, and says so in the text and in the JSON.
+    let o = run(&[
+        "river", "family", "--algo", "astar", "--weight", "2", "--json",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["weight"], 2.0);
+    let length = v["length"].as_u64().unwrap();
+    assert!((17..=34).contains(&length), "{length}");
+    let o = run(&["river", "family", "--algo", "astar", "--weight", "2"]);
+    assert!(
+        stdout(&o).contains("at most 2 times the cheapest"),
+        "{}",
+        stdout(&o)
+    );
+    let o = run(&["river", "family", "--algo", "astar", "--json"]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert!(v.get("weight").is_none());
+    assert_eq!(v["length"], 17);
+}
+
+#[test]
 fn help_lists_every_domain_and_exits_0() {
     let help = run(&["--help"]);
     assert_eq!(help.status.code(), Some(0));

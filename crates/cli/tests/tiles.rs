@@ -284,6 +284,36 @@ fn timeouts_exit_3() {
 }
 
 #[test]
+fn weighted_searches_answer_within_their_weight() {
+    // Korf's instance 9 takes 46 moves (Korf 1985): weighted by 1.5, at most 69.
+    let korf9 = "3 14 9 11 5 4 8 2 13 12 6 7 10 1 15 0";
+    let goal = "0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15";
+    let want: Vec<u32> = (0..16).collect();
+    for extra in [
+        &["--heuristic", "manhattan"][..],
+        &["--algo", "astar", "--heuristic", "conflict"],
+        &["--threads", "2", "--heuristic", "conflict"],
+    ] {
+        let mut args = vec!["tiles", korf9, "--goal", goal, "--weight", "1.5", "--json"];
+        args.extend_from_slice(extra);
+        let o = frontier(&args);
+        assert_eq!(o.status.code(), Some(0), "{extra:?}: {}", stderr(&o));
+        let v = json(&o);
+        let length = v["length"].as_u64().unwrap();
+        assert!((46..=69).contains(&length), "{extra:?}: {length}");
+        assert_eq!(v["weight"], 1.5);
+        assert_eq!(replay(korf9, 4, &v["moves"]), want, "{extra:?}");
+    }
+    // A random 24-puzzle, out of reach of an exact search without pattern databases, is
+    // answered at once with a weight of 2.
+    let random24 = "1 18 12 23 4 20 19 9 10 0 7 15 6 13 8 5 3 16 14 2 24 21 22 17 11";
+    let o = frontier(&["tiles", random24, "--weight", "2", "--json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let want: Vec<u32> = (1..25).chain([0]).collect();
+    assert_eq!(replay(random24, 5, &json(&o)["moves"]), want);
+}
+
+#[test]
 fn limits_exit_3() {
     let o = frontier(&[
         "tiles",

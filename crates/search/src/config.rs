@@ -7,6 +7,7 @@ use std::time::{Duration, Instant};
 
 use crate::arena::MAX_NODES;
 use crate::outcome::{Limit, Stats};
+use crate::space::Cost;
 
 /// A snapshot of a running search, handed to the progress callback.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -54,6 +55,11 @@ pub struct Config {
     pub progress: Option<ProgressFn>,
     /// Worker threads for `explore` and `par_bfs`; 0 or 1 means one.
     pub threads: usize,
+    /// Weighted search: [`crate::astar`] and [`crate::idastar`] rank a state by `g + w·h`
+    /// instead of `g + h`. With an admissible heuristic and `w >= 1`, the solution found costs
+    /// at most `w` times the cheapest, usually after far fewer expansions; `None` (or 1) keeps
+    /// them exact. A weight that is not a finite number at least 0 is ignored.
+    pub weight: Option<f64>,
 }
 
 impl fmt::Debug for Config {
@@ -65,6 +71,7 @@ impl fmt::Debug for Config {
             .field("cancel", &self.cancel.is_some())
             .field("progress", &self.progress.is_some())
             .field("threads", &self.threads)
+            .field("weight", &self.weight)
             .finish()
     }
 }
@@ -92,6 +99,47 @@ impl Config {
     pub fn cancel(mut self, flag: Arc<AtomicBool>) -> Self {
         self.cancel = Some(flag);
         self
+    }
+
+    /// Sets the heuristic's weight `w`: solutions then cost at most `w` times the cheapest.
+    ///
+    /// ```
+    /// use frontier_search::{astar, Config, Space};
+    ///
+    /// /// Steps of +1 or +3 from 0 to 20, with an admissible heuristic.
+    /// struct Line;
+    /// impl Space for Line {
+    ///     type State = u32;
+    ///     type Move = u32;
+    ///     fn start(&self) -> u32 { 0 }
+    ///     fn is_goal(&self, s: &u32) -> bool { *s == 20 }
+    ///     fn successors(&self, s: &u32, _: Option<&u32>, mut out: impl FnMut(u32, u32)) {
+    ///         for step in [1, 3] {
+    ///             if s + step <= 20 { out(step, s + step) }
+    ///         }
+    ///     }
+    ///     fn heuristic(&self, s: &u32) -> u64 { u64::from(20 - s).div_ceil(3) }
+    /// }
+    ///
+    /// let exact = astar(&Line, &Config::default());
+    /// let weighted = astar(&Line, &Config::default().weight(2.0));
+    /// let (best, found) = (exact.solution.unwrap().cost, weighted.solution.unwrap().cost);
+    /// assert_eq!(best, 8);
+    /// assert!(found <= 2 * best);
+    /// ```
+    pub fn weight(mut self, w: f64) -> Self {
+        self.weight = Some(w);
+        self
+    }
+
+    /// A heuristic value as the informed solvers rank it: `h` times the [weight](Config::weight),
+    /// rounded down (so that a weight of 1 changes nothing).
+    #[inline]
+    pub fn weigh(&self, h: Cost) -> Cost {
+        match self.weight {
+            Some(w) if w.is_finite() && w >= 0.0 && w != 1.0 => (h as f64 * w) as Cost,
+            _ => h,
+        }
     }
 
     /// Sets the progress observer.
@@ -136,6 +184,11 @@ impl<'a> Meter<'a> {
     }
 
     /// Counts one expansion; every `CHECK_EVERY` of them, checks the clock and the cancel flag.
+    /// The configuration this meter checks, borrowed for as long as the meter's own borrow.
+    pub fn config(&self) -> &'a Config {
+        self.config
+    }
+
     #[inline]
     pub fn expand(&mut self, depth: u64) -> Result<(), Limit> {
         self.stats.expanded += 1;

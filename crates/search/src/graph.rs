@@ -213,6 +213,9 @@ where
 /// A*: a cheapest solution, expanding fewer states than [`ucs`] thanks to
 /// [`Space::heuristic`]. Optimal when the heuristic is admissible (never overestimates); states
 /// are re-opened when a cheaper path turns up, so an inconsistent heuristic is still exact.
+/// With a [weight](crate::Config::weight) `w`, states are ranked by `g + w·heuristic` (weighted
+/// A*, Pohl 1970): the solution costs at most `w` times the cheapest, usually after far fewer
+/// expansions.
 pub fn astar<P>(space: &P, config: &Config) -> Outcome<P::State, P::Move>
 where
     P: Space,
@@ -250,7 +253,14 @@ where
     P: Space,
     P::State: Hash + Eq,
 {
-    let h = |state: &P::State| if informed { space.heuristic(state) } else { 0 };
+    let config = meter.config();
+    let h = |state: &P::State| {
+        if informed {
+            config.weigh(space.heuristic(state))
+        } else {
+            0
+        }
+    };
     let start = space.start();
     let f0 = h(&start);
     arena.insert_root(start);

@@ -21,7 +21,9 @@ where
 }
 
 /// IDA*: a cheapest solution in memory linear in its length; iterations are bounded by
-/// `g + heuristic` instead of depth. Optimal when the heuristic is admissible.
+/// `g + heuristic` instead of depth. Optimal when the heuristic is admissible; with a
+/// [weight](Config::weight) `w`, the bound applies to `g + w·heuristic` and the solution costs at
+/// most `w` times the cheapest (weighted IDA*).
 pub fn idastar<P>(space: &P, config: &Config) -> Outcome<P::State, P::Move>
 where
     P: Space,
@@ -54,7 +56,11 @@ where
 {
     let mut meter = Meter::new(config);
     let start = space.start();
-    let mut bound = if informed { space.heuristic(&start) } else { 0 };
+    let mut bound = if informed {
+        config.weigh(space.heuristic(&start))
+    } else {
+        0
+    };
     loop {
         let mut diver = Diver {
             meter: &mut meter,
@@ -163,7 +169,7 @@ impl<S: Clone + Eq, M: Clone> Diver<'_, '_, S, M> {
             }
             let child_g = g + space.step_cost(state, &mv);
             let f = if self.informed {
-                child_g.saturating_add(space.heuristic(&child))
+                child_g.saturating_add(self.meter.config().weigh(space.heuristic(&child)))
             } else {
                 child_depth
             };

@@ -229,6 +229,33 @@ proptest! {
     }
 
     #[test]
+    fn weighted_solvers_stay_within_their_weight(graph in graphs(), weight in 1.0f64..4.0) {
+        // Weighted A* and IDA* (Pohl 1970; Korf 1993): with an admissible heuristic, the
+        // solution costs at most `weight` times the cheapest.
+        let cheapest = oracle_costs_to_goal(&graph)[0];
+        let config = Config::default().weight(weight);
+        let bounded = config.clone().max_depth(cheapest.map_or(4, |_| graph.nodes));
+        for (name, outcome) in [
+            ("astar", astar(&graph, &config)),
+            ("idastar", idastar(&graph, &bounded)),
+        ] {
+            match cheapest {
+                Some(cost) => {
+                    prop_assert_eq!(outcome.status, Status::Solved, "{}", name);
+                    let found = outcome.solution.as_ref().unwrap().cost;
+                    prop_assert!(found >= cost, "{}: {} below the cheapest {}", name, found, cost);
+                    prop_assert!(
+                        found as f64 <= weight * cost as f64,
+                        "{}: {} above {} x {}", name, found, weight, cost
+                    );
+                    assert_replays(&graph, &outcome);
+                }
+                None => prop_assert_ne!(outcome.status, Status::Solved, "{}", name),
+            }
+        }
+    }
+
+    #[test]
     fn dfs_finds_a_valid_path_exactly_when_one_exists(graph in graphs()) {
         let outcome = dfs(&graph, &Config::default());
         let solvable = graph.goals.iter().any(|&g| oracle_depths(&graph)[g as usize].is_some());

@@ -20,6 +20,15 @@ use crate::space::Estimate;
 
 /// How many expansions pass between two looks at the clock, the cancel flag and progress.
 const CHECK_MASK: u64 = (1 << 14) - 1;
+/// The deepest dive that needs no stack checks: at most a few hundred bytes a level, well
+/// within the 2 MiB of a worker thread's stack.
+const SHALLOW: u32 = 2048;
+/// How many levels a dive descends between two checks of the remaining thread stack.
+const STACK_CHECK_EVERY: u32 = 64;
+/// The stack that must remain for `STACK_CHECK_EVERY` more levels; below it, the dive continues
+/// on a fresh segment of `STACK_SEGMENT` bytes.
+const STACK_RED_ZONE: usize = 256 * 1024;
+const STACK_SEGMENT: usize = 4 << 20;
 /// Aim for this many subtrees per worker when splitting an iteration.
 const SUBTREES_PER_THREAD: usize = 64;
 
@@ -304,6 +313,15 @@ impl Watch<'_> {
     }
 }
 
+/// The heuristic as the bound sees it: times the weight, rounded down, if there is one.
+#[inline(always)]
+fn weigh(weight: Option<f64>, h: u32) -> u32 {
+    match weight {
+        None => h,
+        Some(w) => (f64::from(h) * w) as u32,
+    }
+}
+
 /// One depth-first dive's working memory.
 struct Dive<'a, E: Eval> {
     t: &'a Tables,
@@ -320,6 +338,13 @@ struct Dive<'a, E: Eval> {
     frontier: Vec<Vec<Dir>>,
     watch: &'a Watch<'a>,
     halt: Option<Halt>,
+    /// `config.weight`: the bound then applies to `g + w·h` (weighted IDA*).
+    weight: Option<f64>,
+    /// With a weight, nodes this deep are not expanded (`config.max_depth`): the bound no longer
+    /// caps the depth. Without one, `u32::MAX` (the bound does).
+    max_g: u32,
+    /// Whether `max_g` kept a node from being expanded.
+    depth_cut: bool,
 }
 
 impl<'a, E: Eval> Dive<'a, E> {
@@ -338,15 +363,68 @@ impl<'a, E: Eval> Dive<'a, E> {
             frontier: Vec::new(),
             watch,
             halt: None,
+            weight: watch.config.weight.filter(|&w| w != 1.0),
+            max_g: match watch.config.weight {
+                Some(w) if w != 1.0 => watch.config.max_depth.unwrap_or(u32::MAX),
+                _ => u32::MAX,
+            },
+            depth_cut: false,
         }
+    }
+
+    #[inline(always)]
+    fn weigh(&self, h: u32) -> u32 {
+        weigh(self.weight, h)
     }
 
     /// Searches below the current board (its blank in `blank`, `g` moves from the root, heuristic
     /// `h`), never moving the blank back in direction `back` (4: none). True when the goal is
     /// reached; the path then holds the moves.
-    fn dfs(&mut self, g: u32, h: u32, blank: usize, back: usize) -> bool {
+    fn search(&mut self, g: u32, h: u32, blank: usize, back: usize) -> bool {
+        // No path is longer than the bound (f >= g), so a shallow bound needs no stack checks.
+        match (self.weight.is_some(), self.bound > SHALLOW) {
+            (false, false) => self.dfs::<false, false>(g, h, blank, back),
+            (false, true) => self.dfs::<false, true>(g, h, blank, back),
+            (true, false) => self.dfs::<true, false>(g, h, blank, back),
+            (true, true) => self.dfs::<true, true>(g, h, blank, back),
+        }
+    }
+
+    /// [`Dive::search`] compiled for one kind of bound: `WEIGHTED` when it applies to
+    /// `g + w·h`, so that the exact search pays nothing for the weighted one; `DEEP` when it
+    /// may dive deeper than [`SHALLOW`] moves (a weighted bound, a large board). A deep dive
+    /// makes sure of the stack every few levels, and goes on on a new segment when it runs low.
+    #[inline(always)]
+    fn dfs<const WEIGHTED: bool, const DEEP: bool>(
+        &mut self,
+        g: u32,
+        h: u32,
+        blank: usize,
+        back: usize,
+    ) -> bool {
+        if DEEP && g % STACK_CHECK_EVERY == STACK_CHECK_EVERY - 1 {
+            stacker::maybe_grow(STACK_RED_ZONE, STACK_SEGMENT, || {
+                self.expand::<WEIGHTED, DEEP>(g, h, blank, back)
+            })
+        } else {
+            self.expand::<WEIGHTED, DEEP>(g, h, blank, back)
+        }
+    }
+
+    /// Expands the current board: [`Dive::dfs`] without the stack check.
+    fn expand<const WEIGHTED: bool, const DEEP: bool>(
+        &mut self,
+        g: u32,
+        h: u32,
+        blank: usize,
+        back: usize,
+    ) -> bool {
         if g == self.split_at {
             self.frontier.push(self.path.clone());
+            return false;
+        }
+        if WEIGHTED && g >= self.max_g {
+            self.depth_cut = true;
             return false;
         }
         self.expanded += 1;
@@ -367,17 +445,31 @@ impl<'a, E: Eval> Dive<'a, E> {
             let tile = self.board[to];
             self.board[blank] = tile;
             self.board[to] = 0;
-            let limit = self.bound.saturating_sub(g + 1);
+            // A heuristic above `limit` is cut off anyway, so it may be left half updated
+            // (weighted, the cut depends on the rounding of w·h: never left half updated).
+            let limit = if WEIGHTED {
+                u32::MAX
+            } else {
+                self.bound.saturating_sub(g + 1)
+            };
             let (h2, undo) = self
                 .eval
                 .step(self.t, &self.board, tile, to, blank, h, limit);
             self.generated += 1;
-            let f = g + 1 + h2;
+            let f = if WEIGHTED {
+                (g + 1).saturating_add(self.weigh(h2))
+            } else {
+                g + 1 + h2
+            };
             if f > self.bound {
                 self.next = self.next.min(f);
             } else {
                 self.path.push(Dir::ALL[d]);
-                if h2 == 0 || self.dfs(g + 1, h2, to, Dir::ALL[d].inverse().index()) {
+                let back = Dir::ALL[d].inverse().index();
+                // Every few levels, make sure of the stack: a weighted bound, or a large board,
+                // may dive thousands of moves deep (on a new segment when it runs low).
+                let reached = h2 == 0 || self.dfs::<WEIGHTED, DEEP>(g + 1, h2, to, back);
+                if reached {
                     return true;
                 }
                 self.path.pop();
@@ -553,7 +645,9 @@ fn run<E: Eval>(t: &Tables, mut eval: E, board: [u8; MAX_CELLS], watch: &Watch) 
         return (Status::Solved, Some(Vec::new()), 0, 0, 0);
     }
     let (mut expanded, mut generated) = (0u64, 0u64);
-    let mut bound = h0;
+    let weight = config.weight.filter(|&w| w != 1.0);
+    let mut bound = weigh(weight, h0);
+    let mut depth_cut = false;
     let pool = if threads > 1 {
         rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
@@ -563,7 +657,13 @@ fn run<E: Eval>(t: &Tables, mut eval: E, board: [u8; MAX_CELLS], watch: &Watch) 
         None
     };
     loop {
-        if config.max_depth.is_some_and(|max| bound > max) {
+        // A path of at most `max` moves has f <= w·max everywhere (h never overestimates), so
+        // past that bound every such path has been searched. (Unweighted, w = 1; weighted, the
+        // dives also cut at `max_depth`, since the bound no longer caps the depth.)
+        if config
+            .max_depth
+            .is_some_and(|max| bound > weigh(weight, max))
+        {
             return (
                 Status::Limit(Limit::Depth),
                 None,
@@ -576,9 +676,10 @@ fn run<E: Eval>(t: &Tables, mut eval: E, board: [u8; MAX_CELLS], watch: &Watch) 
         root.bound = bound;
         let outcome = match &pool {
             None => {
-                let found = root.dfs(0, h0, blank, 4);
+                let found = root.search(0, h0, blank, 4);
                 expanded += root.expanded;
                 generated += root.generated;
+                depth_cut |= root.depth_cut;
                 if found {
                     return (Status::Solved, Some(root.path), expanded, generated, bound);
                 }
@@ -588,6 +689,7 @@ fn run<E: Eval>(t: &Tables, mut eval: E, board: [u8; MAX_CELLS], watch: &Watch) 
                 let r = pool.install(|| parallel_iteration(root, h0, blank, threads));
                 expanded += r.expanded;
                 generated += r.generated;
+                depth_cut |= r.depth_cut;
                 if let Some(path) = r.path {
                     return (Status::Solved, Some(path), expanded, generated, bound);
                 }
@@ -609,7 +711,14 @@ fn run<E: Eval>(t: &Tables, mut eval: E, board: [u8; MAX_CELLS], watch: &Watch) 
                     bound,
                 )
             }
-            Ok(u32::MAX) => return (Status::Exhausted, None, expanded, generated, bound),
+            Ok(u32::MAX) => {
+                let status = if depth_cut {
+                    Status::Limit(Limit::Depth)
+                } else {
+                    Status::Exhausted
+                };
+                return (status, None, expanded, generated, bound);
+            }
             Ok(next) => bound = next,
         }
     }
@@ -621,6 +730,7 @@ struct IterationResult {
     expanded: u64,
     generated: u64,
     halt: Option<Halt>,
+    depth_cut: bool,
 }
 
 /// One IDA* iteration in parallel: collect the nodes a few levels down (within the bound), then
@@ -639,7 +749,7 @@ fn parallel_iteration<E: Eval>(
         root.frontier.clear();
         root.next = u32::MAX;
         root.path.clear();
-        let found = root.dfs(0, h0, blank, 4);
+        let found = root.search(0, h0, blank, 4);
         if found || root.halt.is_some() {
             return IterationResult {
                 path: found.then(|| root.path.clone()),
@@ -647,6 +757,7 @@ fn parallel_iteration<E: Eval>(
                 expanded: root.expanded,
                 generated: root.generated,
                 halt: root.halt,
+                depth_cut: root.depth_cut,
             };
         }
         if root.frontier.len() >= threads * SUBTREES_PER_THREAD
@@ -664,6 +775,7 @@ fn parallel_iteration<E: Eval>(
     let expanded = AtomicU64::new(root.expanded);
     let generated = AtomicU64::new(root.generated);
     let halt: Mutex<Option<Halt>> = Mutex::new(None);
+    let depth_cut = AtomicBool::new(root.depth_cut);
     let split_next = root.next;
     let h_root = h0;
     let next = root
@@ -678,9 +790,12 @@ fn parallel_iteration<E: Eval>(
             dive.bound = bound;
             let (b, h) = dive.replay(blank, h_root, prefix);
             let back = prefix.last().map_or(4, |d| d.inverse().index());
-            let found = dive.dfs(prefix.len() as u32, h, b, back);
+            let found = dive.search(prefix.len() as u32, h, b, back);
             expanded.fetch_add(dive.expanded, Ordering::Relaxed);
             generated.fetch_add(dive.generated, Ordering::Relaxed);
+            if dive.depth_cut {
+                depth_cut.store(true, Ordering::Relaxed);
+            }
             if found {
                 watch.found.store(true, Ordering::Relaxed);
                 let mut s = solution.lock().unwrap_or_else(|e| e.into_inner());
@@ -707,5 +822,6 @@ fn parallel_iteration<E: Eval>(
         expanded: expanded.into_inner(),
         generated: generated.into_inner(),
         halt,
+        depth_cut: depth_cut.into_inner(),
     }
 }

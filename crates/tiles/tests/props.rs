@@ -3,7 +3,7 @@
 
 use std::sync::{Arc, OnceLock};
 
-use frontier_search::{bfs, Config, Status};
+use frontier_search::{bfs, Config, Limit, Status};
 use frontier_tiles::pdb::{default_sizes, groups_by_sizes};
 use frontier_tiles::{Estimate, PatternDb, Puzzle, Shape, Solver, Tables, TilesSpace};
 use proptest::prelude::*;
@@ -92,6 +92,51 @@ proptest! {
                 prop_assert_eq!(truth.status, Status::Exhausted);
             }
         }
+    }
+
+    #[test]
+    fn the_weighted_solver_stays_within_its_weight(start in layout(9), weight in 1.0f64..3.0) {
+        // Weighted IDA* (Korf 1993): with an admissible heuristic, at most `weight` times the
+        // shortest, and never shorter.
+        let shape = Shape::new(3, 3).unwrap();
+        let puzzle = Puzzle::new(shape, &start, &shape.default_goal()).unwrap();
+        let truth = bfs(&TilesSpace::<u64>::new(&puzzle), &Config::default());
+        for estimate in [Estimate::Manhattan, Estimate::Conflict, Estimate::Pdb(pdb_3x3())] {
+            let solver = Solver::new(&puzzle, estimate.clone());
+            let threads = if matches!(estimate, Estimate::Conflict) { 2 } else { 1 };
+            let config = Config::default().threads(threads).weight(weight);
+            let outcome = solver.solve(&start, &config);
+            prop_assert_eq!(outcome.status, truth.status);
+            let (Some(found), Some(exact)) = (&outcome.solution, &truth.solution) else {
+                continue;
+            };
+            let (found, best) = (found.moves.len(), exact.moves.len());
+            prop_assert!(found >= best && found as f64 <= weight * best as f64, "{found} vs {best}");
+            prop_assert_eq!(
+                common::play(&start, 3, &outcome.solution.unwrap().moves),
+                Some(puzzle.goal().to_vec())
+            );
+        }
+    }
+
+    #[test]
+    fn the_weighted_solver_keeps_to_the_depth_limit(start in layout(6), weight in 1.0f64..3.0) {
+        // Below the shortest length it stops at the limit; at it, it finds an answer no longer.
+        let shape = Shape::new(2, 3).unwrap();
+        let puzzle = Puzzle::new(shape, &start, &shape.default_goal()).unwrap();
+        let truth = bfs(&TilesSpace::<u64>::new(&puzzle), &Config::default());
+        let Some(best) = truth.solution.map(|s| s.moves.len() as u32) else {
+            return Ok(());
+        };
+        let solver = Solver::new(&puzzle, Estimate::Conflict);
+        let config = Config::default().weight(weight);
+        if best > 0 {
+            let stopped = solver.solve(&start, &config.clone().max_depth(best - 1));
+            prop_assert_eq!(stopped.status, Status::Limit(Limit::Depth));
+        }
+        let solved = solver.solve(&start, &config.max_depth(best));
+        prop_assert_eq!(solved.status, Status::Solved);
+        prop_assert_eq!(solved.solution.unwrap().moves.len() as u32, best);
     }
 
     #[test]

@@ -79,9 +79,10 @@ fn load(input: &str) -> anyhow::Result<Board> {
 
 /// Solves the puzzle.
 pub fn run(args: Args, ctx: &Context) -> anyhow::Result<ExitCode> {
+    let algo = args.search.algo.unwrap_or(Algo::Bfs);
+    args.search.check_weight(algo.name(), algo.is_informed())?;
     let board = load(&args.input)?;
     let puzzle = Puzzle::new(board, args.rules.into(), args.target)?;
-    let algo = args.search.algo.unwrap_or(Algo::Bfs);
     let config = args.search.config::<State, Move>(ctx);
     // A one-thread BFS runs on the board's own flat table (same answers, no hashing).
     // The flat table beats the hash set by an order of magnitude, more than threads would give.
@@ -106,6 +107,7 @@ pub fn run(args: Args, ctx: &Context) -> anyhow::Result<ExitCode> {
 
 /// Explores the puzzle: the robot's reachable states by distance from the start.
 pub fn explore(args: ExploreArgs, ctx: &Context) -> anyhow::Result<ExitCode> {
+    args.search.refuse_solver_flags()?;
     let board = load(&args.input)?;
     let puzzle = Puzzle::new(board, args.rules.into(), None)?;
     let config = args.search.config::<State, Move>(ctx);

@@ -136,6 +136,13 @@ pub fn run(args: Args, ctx: &Context) -> anyhow::Result<ExitCode> {
             );
         }
     }
+    let solver_name = match (solver, args.search.algo) {
+        (Solver::Optimal, _) => "the optimal solver",
+        (Solver::TwoPhase, _) => "two-phase",
+        (Solver::Search, algo) => algo.map_or("bidirectional", Algo::name),
+    };
+    let weighs = solver == Solver::Search && args.search.algo.is_some_and(Algo::is_informed);
+    args.search.check_weight(solver_name, weighs)?;
     let twophase = solver == Solver::TwoPhase;
     let notation = Notation::from(args.notation);
     if twophase && args.metric == Some(MetricArg::Qtm) && notation == Notation::Wca {
@@ -312,6 +319,7 @@ pub struct ExploreArgs {
 /// classes under the 48 symmetries, each counted with the positions it stands for: up to 48
 /// times fewer states to store and expand than positions.
 pub fn explore(args: ExploreArgs, ctx: &Context) -> anyhow::Result<ExitCode> {
+    args.search.refuse_solver_flags()?;
     let space = SymmetricCubeSpace::new(Cube::SOLVED, args.metric.into());
     let exploration = args.search.explore(ctx, &space);
     report_exploration(ctx, &args.search, "cube", &exploration)

@@ -134,6 +134,8 @@ pub fn run(args: Args, ctx: &Context) -> anyhow::Result<ExitCode> {
             rule.rule.source()
         )
     });
+    let algo = args.search.algo.unwrap_or(default);
+    args.search.check_weight(algo.name(), algo.is_informed())?;
     let space = RiverSpace::new(puzzle);
     let (algo, outcome) = args.search.solve(ctx, &space, default);
     if let (Status::Exhausted, Some(note), false) = (outcome.status, &goal_note, args.search.quiet)
@@ -154,6 +156,7 @@ pub fn run(args: Args, ctx: &Context) -> anyhow::Result<ExitCode> {
 
 /// Counts the puzzle's reachable positions by distance (in crossings) from the start.
 pub fn explore(args: ExploreArgs, ctx: &Context) -> anyhow::Result<ExitCode> {
+    args.search.refuse_solver_flags()?;
     let space = RiverSpace::new(load(&args.input)?);
     let exploration = args.search.explore(ctx, &space);
     report_exploration(ctx, &args.search, "river", &exploration)

@@ -192,6 +192,9 @@ fn draw(out: &mut dyn Write, shape: Shape, board: &[u8]) -> std::io::Result<()> 
 /// Solves the puzzle.
 pub fn run(args: Args, ctx: &Context) -> anyhow::Result<ExitCode> {
     let puzzle = read_puzzle(&args.tiles, args.size.as_deref(), args.goal.as_deref())?;
+    // The default solver is the tiles' own IDA*, which weighs its heuristic too.
+    let algo = args.search.algo.unwrap_or(Algo::Idastar);
+    args.search.check_weight(algo.name(), algo.is_informed())?;
     let shape = puzzle.shape();
     let quiet = args.search.quiet;
     if !puzzle.is_solvable() {
@@ -328,6 +331,7 @@ fn generic<E: Encoding>(
 
 /// Explores the puzzle.
 pub fn explore(args: ExploreArgs, ctx: &Context) -> anyhow::Result<ExitCode> {
+    args.search.refuse_solver_flags()?;
     let size = match (&args.size, &args.tiles) {
         (Some(s), _) => Some(s.clone()),
         (None, Some(_)) => None,
