@@ -24,6 +24,15 @@ pub struct Progress {
     pub max_states: Option<u64>,
 }
 
+/// `h` times an [effective](Config::effective_weight) weight, rounded down; `h` without one.
+#[inline(always)]
+pub(crate) fn weigh(weight: Option<f64>, h: Cost) -> Cost {
+    match weight {
+        None => h,
+        Some(w) => (h as f64 * w) as Cost,
+    }
+}
+
 /// A progress observer: called from the search thread about ten times a second.
 pub type ProgressFn = Arc<dyn Fn(&Progress) + Send + Sync>;
 
@@ -136,10 +145,13 @@ impl Config {
     /// rounded down (so that a weight of 1 changes nothing).
     #[inline]
     pub fn weigh(&self, h: Cost) -> Cost {
-        match self.weight {
-            Some(w) if w.is_finite() && w >= 0.0 && w != 1.0 => (h as f64 * w) as Cost,
-            _ => h,
-        }
+        weigh(self.effective_weight(), h)
+    }
+
+    /// The weight that changes the ranking, if any: finite, at least 0 and not 1.
+    pub(crate) fn effective_weight(&self) -> Option<f64> {
+        self.weight
+            .filter(|&w| w.is_finite() && w >= 0.0 && w != 1.0)
     }
 
     /// Sets the progress observer.

@@ -5,7 +5,7 @@ use std::collections::BinaryHeap;
 use std::hash::Hash;
 
 use crate::arena::{hash_of, Arena, Insert, AHEAD};
-use crate::config::{Config, Meter};
+use crate::config::{weigh, Config, Meter};
 use crate::outcome::{Limit, Outcome, Solution, Status};
 use crate::space::{Cost, Reversible, Space};
 
@@ -253,10 +253,10 @@ where
     P: Space,
     P::State: Hash + Eq,
 {
-    let config = meter.config();
+    let weight = meter.config().effective_weight();
     let h = |state: &P::State| {
         if informed {
-            config.weigh(space.heuristic(state))
+            weigh(weight, space.heuristic(state))
         } else {
             0
         }

@@ -6,7 +6,7 @@
 //! came from. They prove a space unsolvable only when an iteration meets no cut-off, which needs
 //! a finite search tree; on spaces with longer cycles, bound them with `max_depth` or `timeout`.
 
-use crate::config::{Config, Meter};
+use crate::config::{weigh, Config, Meter};
 use crate::outcome::{Limit, Outcome, Solution, Status};
 use crate::space::{Cost, Space};
 
@@ -70,11 +70,16 @@ where
                 depth_cut: false,
             },
             informed,
+            weight: config.effective_weight(),
             moves: Vec::new(),
             states: Vec::new(),
             stop: None,
         };
-        let found = diver.dive(space, &start, None, None, 0, 0);
+        // Weighted or not, the dive is compiled apart, so the exact search pays nothing.
+        let found = match diver.weight {
+            None => diver.dive::<P, false>(space, &start, None, None, 0, 0),
+            Some(_) => diver.dive::<P, true>(space, &start, None, None, 0, 0),
+        };
         let Diver {
             bounds,
             stop,
@@ -115,6 +120,8 @@ struct Diver<'m, 'c, S, M> {
     meter: &'m mut Meter<'c>,
     bounds: Bounds,
     informed: bool,
+    /// The heuristic's [weight](Config::weight), when it changes anything.
+    weight: Option<f64>,
     /// The solution's moves and states, collected goal first while the dive unwinds.
     moves: Vec<M>,
     states: Vec<S>,
@@ -125,7 +132,7 @@ struct Diver<'m, 'c, S, M> {
 impl<S: Clone + Eq, M: Clone> Diver<'_, '_, S, M> {
     /// Searches below `state`, reached at `depth` moves and cost `g` from `parent` by `last`;
     /// returns whether it reached a goal.
-    fn dive<P>(
+    fn dive<P, const WEIGHTED: bool>(
         &mut self,
         space: &P,
         state: &S,
@@ -169,7 +176,8 @@ impl<S: Clone + Eq, M: Clone> Diver<'_, '_, S, M> {
             }
             let child_g = g + space.step_cost(state, &mv);
             let f = if self.informed {
-                child_g.saturating_add(self.meter.config().weigh(space.heuristic(&child)))
+                let h = space.heuristic(&child);
+                child_g.saturating_add(if WEIGHTED { weigh(self.weight, h) } else { h })
             } else {
                 child_depth
             };
@@ -177,8 +185,9 @@ impl<S: Clone + Eq, M: Clone> Diver<'_, '_, S, M> {
                 self.bounds.next_bound = self.bounds.next_bound.min(f);
                 return;
             }
-            let mut descend =
-                || self.dive(space, &child, Some(state), Some(&mv), depth + 1, child_g);
+            let mut descend = || {
+                self.dive::<P, WEIGHTED>(space, &child, Some(state), Some(&mv), depth + 1, child_g)
+            };
             let reached = if depth % STACK_CHECK_EVERY == STACK_CHECK_EVERY - 1 {
                 stacker::maybe_grow(STACK_RED_ZONE, STACK_SEGMENT, descend)
             } else {
