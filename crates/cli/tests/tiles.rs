@@ -314,6 +314,38 @@ fn weighted_searches_answer_within_their_weight() {
 }
 
 #[test]
+fn stages_answer_any_board_at_once() {
+    // 600 random moves from the goal of a 16 x 16 board, and a 3 x 9 rectangle: out of reach
+    // of exact search, answered by --solver stages; each answer replays to the goal.
+    for (rows, cols, steps) in [(16, 16, 600), (3, 9, 300)] {
+        let (start, goal) = scramble(rows, cols, steps);
+        let size = format!("{rows}x{cols}");
+        let o = frontier(&[
+            "tiles", &start, "--size", &size, "--solver", "stages", "--json",
+        ]);
+        assert_eq!(o.status.code(), Some(0), "{size}: {}", stderr(&o));
+        let v = json(&o);
+        assert_eq!(v["algorithm"], "stages");
+        assert_eq!(replay(&start, cols, &v["moves"]), goal, "{size}");
+    }
+    let o = frontier(&["tiles", HARDEST_8, "--solver", "stages"]);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("not proven shortest"));
+    for flag in [
+        &["--algo", "bfs"][..],
+        &["--heuristic", "pdb"],
+        &["--weight", "2"],
+        &["--pdb", "4-4"],
+    ] {
+        let mut args = vec!["tiles", HARDEST_8, "--solver", "stages"];
+        args.extend_from_slice(flag);
+        let o = frontier(&args);
+        assert_eq!(o.status.code(), Some(2), "{flag:?}");
+        assert!(stderr(&o).contains(flag[0]), "{flag:?}: {}", stderr(&o));
+    }
+}
+
+#[test]
 fn limits_exit_3() {
     let o = frontier(&[
         "tiles",

@@ -40,12 +40,14 @@ mod heuristic;
 mod ida;
 pub mod pdb;
 mod space;
+mod stages;
 
 pub use board::{is_solvable, Dir, ParseError, Puzzle, Shape, MAX_CELLS};
 pub use heuristic::{HeuristicKind, Tables};
 pub use ida::Solver;
 pub use pdb::{BuildProgress, Origin, PatternDb};
 pub use space::{Encoding, Estimate, TilesSpace, Wide};
+pub use stages::solve_in_stages;
 
 /// The directory pattern databases are cached in: `$FRONTIER_CACHE_DIR` if set and not empty, else
 /// `frontier/` in the user's cache directory (`dirs::cache_dir()`), else the system's

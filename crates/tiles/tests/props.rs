@@ -5,7 +5,9 @@ use std::sync::{Arc, OnceLock};
 
 use frontier_search::{bfs, Config, Limit, Status};
 use frontier_tiles::pdb::{default_sizes, groups_by_sizes};
-use frontier_tiles::{Estimate, PatternDb, Puzzle, Shape, Solver, Tables, TilesSpace};
+use frontier_tiles::{
+    solve_in_stages, Estimate, PatternDb, Puzzle, Shape, Solver, Tables, TilesSpace,
+};
 use proptest::prelude::*;
 
 mod common;
@@ -154,4 +156,51 @@ proptest! {
             }
         }
     }
+}
+
+/// A board of 2 to 9 rows and columns with a random start and a random goal layout.
+fn any_board() -> impl Strategy<Value = (Shape, Vec<u8>, Vec<u8>)> {
+    (2usize..10, 2usize..10).prop_flat_map(|(rows, cols)| {
+        let shape = Shape::new(rows, cols).unwrap();
+        (Just(shape), layout(rows * cols), layout(rows * cols))
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    #[test]
+    fn stages_solve_every_solvable_board_and_only_those((shape, start, goal) in any_board()) {
+        let puzzle = Puzzle::new(shape, &start, &goal).unwrap();
+        let outcome = solve_in_stages(&puzzle, &Config::default());
+        if puzzle.is_solvable() {
+            prop_assert_eq!(outcome.status, Status::Solved);
+            let moves = outcome.solution.unwrap().moves;
+            prop_assert_eq!(common::play(&start, shape.cols, &moves), Some(goal));
+        } else {
+            prop_assert_eq!(outcome.status, Status::Exhausted);
+        }
+    }
+}
+
+#[test]
+fn stages_stop_at_the_timeout_and_the_cancel_flag() {
+    let shape = Shape::new(9, 9).unwrap();
+    let mut start = shape.default_goal();
+    start.reverse();
+    let goal = shape.default_goal();
+    // Reversed on a 9 x 9 board: the blank moves from cell 0 to cell 80, an even distance, and
+    // reversing 81 cells is 40 transpositions: solvable.
+    let puzzle = Puzzle::new(shape, &start, &goal).unwrap();
+    assert!(puzzle.is_solvable());
+    let timed = Config::default().timeout(std::time::Duration::ZERO);
+    let outcome = solve_in_stages(&puzzle, &timed);
+    assert_eq!(outcome.status, Status::Limit(Limit::Time));
+    let flag = Arc::new(std::sync::atomic::AtomicBool::new(true));
+    let outcome = solve_in_stages(&puzzle, &Config::default().cancel(flag));
+    assert_eq!(outcome.status, Status::Limit(Limit::Cancelled));
+    let outcome = solve_in_stages(&puzzle, &Config::default());
+    assert_eq!(outcome.status, Status::Solved);
+    let moves = outcome.solution.unwrap().moves;
+    assert_eq!(common::play(&start, 9, &moves), Some(goal));
 }

@@ -9,8 +9,8 @@ use anyhow::{bail, Context as _};
 use frontier_search::{Outcome, Stats, Status};
 use frontier_tiles::pdb::{default_groups, groups_by_sizes, placements};
 use frontier_tiles::{
-    BuildProgress, Dir, Encoding, Estimate, HeuristicKind, PatternDb, Puzzle, Shape, Solver,
-    Tables, TilesSpace, Wide,
+    solve_in_stages, BuildProgress, Dir, Encoding, Estimate, HeuristicKind, PatternDb, Puzzle,
+    Shape, Solver, Tables, TilesSpace, Wide,
 };
 use serde_json::json;
 
@@ -38,8 +38,21 @@ pub struct Args {
     /// Draw the board after each move of the solution
     #[arg(long)]
     pub show: bool,
+    /// The solver: optimal (the tiles' own IDA*: shortest answers) or stages (line by line,
+    /// each step searched: any board in milliseconds, answers not shortest) [default: optimal]
+    #[arg(long, value_enum)]
+    pub solver: Option<SolverArg>,
     #[command(flatten)]
     pub search: SearchArgs,
+}
+
+/// A tiles solver on the command line.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SolverArg {
+    /// The tiles' own IDA* (or the generic solver --algo names): shortest answers
+    Optimal,
+    /// Line by line, each step an exact search, the last 3x3 optimal: fast, not shortest
+    Stages,
 }
 
 /// A heuristic on the command line.
@@ -192,6 +205,18 @@ fn draw(out: &mut dyn Write, shape: Shape, board: &[u8]) -> std::io::Result<()> 
 /// Solves the puzzle.
 pub fn run(args: Args, ctx: &Context) -> anyhow::Result<ExitCode> {
     let puzzle = read_puzzle(&args.tiles, args.size.as_deref(), args.goal.as_deref())?;
+    let stages = args.solver == Some(SolverArg::Stages);
+    if stages {
+        let other = [
+            (args.search.algo.is_some(), "--algo"),
+            (args.heuristic.is_some(), "--heuristic"),
+            (args.pdb.is_some(), "--pdb"),
+            (args.search.weight.is_some(), "--weight"),
+        ];
+        if let Some((_, flag)) = other.iter().find(|(given, _)| *given) {
+            bail!("--solver stages searches each step exactly and needs no {flag}; drop it, or use --solver optimal");
+        }
+    }
     // The default solver is the tiles' own IDA*, which weighs its heuristic too.
     let algo = args.search.algo.unwrap_or(Algo::Idastar);
     args.search.check_weight(algo.name(), algo.is_informed())?;
@@ -216,6 +241,12 @@ pub fn run(args: Args, ctx: &Context) -> anyhow::Result<ExitCode> {
             return Ok(ExitCode::from(1));
         }
         return report_unanswered(ctx, &args.search, &outcome);
+    }
+    if stages {
+        let config = args.search.config::<u64, Dir>(ctx);
+        let outcome = solve_in_stages(&puzzle, &config);
+        ctx.clear_progress();
+        return report_solution(ctx, &args, &puzzle, "stages", &outcome);
     }
     let informed = matches!(
         args.search.algo,
@@ -268,13 +299,25 @@ pub fn run(args: Args, ctx: &Context) -> anyhow::Result<ExitCode> {
     };
     // The time the command took, pattern databases included, as --timeout counts it.
     outcome.stats.seconds = clock.seconds();
-    let show = args.show;
+    report_solution(ctx, &args, &puzzle, algorithm, &outcome)
+}
+
+/// Prints a search's answer: the start drawn, the moves (and with `--show` every layout), or
+/// the JSON object.
+fn report_solution(
+    ctx: &Context,
+    args: &Args,
+    puzzle: &Puzzle,
+    algorithm: &str,
+    outcome: &Outcome<Vec<u8>, Dir>,
+) -> anyhow::Result<ExitCode> {
+    let (shape, quiet, show) = (puzzle.shape(), args.search.quiet, args.show);
     report(
         ctx,
         &args.search,
         "tiles",
         algorithm,
-        &outcome,
+        outcome,
         |m| json!(m.name()),
         |out: &mut dyn Write, solution| {
             let names: Vec<&str> = solution.moves.iter().map(|m| m.name()).collect();
@@ -296,9 +339,14 @@ pub fn run(args: Args, ctx: &Context) -> anyhow::Result<ExitCode> {
             writeln!(out, "\nsolution: {moves}")?;
             writeln!(
                 out,
-                "length: {} move{} (the blank moves U, D, L, R)",
+                "length: {} move{} (the blank moves U, D, L, R){}",
                 solution.len(),
-                if solution.len() == 1 { "" } else { "s" }
+                if solution.len() == 1 { "" } else { "s" },
+                if algorithm == "stages" {
+                    "; found in stages, not proven shortest"
+                } else {
+                    ""
+                }
             )
         },
     )
