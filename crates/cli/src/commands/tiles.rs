@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use anyhow::{bail, Context as _};
-use frontier_search::{Outcome, Stats, Status};
+use frontier_search::{Limit, Outcome, Stats, Status};
 use frontier_tiles::pdb::{default_groups, groups_by_sizes, placements};
 use frontier_tiles::{
     solve_in_stages, BuildProgress, Dir, Encoding, Estimate, HeuristicKind, PatternDb, Puzzle,
@@ -299,7 +299,18 @@ pub fn run(args: Args, ctx: &Context) -> anyhow::Result<ExitCode> {
     };
     // The time the command took, pattern databases included, as --timeout counts it.
     outcome.stats.seconds = clock.seconds();
-    report_solution(ctx, &args, &puzzle, algorithm, &outcome)
+    let code = report_solution(ctx, &args, &puzzle, algorithm, &outcome)?;
+    // A random board past 5 x 5 is out of reach of any exact search: when one was stopped,
+    // point to the answers that come at once. A diagnostic: on a terminal only, and not with
+    // --json or --quiet.
+    let stopped = matches!(
+        outcome.status,
+        Status::Limit(Limit::Time | Limit::States | Limit::Cancelled)
+    );
+    if stopped && !quiet && !args.search.json && ctx.stderr_is_terminal {
+        eprintln!("hint: --solver stages answers any board at once (not the shortest); --weight 2 finds an answer at most twice the shortest");
+    }
+    Ok(code)
 }
 
 /// Prints a search's answer: the start drawn, the moves (and with `--show` every layout), or
