@@ -117,11 +117,16 @@ impl Algo {
     }
 }
 
+/// The largest `--weight`. A tree search dives as deep as its bound, w times the heuristic,
+/// and keeps every level on its stack: past this, a dive on a 16x16 board could take gigabytes
+/// of stack, and the answers are no better than greedy ones.
+const MAX_WEIGHT: f64 = 100.0;
+
 fn parse_weight(text: &str) -> Result<f64, String> {
     match text.parse::<f64>() {
-        Ok(w) if w.is_finite() && w >= 1.0 => Ok(w),
+        Ok(w) if (1.0..=MAX_WEIGHT).contains(&w) => Ok(w),
         _ => Err(format!(
-            "'{text}' is not a weight: a number of at least 1 (1 keeps the search exact)"
+            "'{text}' is not a weight: a number from 1 (exact) to {MAX_WEIGHT}"
         )),
     }
 }

@@ -38,6 +38,10 @@ fn weights_and_solver_flags_are_refused_where_they_do_not_apply() {
         (&["river", "family", "--weight", "0.5"][..], "not a weight"),
         (&["river", "family", "--weight", "NaN"], "not a weight"),
         (&["river", "family", "--weight", "inf"], "not a weight"),
+        (
+            &["river", "family", "--weight", "101"],
+            "from 1 (exact) to 100",
+        ),
         (&["river", "family", "--weight", "2"], "not to bfs"),
         (
             &["board", "-", "--algo", "dfs", "--weight", "2"],

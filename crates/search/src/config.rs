@@ -67,7 +67,8 @@ pub struct Config {
     /// Weighted search: [`crate::astar`] and [`crate::idastar`] rank a state by `g + w·h`
     /// instead of `g + h`. With an admissible heuristic and `w >= 1`, the solution found costs
     /// at most `w` times the cheapest, usually after far fewer expansions; `None` (or 1) keeps
-    /// them exact. A weight that is not a finite number at least 0 is ignored.
+    /// them exact. A weight that is not a finite number at least 0 is ignored. `idastar` dives
+    /// as deep as its bound, `w` times the heuristic: a large weight makes for a deep stack.
     pub weight: Option<f64>,
 }
 
