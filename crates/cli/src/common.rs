@@ -13,7 +13,7 @@ use anyhow::Context as _;
 use frontier_search::{
     astar, bfs, bidirectional, bytes_per_state, dfs, explore, idastar, iddfs, par_bfs,
     par_bidirectional, ucs, Config, Exploration, Limit, Outcome, Progress, Reversible, Solution,
-    Space, Stats, Status,
+    Space, Stats, Status, MAX_WEIGHT,
 };
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde_json::{json, Value};
@@ -117,11 +117,7 @@ impl Algo {
     }
 }
 
-/// The largest `--weight`. A tree search dives as deep as its bound, w times the heuristic,
-/// and keeps every level on its stack: past this, a dive on a 16x16 board could take gigabytes
-/// of stack, and the answers are no better than greedy ones.
-const MAX_WEIGHT: f64 = 100.0;
-
+/// Reads `--weight`: from 1 to the engine's [`MAX_WEIGHT`].
 fn parse_weight(text: &str) -> Result<f64, String> {
     match text.parse::<f64>() {
         Ok(w) if (1.0..=MAX_WEIGHT).contains(&w) => Ok(w),
@@ -580,7 +576,7 @@ pub fn report<S, M>(
             match (&outcome.status, &outcome.solution) {
                 (Status::Solved, Some(solution)) => {
                     human(out, solution)?;
-                    if let (Some(w), false) = (args.weight, args.quiet) {
+                    if let (Some(w), false) = (args.weight.filter(|&w| w > 1.0), args.quiet) {
                         writeln!(
                             out,
                             "(weighted search, W = {w}: not proven shortest; at most {w} times the cheapest)"

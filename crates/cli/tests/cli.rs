@@ -97,6 +97,13 @@ fn a_weighted_search_says_its_answer_is_within_the_weight() {
         "{}",
         stdout(&o)
     );
+    // A weight of 1 is the exact search: no such note.
+    let o = run(&["river", "family", "--algo", "astar", "--weight", "1"]);
+    assert!(
+        !stdout(&o).contains("not proven shortest"),
+        "{}",
+        stdout(&o)
+    );
     let o = run(&["river", "family", "--algo", "astar", "--json"]);
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert!(v.get("weight").is_none());

@@ -24,6 +24,12 @@ pub struct Progress {
     pub max_states: Option<u64>,
 }
 
+/// The largest weight [`Config::weight`] takes. `idastar` dives as deep as its bound, `w` times
+/// the heuristic, and keeps every level on its stack; and `w·h` must stay far from the integer
+/// limits, or every bound and `f` would be the same and nothing would be pruned. Past 100 the
+/// answers are no better than greedy ones anyway.
+pub const MAX_WEIGHT: f64 = 100.0;
+
 /// `h` times an [effective](Config::effective_weight) weight, rounded down; `h` without one.
 #[inline(always)]
 pub(crate) fn weigh(weight: Option<f64>, h: Cost) -> Cost {
@@ -67,8 +73,8 @@ pub struct Config {
     /// Weighted search: [`crate::astar`] and [`crate::idastar`] rank a state by `g + w·h`
     /// instead of `g + h`. With an admissible heuristic and `w >= 1`, the solution found costs
     /// at most `w` times the cheapest, usually after far fewer expansions; `None` (or 1) keeps
-    /// them exact. A weight that is not a finite number at least 0 is ignored. `idastar` dives
-    /// as deep as its bound, `w` times the heuristic: a large weight makes for a deep stack.
+    /// them exact. A weight that is not a finite number at least 0 is ignored, and one above
+    /// [`MAX_WEIGHT`] counts as that.
     pub weight: Option<f64>,
 }
 
@@ -149,10 +155,12 @@ impl Config {
         weigh(self.effective_weight(), h)
     }
 
-    /// The weight that changes the ranking, if any: finite, at least 0 and not 1.
-    pub(crate) fn effective_weight(&self) -> Option<f64> {
+    /// The weight that changes the ranking, if any: [`Config::weight`] if it is a finite
+    /// number at least 0 and not 1, at most [`MAX_WEIGHT`].
+    pub fn effective_weight(&self) -> Option<f64> {
         self.weight
             .filter(|&w| w.is_finite() && w >= 0.0 && w != 1.0)
+            .map(|w| w.min(MAX_WEIGHT))
     }
 
     /// Sets the progress observer.

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use frontier_search::{
     astar, bfs, bidirectional, dfs, explore, idastar, iddfs, par_bfs, par_bidirectional, ucs,
-    Config, Cost, Limit, Outcome, Reversible, Space, Status,
+    Config, Cost, Limit, Outcome, Reversible, Space, Status, MAX_WEIGHT,
 };
 use proptest::prelude::*;
 
@@ -252,6 +252,13 @@ proptest! {
                 }
                 None => prop_assert_ne!(outcome.status, Status::Solved, "{}", name),
             }
+        }
+        // A weight past MAX_WEIGHT counts as MAX_WEIGHT: still guided, still bounded.
+        let huge = Config::default().weight(1e300);
+        let outcome = idastar(&graph, &huge.max_depth(cheapest.map_or(4, |_| graph.nodes)));
+        if let Some(cost) = cheapest {
+            let found = outcome.solution.as_ref().map(|s| s.cost);
+            prop_assert!(found.is_some_and(|f| f as f64 <= MAX_WEIGHT * cost as f64), "{:?}", found);
         }
     }
 

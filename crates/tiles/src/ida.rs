@@ -6,7 +6,7 @@
 //! iteration splits the tree a few levels below the root and hands the subtrees to rayon's
 //! workers under the same bound, so the answer stays optimal.
 
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
@@ -345,6 +345,8 @@ struct Dive<'a, E: Eval> {
     max_g: u32,
     /// Whether `max_g` kept a node from being expanded.
     depth_cut: bool,
+    /// The deepest node expanded, with a weight (without one, the bound is the depth).
+    deepest: u32,
 }
 
 impl<'a, E: Eval> Dive<'a, E> {
@@ -363,12 +365,13 @@ impl<'a, E: Eval> Dive<'a, E> {
             frontier: Vec::new(),
             watch,
             halt: None,
-            weight: watch.config.weight.filter(|&w| w != 1.0),
-            max_g: match watch.config.weight {
-                Some(w) if w != 1.0 => watch.config.max_depth.unwrap_or(u32::MAX),
-                _ => u32::MAX,
+            weight: watch.config.effective_weight(),
+            max_g: match watch.config.effective_weight() {
+                Some(_) => watch.config.max_depth.unwrap_or(u32::MAX),
+                None => u32::MAX,
             },
             depth_cut: false,
+            deepest: 0,
         }
     }
 
@@ -423,9 +426,12 @@ impl<'a, E: Eval> Dive<'a, E> {
             self.frontier.push(self.path.clone());
             return false;
         }
-        if WEIGHTED && g >= self.max_g {
-            self.depth_cut = true;
-            return false;
+        if WEIGHTED {
+            if g >= self.max_g {
+                self.depth_cut = true;
+                return false;
+            }
+            self.deepest = self.deepest.max(g);
         }
         self.expanded += 1;
         self.unreported += 1;
@@ -645,9 +651,13 @@ fn run<E: Eval>(t: &Tables, mut eval: E, board: [u8; MAX_CELLS], watch: &Watch) 
         return (Status::Solved, Some(Vec::new()), 0, 0, 0);
     }
     let (mut expanded, mut generated) = (0u64, 0u64);
-    let weight = config.weight.filter(|&w| w != 1.0);
+    let weight = config.effective_weight();
     let mut bound = weigh(weight, h0);
     let mut depth_cut = false;
+    // The depth reported: the bound, or with a weight (whose bound lies deeper than any path
+    // it lets through) the deepest node expanded.
+    let mut deepest = 0;
+    let depth = |bound: u32, deepest: u32| if weight.is_some() { deepest } else { bound };
     let pool = if threads > 1 {
         rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
@@ -680,8 +690,15 @@ fn run<E: Eval>(t: &Tables, mut eval: E, board: [u8; MAX_CELLS], watch: &Watch) 
                 expanded += root.expanded;
                 generated += root.generated;
                 depth_cut |= root.depth_cut;
+                deepest = deepest.max(root.deepest);
                 if found {
-                    return (Status::Solved, Some(root.path), expanded, generated, bound);
+                    return (
+                        Status::Solved,
+                        Some(root.path),
+                        expanded,
+                        generated,
+                        depth(bound, deepest),
+                    );
                 }
                 root.halt.map(Err).unwrap_or(Ok(root.next))
             }
@@ -690,15 +707,28 @@ fn run<E: Eval>(t: &Tables, mut eval: E, board: [u8; MAX_CELLS], watch: &Watch) 
                 expanded += r.expanded;
                 generated += r.generated;
                 depth_cut |= r.depth_cut;
+                deepest = deepest.max(r.deepest);
                 if let Some(path) = r.path {
-                    return (Status::Solved, Some(path), expanded, generated, bound);
+                    return (
+                        Status::Solved,
+                        Some(path),
+                        expanded,
+                        generated,
+                        depth(bound, deepest),
+                    );
                 }
                 r.halt.map(Err).unwrap_or(Ok(r.next))
             }
         };
         match outcome {
             Err(Halt::Limit(limit)) => {
-                return (Status::Limit(limit), None, expanded, generated, bound)
+                return (
+                    Status::Limit(limit),
+                    None,
+                    expanded,
+                    generated,
+                    depth(bound, deepest),
+                )
             }
             // Only workers of an iteration that found the goal stop for `Elsewhere`, and that
             // iteration returns the solution above; treat a stray one as a cancellation.
@@ -708,7 +738,7 @@ fn run<E: Eval>(t: &Tables, mut eval: E, board: [u8; MAX_CELLS], watch: &Watch) 
                     None,
                     expanded,
                     generated,
-                    bound,
+                    depth(bound, deepest),
                 )
             }
             Ok(u32::MAX) => {
@@ -717,7 +747,7 @@ fn run<E: Eval>(t: &Tables, mut eval: E, board: [u8; MAX_CELLS], watch: &Watch) 
                 } else {
                     Status::Exhausted
                 };
-                return (status, None, expanded, generated, bound);
+                return (status, None, expanded, generated, depth(bound, deepest));
             }
             Ok(next) => bound = next,
         }
@@ -731,6 +761,7 @@ struct IterationResult {
     generated: u64,
     halt: Option<Halt>,
     depth_cut: bool,
+    deepest: u32,
 }
 
 /// One IDA* iteration in parallel: collect the nodes a few levels down (within the bound), then
@@ -758,6 +789,7 @@ fn parallel_iteration<E: Eval>(
                 generated: root.generated,
                 halt: root.halt,
                 depth_cut: root.depth_cut,
+                deepest: root.deepest,
             };
         }
         if root.frontier.len() >= threads * SUBTREES_PER_THREAD
@@ -776,6 +808,7 @@ fn parallel_iteration<E: Eval>(
     let generated = AtomicU64::new(root.generated);
     let halt: Mutex<Option<Halt>> = Mutex::new(None);
     let depth_cut = AtomicBool::new(root.depth_cut);
+    let deepest = AtomicU32::new(root.deepest);
     let split_next = root.next;
     let h_root = h0;
     let next = root
@@ -796,6 +829,7 @@ fn parallel_iteration<E: Eval>(
             if dive.depth_cut {
                 depth_cut.store(true, Ordering::Relaxed);
             }
+            deepest.fetch_max(dive.deepest, Ordering::Relaxed);
             if found {
                 watch.found.store(true, Ordering::Relaxed);
                 let mut s = solution.lock().unwrap_or_else(|e| e.into_inner());
@@ -823,5 +857,6 @@ fn parallel_iteration<E: Eval>(
         generated: generated.into_inner(),
         halt,
         depth_cut: depth_cut.into_inner(),
+        deepest: deepest.into_inner(),
     }
 }

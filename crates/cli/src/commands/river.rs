@@ -28,6 +28,8 @@ pub struct Args {
 
 /// The arguments of `frontier explore river`.
 #[derive(clap::Args, Debug)]
+// Shared with the solving commands, but refused here: an exploration visits every state.
+#[command(mut_arg("algo", |a| a.hide(true)), mut_arg("weight", |a| a.hide(true)))]
 pub struct ExploreArgs {
     /// A preset (see `frontier river --list`) or a puzzle file in TOML
     #[arg(value_name = "PRESET|FILE.toml")]
