@@ -482,7 +482,9 @@ pub fn limit_message(limit: Limit, args: &SearchArgs, stats: &Stats) -> String {
         Limit::Depth => {
             let depth = args.max_depth.unwrap_or(0);
             let moves = if depth == 1 { "move" } else { "moves" };
-            format!("no solution within {depth} {moves} (--max-depth); raise it to search deeper")
+            format!(
+                "no solution found within {depth} {moves} (--max-depth); raise it to search deeper"
+            )
         }
         Limit::States if args.max_states.is_none() => format!(
             "stopped after storing {} states, the default budget of about half the available \

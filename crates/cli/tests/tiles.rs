@@ -328,6 +328,20 @@ fn stages_answer_any_board_at_once() {
         assert_eq!(v["algorithm"], "stages");
         assert_eq!(replay(&start, cols, &v["moves"]), goal, "{size}");
     }
+    // An answer longer than --max-depth is not given: a depth limit instead (exit 3).
+    let (start, _) = scramble(16, 16, 600);
+    let args = [
+        "tiles",
+        &start,
+        "--solver",
+        "stages",
+        "--max-depth",
+        "5",
+        "--json",
+    ];
+    let o = frontier(&args);
+    assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
+    assert_eq!(json(&o)["limit"], "depth");
     let o = frontier(&["tiles", HARDEST_8, "--solver", "stages"]);
     assert_eq!(o.status.code(), Some(0));
     assert!(String::from_utf8_lossy(&o.stdout).contains("not proven shortest"));

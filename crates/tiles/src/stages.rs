@@ -35,7 +35,8 @@ enum Stop {
 /// Solves `puzzle` in stages: an answer for any solvable board, fast, not the shortest.
 /// Unsolvable boards are [`Status::Exhausted`] at once (parity); boards of a single line or of
 /// at most 3 x 3 are solved optimally. `config`'s timeout, cancel flag and `max_states` (per
-/// stage) apply; `max_depth` does not (the answer's length is not searched).
+/// stage) apply; an answer longer than `max_depth` is not returned (a depth limit instead).
+/// The statistics' `stored` is the most states one stage's search held.
 ///
 /// ```
 /// use frontier_search::{Config, Status};
@@ -66,7 +67,11 @@ pub fn solve_in_stages(puzzle: &Puzzle, config: &Config) -> Outcome<Vec<u8>, Dir
         // 2 x 2 cells, but never claim more than was shown: search on from here, exactly.
         end = work.solve_the_rest(puzzle);
     }
+    let too_long = (config.max_depth).is_some_and(|depth| work.moves.len() > depth as usize);
     let status = match end {
+        // Not the shortest answer, so only a depth limit, not a proof: no answer that short
+        // was found.
+        Ok(()) if too_long => Status::Limit(Limit::Depth),
         Ok(()) => Status::Solved,
         Err(Stop::Limit(limit)) => Status::Limit(limit),
         Err(Stop::NoPath) => Status::Exhausted,
@@ -74,7 +79,7 @@ pub fn solve_in_stages(puzzle: &Puzzle, config: &Config) -> Outcome<Vec<u8>, Dir
     let stats = Stats {
         expanded: work.expanded,
         generated: work.generated,
-        stored: 0,
+        stored: work.peak_stored,
         peak_frontier: work.peak_stored,
         seconds: work.started.elapsed().as_secs_f64(),
     };
@@ -296,6 +301,7 @@ impl<'a> Work<'a> {
                 }
             }
             if seen.len() as u64 > self.budget {
+                self.peak_stored = self.peak_stored.max(seen.len() as u64);
                 return Err(Stop::Limit(Limit::States));
             }
         }
