@@ -46,13 +46,7 @@ impl Watch {
 
     /// The limit hit, if any: the cancel flag, then the clock.
     pub fn limit_hit(&self, config: &Config) -> Option<Limit> {
-        let cancelled = (config.cancel.as_ref()).is_some_and(|flag| flag.load(Ordering::Relaxed));
-        if cancelled {
-            return Some(Limit::Cancelled);
-        }
-        (config.timeout)
-            .is_some_and(|t| self.started.elapsed() >= t)
-            .then_some(Limit::Time)
+        config.limit_hit(self.started)
     }
 
     /// A worker's checkpoint, every [`CHECK_EVERY`] nodes: counts them, and returns the limit

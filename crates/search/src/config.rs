@@ -31,8 +31,17 @@ pub struct Progress {
 pub const MAX_WEIGHT: f64 = 100.0;
 
 /// `h` times an [effective](Config::effective_weight) weight, rounded down; `h` without one.
+/// For solvers of their own that hold the weight apart from the [`Config`] in a hot loop.
+///
+/// ```
+/// use frontier_search::{weigh, Config};
+///
+/// let weight = Config::default().weight(1.5).effective_weight();
+/// assert_eq!(weigh(weight, 7), 10);
+/// assert_eq!(weigh(None, 7), 7);
+/// ```
 #[inline(always)]
-pub(crate) fn weigh(weight: Option<f64>, h: Cost) -> Cost {
+pub fn weigh(weight: Option<f64>, h: Cost) -> Cost {
     match weight {
         None => h,
         Some(w) => (h as f64 * w) as Cost,
@@ -115,6 +124,27 @@ impl Config {
     pub fn cancel(mut self, flag: Arc<AtomicBool>) -> Self {
         self.cancel = Some(flag);
         self
+    }
+
+    /// The limit a search started at `started` has hit, if any: the cancel flag, then the
+    /// timeout. For solvers of their own, to call every few thousand nodes.
+    ///
+    /// ```
+    /// use std::time::{Duration, Instant};
+    /// use frontier_search::{Config, Limit};
+    ///
+    /// let config = Config::default().timeout(Duration::ZERO);
+    /// assert_eq!(config.limit_hit(Instant::now()), Some(Limit::Time));
+    /// assert_eq!(Config::default().limit_hit(Instant::now()), None);
+    /// ```
+    pub fn limit_hit(&self, started: Instant) -> Option<Limit> {
+        let cancelled = (self.cancel.as_ref()).is_some_and(|flag| flag.load(Ordering::Relaxed));
+        if cancelled {
+            return Some(Limit::Cancelled);
+        }
+        (self.timeout)
+            .is_some_and(|t| started.elapsed() >= t)
+            .then_some(Limit::Time)
     }
 
     /// Sets the heuristic's weight `w`: solutions then cost at most `w` times the cheapest.

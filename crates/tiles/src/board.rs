@@ -2,6 +2,7 @@
 
 use std::fmt;
 
+use frontier_search::Solution;
 use thiserror::Error;
 
 /// The most cells a board may have (a 16 x 16 board, or any other shape as large): tiles are
@@ -341,6 +342,27 @@ impl Puzzle {
             blank = next;
         }
         Some(board)
+    }
+}
+
+/// The solution the moves make from `start`: the moves and every layout on the way, start and
+/// end included (moves that would leave the board are skipped; a solver's never do).
+pub(crate) fn solution(shape: Shape, start: &[u8], moves: Vec<Dir>) -> Solution<Vec<u8>, Dir> {
+    let mut states = Vec::with_capacity(moves.len() + 1);
+    let mut board = start.to_vec();
+    let mut blank = board.iter().position(|&t| t == 0).unwrap_or(0);
+    states.push(board.clone());
+    for &m in &moves {
+        if let Some(next) = shape.step(blank, m) {
+            board.swap(blank, next);
+            blank = next;
+        }
+        states.push(board.clone());
+    }
+    Solution {
+        cost: moves.len() as u64,
+        moves,
+        states,
     }
 }
 

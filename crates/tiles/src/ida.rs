@@ -10,10 +10,10 @@ use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
-use frontier_search::{Config, Limit, Outcome, Progress, Solution, Stats, Status};
+use frontier_search::{Config, Limit, Outcome, Progress, Stats, Status};
 use rayon::prelude::*;
 
-use crate::board::{is_solvable, Dir, Puzzle, MAX_CELLS};
+use crate::board::{is_solvable, solution, Dir, Puzzle, MAX_CELLS};
 use crate::heuristic::{Tables, NONE};
 use crate::pdb::{Mirror, PatternDb, MAX_CELLS as PDB_CELLS};
 use crate::space::Estimate;
@@ -282,15 +282,10 @@ impl Watch<'_> {
             return Err(Halt::Elsewhere);
         }
         let expanded = self.expanded.fetch_add(delta, Ordering::Relaxed) + delta;
-        if let Some(flag) = &self.config.cancel {
-            if flag.load(Ordering::Relaxed) {
-                return Err(Halt::Limit(Limit::Cancelled));
-            }
+        if let Some(limit) = self.config.limit_hit(self.started) {
+            return Err(Halt::Limit(limit));
         }
         let elapsed = self.started.elapsed();
-        if self.config.timeout.is_some_and(|t| elapsed >= t) {
-            return Err(Halt::Limit(Limit::Time));
-        }
         if let Some(observer) = &self.config.progress {
             let ms = elapsed.as_millis() as u64;
             let last = self.last_progress_ms.load(Ordering::Relaxed);
@@ -313,13 +308,11 @@ impl Watch<'_> {
     }
 }
 
-/// The heuristic as the bound sees it: times the weight, rounded down, if there is one.
+/// The heuristic as the bound sees it: times the weight, rounded down, if there is one (the
+/// weight is at most [`frontier_search::MAX_WEIGHT`], so the product fits).
 #[inline(always)]
 fn weigh(weight: Option<f64>, h: u32) -> u32 {
-    match weight {
-        None => h,
-        Some(w) => (f64::from(h) * w) as u32,
-    }
+    frontier_search::weigh(weight, u64::from(h)) as u32
 }
 
 /// One depth-first dive's working memory.
@@ -351,6 +344,7 @@ struct Dive<'a, E: Eval> {
 
 impl<'a, E: Eval> Dive<'a, E> {
     fn new(t: &'a Tables, eval: E, board: [u8; MAX_CELLS], watch: &'a Watch<'a>) -> Self {
+        let weight = watch.config.effective_weight();
         Dive {
             t,
             eval,
@@ -365,19 +359,14 @@ impl<'a, E: Eval> Dive<'a, E> {
             frontier: Vec::new(),
             watch,
             halt: None,
-            weight: watch.config.effective_weight(),
-            max_g: match watch.config.effective_weight() {
+            weight,
+            max_g: match weight {
                 Some(_) => watch.config.max_depth.unwrap_or(u32::MAX),
                 None => u32::MAX,
             },
             depth_cut: false,
             deepest: 0,
         }
-    }
-
-    #[inline(always)]
-    fn weigh(&self, h: u32) -> u32 {
-        weigh(self.weight, h)
     }
 
     /// Searches below the current board (its blank in `blank`, `g` moves from the root, heuristic
@@ -463,7 +452,7 @@ impl<'a, E: Eval> Dive<'a, E> {
                 .step(self.t, &self.board, tile, to, blank, h, limit);
             self.generated += 1;
             let f = if WEIGHTED {
-                (g + 1).saturating_add(self.weigh(h2))
+                (g + 1).saturating_add(weigh(self.weight, h2))
             } else {
                 g + 1 + h2
             };
@@ -605,23 +594,7 @@ impl Solver {
             Estimate::Pdb(db) => run(t, PdbEval::new(db), board, &watch),
         };
         let (status, moves, expanded, generated, depth) = result;
-        let solution = moves.map(|moves| {
-            let mut states = Vec::with_capacity(moves.len() + 1);
-            let mut b = start.to_vec();
-            let mut blank = b.iter().position(|&x| x == 0).unwrap_or(0);
-            states.push(b.clone());
-            for &m in &moves {
-                let to = t.neighbours[blank][m.index()] as usize;
-                b.swap(blank, to);
-                blank = to;
-                states.push(b.clone());
-            }
-            Solution {
-                cost: moves.len() as u64,
-                moves,
-                states,
-            }
-        });
+        let solution = moves.map(|moves| solution(t.shape, start, moves));
         Outcome {
             status,
             solution,

@@ -13,10 +13,10 @@ use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 use std::time::Instant;
 
-use frontier_search::{Config, Limit, Outcome, Solution, Stats, Status};
+use frontier_search::{Config, Limit, Outcome, Stats, Status};
 use rustc_hash::FxHashMap;
 
-use crate::board::{Dir, Puzzle, Shape};
+use crate::board::{solution, Dir, Puzzle, Shape};
 use crate::ida::Solver;
 use crate::space::Estimate;
 
@@ -83,23 +83,7 @@ pub fn solve_in_stages(puzzle: &Puzzle, config: &Config) -> Outcome<Vec<u8>, Dir
         peak_frontier: work.peak_stored,
         seconds: work.started.elapsed().as_secs_f64(),
     };
-    let solution = (status == Status::Solved).then(|| {
-        let mut states = vec![puzzle.start().to_vec()];
-        let mut board = puzzle.start().to_vec();
-        let mut blank = board.iter().position(|&t| t == 0).unwrap_or(0);
-        for &m in &work.moves {
-            if let Some(next) = shape.step(blank, m) {
-                board.swap(blank, next);
-                blank = next;
-            }
-            states.push(board.clone());
-        }
-        Solution {
-            cost: work.moves.len() as u64,
-            moves: work.moves,
-            states,
-        }
-    });
+    let solution = (status == Status::Solved).then(|| solution(shape, puzzle.start(), work.moves));
     Outcome {
         status,
         solution,
@@ -391,18 +375,9 @@ impl<'a> Work<'a> {
 
     /// Stops at the configuration's timeout or cancel flag.
     fn check(&self) -> Result<(), Stop> {
-        let cancelled = (self.config.cancel.as_ref())
-            .is_some_and(|flag| flag.load(std::sync::atomic::Ordering::Relaxed));
-        if cancelled {
-            return Err(Stop::Limit(Limit::Cancelled));
+        match self.config.limit_hit(self.started) {
+            Some(limit) => Err(Stop::Limit(limit)),
+            None => Ok(()),
         }
-        if self
-            .config
-            .timeout
-            .is_some_and(|t| self.started.elapsed() >= t)
-        {
-            return Err(Stop::Limit(Limit::Time));
-        }
-        Ok(())
     }
 }

@@ -250,10 +250,7 @@ pub fn run(args: Args, ctx: &Context) -> anyhow::Result<ExitCode> {
         ctx.clear_progress();
         return report_solution(ctx, &args, &puzzle, "stages", &outcome);
     }
-    let informed = matches!(
-        args.search.algo,
-        None | Some(Algo::Astar) | Some(Algo::Idastar)
-    );
+    let informed = algo.is_informed();
     let kind = args
         .heuristic
         .map(HeuristicKind::from)
