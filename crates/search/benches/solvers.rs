@@ -256,12 +256,27 @@ fn frontier_search_explore(space: &Eight) -> u64 {
     explore(&goal_space, &Config::default()).states()
 }
 
+/// `explore` on two threads (its narrow layers on one: [`frontier_search::PARALLEL_FROM`]).
+fn frontier_explore_two_threads(space: &Eight) -> u64 {
+    let goal_space = Tiles {
+        start: space.goal,
+        ..eight_puzzle()
+    };
+    explore(&goal_space, &Config::default().threads(2)).states()
+}
+
 fn pathfinding_reach(space: &Eight) -> u64 {
     pathfinding::prelude::bfs_reach(space.goal, |b| successor_array(b, false)).count() as u64
 }
 
 fn frontier_bfs(space: &Eight) -> usize {
     bfs(space, &Config::default()).solution.unwrap().len()
+}
+
+/// `par_bfs` on two threads (its narrow layers on one: [`frontier_search::PARALLEL_FROM`]).
+fn frontier_par_bfs(space: &Eight) -> usize {
+    let outcome = frontier_search::par_bfs(space, &Config::default().threads(2));
+    outcome.solution.unwrap().len()
 }
 
 fn pathfinding_bfs(space: &Eight) -> usize {
@@ -428,13 +443,15 @@ fn plain_idastar(space: &Fifteen) -> (usize, u64) {
 type Measure = fn(&Eight) -> u64;
 
 /// The 8-puzzle measures by name, for `--sample` and `--profile`.
-const MEASURES: [(&str, Measure); 9] = [
+const MEASURES: [(&str, Measure); 11] = [
     ("explore", frontier_explore),
+    ("explore-2", frontier_explore_two_threads),
     ("frontier-search", frontier_search_explore),
     ("reach", pathfinding_reach),
     ("plain", plain_explore),
     ("plain-bfs", plain_bfs),
     ("bfs", |s| frontier_bfs(s) as u64),
+    ("par-bfs", |s| frontier_par_bfs(s) as u64),
     ("pf-bfs", |s| pathfinding_bfs(s) as u64),
     ("bidirectional", |s| frontier_bidirectional(s) as u64),
     ("pf-bidirectional", |s| pathfinding_bidirectional(s) as u64),
@@ -494,7 +511,9 @@ fn print_table() {
     let pairs = [
         ("explore 8-puzzle (states)", "explore", "reach"),
         ("explore, undirected (states)", "frontier-search", "reach"),
+        ("explore, 2 threads (states)", "explore-2", "reach"),
         ("bfs 8-puzzle (moves)", "bfs", "pf-bfs"),
+        ("par_bfs, 2 threads (moves)", "par-bfs", "pf-bfs"),
         (
             "bidirectional 8-puzzle (moves)",
             "bidirectional",
@@ -650,9 +669,10 @@ fn benches(c: &mut Criterion) {
 }
 
 /// Runs one side of one pair 20 times, for a profiler: `--profile NAME` with NAME one of
-/// `explore`, `frontier-search`, `reach`, `plain`, `bfs`, `pf-bfs`, `bidirectional`,
-/// `pf-bidirectional`, `idastar`, `pf-idastar` (the bidirectional pair runs 1000 times); or
-/// both sides in turn, as the table times them: `both-explore`, `both-bidirectional`.
+/// `explore`, `explore-2`, `frontier-search`, `reach`, `plain`, `plain-bfs`, `bfs`, `par-bfs`,
+/// `pf-bfs`, `bidirectional`, `pf-bidirectional`, `idastar`, `pf-idastar` (the bidirectional
+/// pair runs 1000 times); or both sides in turn, as the table times them: `both-explore`,
+/// `both-bidirectional`.
 fn profile(name: &str) {
     let (eight, fifteen) = (eight_puzzle(), korf_nine());
     let rounds = if name.ends_with("bidirectional") {

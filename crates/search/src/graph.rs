@@ -447,7 +447,7 @@ pub(crate) struct Successors<S, M> {
 }
 
 /// States expanded in one batch (fewer near the state budget: [`Meter::batch`]).
-const BATCH: usize = 64;
+pub(crate) const BATCH: usize = 64;
 
 impl<S: Hash + Eq, M: Clone> Successors<S, M> {
     pub fn new() -> Self {
@@ -488,13 +488,7 @@ impl<S: Hash + Eq, M: Clone> Successors<S, M> {
             }
             let hash = self.hashes[k];
             if let Insert::New(id) = own.insert_hashed(hash, next, parent, mv) {
-                let state = own.state(id);
-                hit = match end {
-                    Ends::Meeting(other) => {
-                        other.set.find_hashed(hash, state).map(|o| Hit::Meet(id, o))
-                    }
-                    Ends::Goal(is_goal) => is_goal(state).then_some(Hit::Goal(id)),
-                };
+                hit = end.hit(own, id, hash);
                 if hit.is_some() {
                     break;
                 }
@@ -580,6 +574,18 @@ pub(crate) enum Ends<'a, S, M, G> {
     Meeting(&'a Arena<S, M>),
     /// A new state that passes this goal test.
     Goal(G),
+}
+
+impl<S: Hash + Eq, M: Clone, G: Fn(&S) -> bool> Ends<'_, S, M, G> {
+    /// Whether the state just stored in `own` as `id`, of hash `hash`, ends the layer.
+    #[inline]
+    pub fn hit(&self, own: &Arena<S, M>, id: u32, hash: u64) -> Option<Hit> {
+        let state = own.state(id);
+        match self {
+            Ends::Meeting(other) => other.set.find_hashed(hash, state).map(|o| Hit::Meet(id, o)),
+            Ends::Goal(is_goal) => is_goal(state).then_some(Hit::Goal(id)),
+        }
+    }
 }
 
 /// A new state that ends a layer early.

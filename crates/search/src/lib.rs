@@ -60,7 +60,7 @@ mod space;
 mod tree;
 
 pub use arena::prefetch;
-pub use config::{weigh, Config, Progress, ProgressFn, MAX_WEIGHT};
+pub use config::{weigh, Config, Progress, ProgressFn, MAX_WEIGHT, PARALLEL_FROM};
 pub use explore::explore;
 pub use graph::{astar, bfs, bidirectional, dfs, ucs};
 pub use outcome::{Exploration, Limit, Outcome, Solution, Stats, Status};

@@ -8,9 +8,9 @@ use std::hash::Hash;
 
 use rayon::prelude::*;
 
-use crate::arena::{hash_of, Arena, ARENA_START, LARGE_FROM};
+use crate::arena::{hash_of, Arena, Insert, ARENA_START, LARGE_FROM};
 use crate::config::{Config, Meter};
-use crate::graph::{Backward, Ends, Expand, Forward, Hit, Successors};
+use crate::graph::{Backward, Ends, Expand, Forward, Hit, Successors, BATCH};
 use crate::outcome::{Limit, Outcome, Solution, Stats, Status};
 use crate::space::{Reversible, Space};
 
@@ -373,6 +373,9 @@ where
     M: Clone + Send + Sync + 'a,
     G: Fn(&S) -> bool,
 {
+    if own.layer_len() < meter.config().parallel_width() {
+        return grow_side_alone(meter, depth, own, ends, others, grow);
+    }
     let threads = rayon::current_num_threads();
     let mut cursor = (0, own.layer[0].start);
     loop {
@@ -416,12 +419,8 @@ where
             .map(|(k, (arena, buckets))| {
                 let end = ends(k);
                 for mut bucket in buckets {
-                    match bucket.insert_into(arena, &end) {
-                        Some(Hit::Goal(id)) => return Some(Hit::Goal(global(k, id))),
-                        Some(Hit::Meet(mine, met)) => {
-                            return Some(Hit::Meet(global(k, mine), global(k, met)))
-                        }
-                        None => {}
+                    if let Some(hit) = bucket.insert_into(arena, &end) {
+                        return Some(globalize(k, hit));
                     }
                 }
                 None
@@ -430,12 +429,85 @@ where
         if let Some(hit) = hits.into_iter().flatten().next() {
             return Ok(Some(hit));
         }
-        meter.store(own.len() + others)?;
-        if own.len() >= LARGE_FROM {
-            own.shards.par_iter_mut().for_each(|a| a.set.make_large());
+        check_room(meter, own, others)?;
+    }
+}
+
+/// A hit in shard `k`, with local ids, as global ids.
+fn globalize(k: usize, hit: Hit) -> Hit {
+    match hit {
+        Hit::Goal(id) => Hit::Goal(global(k, id)),
+        Hit::Meet(mine, met) => Hit::Meet(global(k, mine), global(k, met)),
+    }
+}
+
+/// Records the states held after a batch (`others` by the other side): stops at the state
+/// budget or when a shard is full; moves the shards to the large index once the side is large.
+fn check_room<S: Hash + Eq + Clone + Send, M: Clone + Send>(
+    meter: &mut Meter,
+    own: &mut Side<S, M>,
+    others: usize,
+) -> Result<(), Limit> {
+    meter.store(own.len() + others)?;
+    if own.len() >= LARGE_FROM {
+        own.shards.par_iter_mut().for_each(|a| a.set.make_large());
+    }
+    if own.shards.iter().any(|a| a.len() > SHARD_CAPACITY) {
+        return Err(Limit::States);
+    }
+    Ok(())
+}
+
+/// [`grow_side`] for a layer narrower than [`Config::parallel_from`], on this thread alone:
+/// states are expanded in small batches, as by the serial solvers, and each successor goes
+/// straight into its shard.
+fn grow_side_alone<'a, S, M, G>(
+    meter: &mut Meter,
+    depth: u64,
+    own: &mut Side<S, M>,
+    ends: impl Fn(usize) -> Ends<'a, S, M, G>,
+    others: usize,
+    grow: impl Expand<S, M>,
+) -> Result<Option<Hit>, Limit>
+where
+    S: Hash + Eq + Clone + Send + Sync + 'a,
+    M: Clone + Send + Sync + 'a,
+    G: Fn(&S) -> bool,
+{
+    let mut pending: Successors<S, M> = Successors::new();
+    let mut cursor = (0, own.layer[0].start);
+    loop {
+        let part = |k: usize| own.layer[k].clone();
+        let slices = next_slices(&mut cursor, SHARDS, part, meter.batch(BATCH), 1);
+        if slices.is_empty() {
+            return Ok(None);
         }
-        if own.shards.iter().any(|a| a.len() > SHARD_CAPACITY) {
-            return Err(Limit::States);
+        for (k, slice) in slices {
+            let arena = &own.shards[k];
+            for local in slice {
+                meter.expand(depth)?;
+                let local = local as u32;
+                let id = global(k, local);
+                let parent = arena.parent(local).map(|(p, _)| own.state(p));
+                let mut generated = 0;
+                grow.expand(arena.state(local), |mv, next| {
+                    generated += 1;
+                    if parent != Some(&next) {
+                        pending.push(hash_of(&next), id, mv, next);
+                    }
+                });
+                meter.stats.generated += generated;
+            }
         }
+        for ((parent, mv, next), hash) in pending.items.drain(..).zip(pending.hashes.drain(..)) {
+            let k = shard_of(hash);
+            let arena = &mut own.shards[k];
+            if let Insert::New(id) = arena.insert_hashed(hash, next, parent, mv) {
+                if let Some(hit) = ends(k).hit(arena, id, hash) {
+                    return Ok(Some(globalize(k, hit)));
+                }
+            }
+        }
+        check_room(meter, own, others)?;
     }
 }

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use frontier_search::{
     astar, bfs, bidirectional, dfs, explore, idastar, iddfs, par_bfs, par_bidirectional, ucs,
-    Config, Cost, Limit, Outcome, Reversible, Space, Status, MAX_WEIGHT,
+    Config, Cost, Limit, Outcome, Reversible, Space, Status, MAX_WEIGHT, PARALLEL_FROM,
 };
 use proptest::prelude::*;
 
@@ -190,9 +190,11 @@ proptest! {
         let bounded = Config::default().max_depth(shortest.map_or(6, |l| l as u32 + 2));
         for (name, outcome) in [
             ("bfs", bfs(&graph, &config)),
-            ("par_bfs", par_bfs(&graph, &config.clone().threads(2))),
+            ("par_bfs", par_bfs(&graph, &two_threads(&config))),
+            ("par_bfs, narrow layers", par_bfs(&graph, &narrow(&config))),
             ("bidirectional", bidirectional(&graph, &config)),
-            ("par_bidirectional", par_bidirectional(&graph, &config.clone().threads(2))),
+            ("par_bidirectional", par_bidirectional(&graph, &two_threads(&config))),
+            ("par_bidirectional, narrow layers", par_bidirectional(&graph, &narrow(&config))),
             ("iddfs", iddfs(&graph, &bounded)),
         ] {
             match shortest {
@@ -290,14 +292,16 @@ proptest! {
             prop_assert_eq!(outcome.stats.stored, expected, "{}", name);
         }
         prop_assert_eq!(bidirectional(&graph, &Config::default()).status, Status::Exhausted);
-        let config = two_threads(&Config::default());
-        prop_assert_eq!(par_bidirectional(&graph, &config).status, Status::Exhausted);
+        for config in [two_threads(&Config::default()), narrow(&Config::default())] {
+            prop_assert_eq!(par_bidirectional(&graph, &config).status, Status::Exhausted);
+        }
     }
 
     #[test]
     fn explore_layers_are_the_bfs_distances(
         mut graph in graphs(),
         threads in 1usize..3,
+        parallel_from in prop_oneof![Just(0usize), Just(PARALLEL_FROM)],
         undirected in any::<bool>(),
     ) {
         if undirected {
@@ -308,7 +312,8 @@ proptest! {
         }
         let expected = oracle_layers(&graph);
         let deepest = expected.len() - 1;
-        let exploration = explore(&graph, &Config::default().threads(threads));
+        let config = Config::default().threads(threads).parallel_from(parallel_from);
+        let exploration = explore(&graph, &config);
         prop_assert_eq!(&exploration.layers, &expected);
         prop_assert!(exploration.is_complete());
         prop_assert_eq!(exploration.states(), reachable(&graph));
@@ -334,11 +339,13 @@ proptest! {
         let branching = graph.edges.len() as u64;
         for (name, outcome) in [
             ("bfs", bfs(&graph, &Config::default().max_states(max))),
-            ("par_bfs", par_bfs(&graph, &Config::default().max_states(max).threads(2))),
+            ("par_bfs", par_bfs(&graph, &two_threads(&Config::default().max_states(max)))),
+            ("par_bfs, narrow layers", par_bfs(&graph, &narrow(&Config::default().max_states(max)))),
             ("dfs", dfs(&graph, &Config::default().max_states(max))),
             ("ucs", ucs(&graph, &Config::default().max_states(max))),
             ("bidirectional", bidirectional(&graph, &Config::default().max_states(max))),
             ("par_bidirectional", par_bidirectional(&graph, &two_threads(&Config::default().max_states(max)))),
+            ("par_bidirectional, narrow layers", par_bidirectional(&graph, &narrow(&Config::default().max_states(max)))),
         ] {
             // A store is checked after each expansion, so it may pass the budget by one
             // expansion's successors (plus the goals, for the backward search) and no more.
@@ -384,12 +391,18 @@ impl Reversible for Endless {
 
 type Solver = fn(&Endless, &Config) -> Outcome<u64, ()>;
 
-/// The parallel searches on two threads.
+/// The parallel searches on two threads, handing every layer out to them.
 fn two_threads(config: &Config) -> Config {
+    config.clone().threads(2).parallel_from(0)
+}
+
+/// The parallel searches on two threads with the default [`PARALLEL_FROM`]: the layers of the
+/// small spaces tested here are expanded on one thread.
+fn narrow(config: &Config) -> Config {
     config.clone().threads(2)
 }
 
-const SOLVERS: [(&str, Solver); 9] = [
+const SOLVERS: [(&str, Solver); 11] = [
     ("dfs", dfs),
     ("bfs", bfs),
     ("iddfs", iddfs),
@@ -402,6 +415,12 @@ const SOLVERS: [(&str, Solver); 9] = [
     }),
     ("par_bfs", |space, config| {
         par_bfs(space, &two_threads(config))
+    }),
+    ("par_bidirectional, narrow layers", |space, config| {
+        par_bidirectional(space, &narrow(config))
+    }),
+    ("par_bfs, narrow layers", |space, config| {
+        par_bfs(space, &narrow(config))
     }),
 ];
 
@@ -492,6 +511,8 @@ fn a_start_that_is_a_goal_needs_no_moves() {
         bidirectional(&graph, &Config::default()),
         par_bidirectional(&graph, &two_threads(&Config::default())),
         par_bfs(&graph, &two_threads(&Config::default())),
+        par_bidirectional(&graph, &narrow(&Config::default())),
+        par_bfs(&graph, &narrow(&Config::default())),
     ] {
         let solution = outcome.solution.unwrap();
         assert!(solution.is_empty());
@@ -698,8 +719,10 @@ fn parallel_searches_cross_a_large_grid_with_any_threads() {
             },
             goal,
         };
-        for threads in [1, 2, 3] {
-            let config = Config::default().threads(threads);
+        for (threads, parallel_from) in [(1, PARALLEL_FROM), (2, 0), (2, PARALLEL_FROM), (3, 0)] {
+            let config = Config::default()
+                .threads(threads)
+                .parallel_from(parallel_from);
             for (solver, outcome) in [
                 ("par_bidirectional", par_bidirectional(&walk, &config)),
                 ("par_bfs", par_bfs(&walk, &config)),
