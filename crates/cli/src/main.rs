@@ -39,7 +39,10 @@ enum Command {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(error) => return usage_error(error),
+    };
     let ctx = Context::new();
     let result = match cli.command {
         Command::Board(args) => commands::board::run(args, &ctx),
@@ -55,5 +58,97 @@ fn main() -> ExitCode {
             eprintln!("error: {error:#}");
             ExitCode::from(2)
         }
+    }
+}
+
+/// Prints a usage error in two lines, as DESIGN asks of every error (clap's own take four to
+/// seven, with blank lines): what was wrong, with clap's tip if it has one, then the usage and
+/// where to read more. Exits 2. Help and the version are printed as clap prints them.
+fn usage_error(error: clap::Error) -> ExitCode {
+    use clap::error::ErrorKind;
+    if matches!(
+        error.kind(),
+        ErrorKind::DisplayHelp
+            | ErrorKind::DisplayVersion
+            | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+    ) {
+        error.exit();
+    }
+    eprintln!("{}", two_lines(&error.render().to_string()));
+    ExitCode::from(2)
+}
+
+/// clap's rendering of a usage error, in two lines: `error: WHAT (tip: ...)`, then
+/// `usage: USAGE (more: 'COMMAND --help')`.
+fn two_lines(rendered: &str) -> String {
+    let mut what = String::new();
+    let mut tips = Vec::new();
+    let mut usage = None;
+    for line in rendered.lines().map(str::trim).filter(|l| !l.is_empty()) {
+        if let Some(rest) = line.strip_prefix("Usage:") {
+            usage = Some(rest.trim());
+        } else if let Some(tip) = line.strip_prefix("tip:") {
+            tips.push(tip.trim());
+        } else if line.starts_with("For more information") {
+            continue;
+        } else if what.is_empty() {
+            what.push_str(line);
+        } else {
+            // The items of a list ("the following required arguments were not provided:"),
+            // or a note in brackets ("[possible values: htm, qtm]").
+            let separator = if what.ends_with(':') || line.starts_with('[') {
+                " "
+            } else {
+                ", "
+            };
+            what.push_str(separator);
+            what.push_str(line);
+        }
+    }
+    for tip in tips {
+        what.push_str(&format!(" (tip: {tip})"));
+    }
+    match usage {
+        Some(usage) => {
+            let command: Vec<&str> = usage
+                .split_whitespace()
+                .take_while(|word| !word.starts_with(['<', '[']))
+                .collect();
+            let command = command.join(" ");
+            format!("{what}\nusage: {usage} (more: '{command} --help')")
+        }
+        None => what,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::two_lines;
+
+    #[test]
+    fn usage_errors_become_two_lines() {
+        let missing = "error: the following required arguments were not provided:\n  <TILES>\n\n\
+                       Usage: frontier tiles <TILES>\n\nFor more information, try '--help'.\n";
+        assert_eq!(
+            two_lines(missing),
+            "error: the following required arguments were not provided: <TILES>\n\
+             usage: frontier tiles <TILES> (more: 'frontier tiles --help')"
+        );
+        let typo = "error: unrecognized subcommand 'tyles'\n\n  tip: a similar subcommand \
+                    exists: 'tiles'\n\nUsage: frontier <COMMAND>\n\nFor more information, \
+                    try '--help'.\n";
+        assert_eq!(
+            two_lines(typo),
+            "error: unrecognized subcommand 'tyles' (tip: a similar subcommand exists: 'tiles')\n\
+             usage: frontier <COMMAND> (more: 'frontier --help')"
+        );
+        let two = "error: missing:\n  <A>\n  <B>\n";
+        assert_eq!(two_lines(two), "error: missing: <A>, <B>");
+        let values = "error: invalid value 'bad' for '--metric <METRIC>'\n  [possible values: \
+                      htm, qtm]\n\nFor more information, try '--help'.\n";
+        assert_eq!(
+            two_lines(values),
+            "error: invalid value 'bad' for '--metric <METRIC>' [possible values: htm, qtm]"
+        );
     }
 }

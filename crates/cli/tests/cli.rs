@@ -33,6 +33,34 @@ fn usage_errors_exit_2() {
 }
 
 #[test]
+fn usage_errors_take_one_or_two_lines() {
+    // DESIGN: errors are printed "in one or two lines"; clap's own took four to seven.
+    for (args, says) in [
+        (&["tyles"][..], "'tiles'"),
+        (&["tiles"][..], "<TILES>"),
+        (&["tiles", "1 2 3 0", "--bogus"][..], "--bogus"),
+        (
+            &["tiles", "1 2 3 0", "--threads", "1", "--threads", "2"][..],
+            "--threads",
+        ),
+        (&["cube", "R", "--metric", "bad"][..], "htm, qtm"),
+        (&["tiles", "1 2 3 0", "--weight", "x"][..], "not a weight"),
+    ] {
+        let output = run(args);
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+        let text = stderr(&output);
+        assert!(text.starts_with("error: "), "{args:?}: {text}");
+        assert!(text.contains(says), "{args:?}: {text}");
+        assert!(text.lines().count() <= 2, "{args:?}: {text}");
+        assert!(text.lines().all(|line| !line.trim().is_empty()), "{text}");
+    }
+    // Help is still help: on stdout, exit 0.
+    let help = run(&["tiles", "--help"]);
+    assert_eq!(help.status.code(), Some(0));
+    assert!(stdout(&help).contains("Usage: frontier tiles"));
+}
+
+#[test]
 fn weights_and_solver_flags_are_refused_where_they_do_not_apply() {
     for (args, reason) in [
         (&["river", "family", "--weight", "0.5"][..], "not a weight"),
