@@ -14,7 +14,8 @@ use crate::space::Cost;
 pub struct Progress {
     /// States expanded so far.
     pub expanded: u64,
-    /// States stored so far (seen-set or arena size; 0 for the tree searches).
+    /// States held now (seen-set or arena size; in frontier search, the layers kept; 0 for the
+    /// tree searches).
     pub stored: u64,
     /// The depth (or cost bound, for the cost-driven solvers) being searched.
     pub depth: u64,
@@ -250,6 +251,8 @@ pub(crate) struct Meter<'a> {
     deadline: Option<Instant>,
     next_check: u64,
     last_progress: Instant,
+    /// States held now; `stats.stored` keeps the most held at once.
+    held: u64,
     pub stats: Stats,
 }
 
@@ -262,6 +265,7 @@ impl<'a> Meter<'a> {
             deadline: config.timeout.map(|t| started + t),
             next_check: CHECK_EVERY,
             last_progress: started,
+            held: 0,
             stats: Stats::default(),
         }
     }
@@ -298,7 +302,7 @@ impl<'a> Meter<'a> {
                 self.last_progress = now;
                 observer(&Progress {
                     expanded: self.stats.expanded,
-                    stored: self.stats.stored,
+                    stored: self.held,
                     depth,
                     seconds: now.duration_since(self.started).as_secs_f64(),
                     max_states: self.config.max_states,
@@ -318,7 +322,8 @@ impl<'a> Meter<'a> {
     /// count against `max_states` (they take memory) but not as stored states.
     #[inline]
     pub fn store_with_queue(&mut self, stored: usize, queued: usize) -> Result<(), Limit> {
-        self.stats.stored = stored as u64;
+        self.held = stored as u64;
+        self.stats.stored = self.stats.stored.max(self.held);
         let held = (stored + queued) as u64;
         let max = self.config.max_states.unwrap_or(u64::MAX);
         if stored > MAX_NODES || held > max {
@@ -332,7 +337,7 @@ impl<'a> Meter<'a> {
         self.config
             .max_states
             .unwrap_or(u64::MAX)
-            .saturating_sub(self.stats.stored)
+            .saturating_sub(self.held)
     }
 
     /// How many states to expand before the store is next checked: `most`, or fewer near the

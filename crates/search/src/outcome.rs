@@ -98,8 +98,9 @@ pub struct Stats {
     pub expanded: u64,
     /// Successors generated.
     pub generated: u64,
-    /// States held in the seen-set or arena at the end (0 for the tree searches, whose memory
-    /// is linear in depth).
+    /// The most states held at once in the seen-set or arena: all seen states for the graph
+    /// searches, the widest three layers for frontier search (0 for the tree searches, whose
+    /// memory is linear in depth).
     pub stored: u64,
     /// The largest frontier (open list, layer or recursion depth) held at once.
     pub peak_frontier: u64,

@@ -325,6 +325,10 @@ proptest! {
                 .max()
                 .unwrap_or(exploration.states());
             prop_assert!(exploration.stats.stored <= widest_three);
+            // `stored` is the most held at once, so at least the widest layer.
+            prop_assert!(exploration.stats.stored >= *expected.iter().max().unwrap());
+        } else {
+            prop_assert_eq!(exploration.stats.stored, exploration.states());
         }
 
         // Cut at a depth: the layers up to it, complete only if nothing lies deeper.
