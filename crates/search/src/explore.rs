@@ -13,11 +13,12 @@ use std::ops::Range;
 use rayon::prelude::*;
 
 use crate::arena::{hash_of, Insert, StateSet, AHEAD};
+use crate::bits::{Bits, MAX_INDEX_BOUND};
 use crate::config::{Config, Meter};
 use crate::layers::{Layer, LayerSet};
 use crate::outcome::{Exploration, Limit, Status};
 use crate::parallel::{count_expansions, next_slices, regroup, CHUNK};
-use crate::space::Space;
+use crate::space::{Indexed, Space};
 
 /// How many shards the seen-set is split into once it is large.
 const SHARDS: usize = 64;
@@ -74,7 +75,38 @@ where
     P::State: Hash + Eq + Send + Sync,
 {
     let run = || with_layers(config, |meter, layers| run_explore(space, meter, layers));
-    // The caller's thread is one of the workers: with one thread, no thread is started.
+    in_pool(config, run)
+}
+
+/// [`explore`] for a space with a perfect [index](Indexed): each state seen is one bit of an
+/// array of [`Indexed::index_bound`] bits, and only the previous, current and next layers'
+/// states are kept (the previous one to skip each state's parent). A look-up reads one bit, the
+/// array never grows, and its memory is fixed: a bit for every index, whatever the space's
+/// moves (no need to be [undirected](Space::undirected)). A space whose bound passes
+/// [`MAX_INDEX_BOUND`] is explored by [`explore`] instead.
+///
+/// Example: [`Indexed`].
+pub fn explore_indexed<P>(space: &P, config: &Config) -> Exploration
+where
+    P: Indexed + Sync,
+    P::State: Hash + Eq + Send + Sync,
+{
+    let bound = space.index_bound();
+    if bound > MAX_INDEX_BOUND {
+        return explore(space, config);
+    }
+    let key = |state: &P::State| space.index(state);
+    let run = || {
+        with_layers(config, |meter, layers| {
+            explore_in(space, meter, layers, Bits::new(bound), &key)
+        })
+    };
+    in_pool(config, run)
+}
+
+/// Runs `run` on a pool of `config.threads` workers, the caller's thread one of them: with one
+/// thread, no thread is started.
+fn in_pool<R: Send>(config: &Config, run: impl FnOnce() -> R + Send) -> R {
     match rayon::ThreadPoolBuilder::new()
         .num_threads(config.threads.max(1))
         .use_current_thread()
@@ -108,8 +140,9 @@ pub(crate) trait Store<S>: Send + Sync + Sized {
     /// kind, whose slots the insertions prefetch and which grows without re-hashing.
     const LARGE_FROM: usize;
 
-    /// An empty store.
-    fn new() -> Self;
+    /// An empty store of the same kind, for a split into shards; `None` if this kind cannot
+    /// be split (a bit store's bits cover every index).
+    fn fresh() -> Option<Self>;
     /// The current layer's states, in the order found.
     fn layer(&self) -> &[S];
     /// The previous layer's states, in the order found.
@@ -149,6 +182,16 @@ struct AllStates<S> {
     layer: Range<usize>,
 }
 
+impl<S: Hash + Eq> AllStates<S> {
+    fn new() -> Self {
+        AllStates {
+            set: StateSet::new(),
+            previous: 0..0,
+            layer: 0..0,
+        }
+    }
+}
+
 impl<S: Hash + Eq + Send + Sync> Store<S> for AllStates<S> {
     /// Measured on the cube's positions (in frontier mode, three sets a shard, before the single
     /// index) with two threads: to depth 7 (109 M states) 15.4 s -> 12.2 s for a sixth more memory (2.9 -> 3.4 GiB); to depth 6
@@ -156,12 +199,8 @@ impl<S: Hash + Eq + Send + Sync> Store<S> for AllStates<S> {
     /// instead, a 2100 x 2100 grid (4.4 M states in 4,200 layers) took 2.95 s against 2.55 s.
     const LARGE_FROM: usize = 1 << 22;
 
-    fn new() -> Self {
-        AllStates {
-            set: StateSet::new(),
-            previous: 0..0,
-            layer: 0..0,
-        }
+    fn fresh() -> Option<Self> {
+        Some(AllStates::new())
     }
 
     #[inline]
@@ -244,19 +283,19 @@ struct Shard<S, T> {
 }
 
 impl<S: Hash + Eq, T: Store<S>> Shard<S, T> {
-    fn new() -> Self {
+    fn new(store: T) -> Self {
         Shard {
-            store: T::new(),
+            store,
             parents: Vec::new(),
             next_parents: Vec::new(),
             _states: PhantomData,
         }
     }
 
-    /// A shard whose current layer is the start alone.
-    fn planted(start: S) -> Self {
-        let mut shard = Shard::new();
-        shard.admit(hash_of(&start), start, Some(NO_PARENT));
+    /// A shard of `store` whose current layer is the start alone (whose key is `key`).
+    fn planted(store: T, start: S, key: u64) -> Self {
+        let mut shard = Shard::new(store);
+        shard.admit(key, start, Some(NO_PARENT));
         shard.advance();
         shard
     }
@@ -322,7 +361,7 @@ impl<S> Batch<S> {
     }
 }
 
-/// Calls `out(hash, next, parent)` for each successor `next` of the state at `position` in
+/// Calls `out(key, next, parent)` for each successor `next` of the state at `position` in
 /// `shard`'s current layer, with `parent` that position if the shard keeps parents; skips the
 /// successor equal to the state's own parent. Returns how many successors the space generated.
 #[inline]
@@ -330,6 +369,7 @@ fn expand_state<P, T>(
     space: &P,
     shard: &Shard<P::State, T>,
     position: usize,
+    key: &impl Fn(&P::State) -> u64,
     mut out: impl FnMut(u64, P::State, Option<u32>),
 ) -> u64
 where
@@ -344,7 +384,7 @@ where
     space.successors(&shard.store.layer()[position], None, |_, next| {
         generated += 1;
         if parent != Some(&next) {
-            out(hash_of(&next), next, me);
+            out(key(&next), next, me);
         }
     });
     generated
@@ -360,21 +400,31 @@ where
     P::State: Hash + Eq + Send + Sync,
 {
     if space.undirected() {
-        explore_in::<P, LayerSet<P::State>>(space, meter, layers)
+        explore_in(space, meter, layers, LayerSet::new(), &hash_of)
     } else {
-        explore_in::<P, AllStates<P::State>>(space, meter, layers)
+        explore_in(space, meter, layers, AllStates::new(), &hash_of)
     }
 }
 
-fn explore_in<P, T>(space: &P, meter: &mut Meter, layers: &mut Vec<u64>) -> Status
+/// Explores from `store`, empty, keying each state by `key`: its hash, or for a [`Bits`] store
+/// its index.
+fn explore_in<P, T, K>(
+    space: &P,
+    meter: &mut Meter,
+    layers: &mut Vec<u64>,
+    store: T,
+    key: &K,
+) -> Status
 where
     P: Space + Sync,
     P::State: Hash + Eq + Send + Sync,
     T: Store<P::State>,
+    K: Fn(&P::State) -> u64 + Sync,
 {
     let start = space.start();
     layers.push(space.weight(&start));
-    let mut shards: Vec<Shard<P::State, T>> = vec![Shard::planted(start)];
+    let start_key = key(&start);
+    let mut shards: Vec<Shard<P::State, T>> = vec![Shard::planted(store, start, start_key)];
     if let Err(limit) = meter.store(1) {
         return Status::Limit(limit);
     }
@@ -422,7 +472,7 @@ where
                             return Status::Limit(limit);
                         }
                         let push = |hash, next, parent| pending.push(hash, next, parent);
-                        generated += expand_state(space, &shards[0], position, push);
+                        generated += expand_state(space, &shards[0], position, key, push);
                         if pending.states.len() >= PENDING {
                             shards[0].admit_all(&mut pending);
                         }
@@ -436,7 +486,7 @@ where
                 }
                 continue;
             }
-            let expanded = expand_slices(space, &shards, batch);
+            let expanded = expand_slices(space, &shards, batch, key);
             if last {
                 // At the depth limit: complete only if nothing lies beyond the last layer.
                 let beyond = expanded.par_iter().any(|(_, buckets)| {
@@ -477,7 +527,10 @@ where
             shard.advance();
         }
         if shards.len() == 1 && shards[0].store.held() >= SHARD_FROM {
-            shards = split(shards.swap_remove(0));
+            shards = match split(shards.swap_remove(0)) {
+                Ok(split) => split,
+                Err(whole) => vec![whole],
+            };
         }
         if held(&shards) >= T::LARGE_FROM {
             shards
@@ -504,9 +557,15 @@ fn check_room<S, T: Store<S>>(meter: &mut Meter, shards: &[Shard<S, T>]) -> Resu
 }
 
 /// Splits one shard into [`SHARDS`], keeping each state's layer and the order in which the
-/// states of a layer were found. The new shards keep no parents.
-fn split<S: Hash + Eq, T: Store<S>>(whole: Shard<S, T>) -> Vec<Shard<S, T>> {
-    let mut shards: Vec<Shard<S, T>> = (0..SHARDS).map(|_| Shard::new()).collect();
+/// states of a layer were found; the new shards keep no parents. Gives the shard back if its
+/// kind of store cannot be split.
+fn split<S: Hash + Eq, T: Store<S>>(whole: Shard<S, T>) -> Result<Vec<Shard<S, T>>, Shard<S, T>> {
+    let Some(mut shards) = (0..SHARDS)
+        .map(|_| T::fresh().map(Shard::new))
+        .collect::<Option<Vec<_>>>()
+    else {
+        return Err(whole);
+    };
     for (layer, states) in whole.store.into_layers() {
         for state in states {
             let hash = hash_of(&state);
@@ -515,7 +574,7 @@ fn split<S: Hash + Eq, T: Store<S>>(whole: Shard<S, T>) -> Vec<Shard<S, T>> {
                 .place(layer, hash, state);
         }
     }
-    shards
+    Ok(shards)
 }
 
 /// Expands the slices in parallel, each into one bucket per shard; returns for each slice the
@@ -524,6 +583,7 @@ fn expand_slices<P, T>(
     space: &P,
     shards: &[Shard<P::State, T>],
     slices: &[(usize, Range<usize>)],
+    key: &(impl Fn(&P::State) -> u64 + Sync),
 ) -> Vec<(u64, Buckets<P::State>)>
 where
     P: Space + Sync,
@@ -536,9 +596,10 @@ where
             let mut buckets: Buckets<P::State> = (0..shards.len()).map(|_| Batch::new()).collect();
             let mut generated = 0;
             for position in slice.clone() {
-                generated += expand_state(space, &shards[*k], position, |hash, next, parent| {
-                    buckets[shard_of(hash, shards.len())].push(hash, next, parent);
-                });
+                generated +=
+                    expand_state(space, &shards[*k], position, key, |hash, next, parent| {
+                        buckets[shard_of(hash, shards.len())].push(hash, next, parent);
+                    });
             }
             (generated, buckets)
         })

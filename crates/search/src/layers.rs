@@ -35,6 +35,16 @@ pub(crate) enum Layer {
 }
 
 impl<S: Hash + Eq + Send + Sync> LayerSet<S> {
+    pub fn new() -> Self {
+        LayerSet {
+            index: Index::with_capacity(0),
+            layers: [Vec::new(), Vec::new(), Vec::new()],
+            now: 0,
+            layer_room: LAYER_CAPACITY,
+            refused: false,
+        }
+    }
+
     fn slot(&self, layer: Layer) -> usize {
         let offset = match layer {
             Layer::Current => 0,
@@ -106,14 +116,8 @@ impl<S: Hash + Eq + Send + Sync> Store<S> for LayerSet<S> {
     /// depth 7, 16.1 s -> 15.8 s (two threads 8.4-8.6 s -> 8.3-8.4 s), in the same memory.
     const LARGE_FROM: usize = SHARD_FROM;
 
-    fn new() -> Self {
-        LayerSet {
-            index: Index::with_capacity(0),
-            layers: [Vec::new(), Vec::new(), Vec::new()],
-            now: 0,
-            layer_room: LAYER_CAPACITY,
-            refused: false,
-        }
+    fn fresh() -> Option<Self> {
+        Some(LayerSet::new())
     }
 
     #[inline]
@@ -203,7 +207,7 @@ mod tests {
     #[test]
     fn three_layers_under_one_index_in_both_index_kinds() {
         for large in [false, true] {
-            let mut set = <LayerSet<u64> as Store<u64>>::new();
+            let mut set = LayerSet::<u64>::new();
             if large {
                 set.make_large();
             }
@@ -232,7 +236,7 @@ mod tests {
 
     #[test]
     fn a_full_layer_refuses_states_and_says_so() {
-        let mut set = <LayerSet<u64> as Store<u64>>::new();
+        let mut set = LayerSet::<u64>::new();
         set.layer_room = 3;
         for s in 0..3u64 {
             assert!(set.insert(Layer::Next, hash_of(&s), s));
@@ -246,7 +250,7 @@ mod tests {
 
     #[test]
     fn a_small_index_regrows_past_its_removal_marks_and_into_the_large_one() {
-        let mut set = <LayerSet<u64> as Store<u64>>::new();
+        let mut set = LayerSet::<u64>::new();
         let mut next = 0u64;
         // Layers of growing size: a growth past LARGE_FROM states makes the index large.
         let big = 4 * LARGE_FROM as u64;

@@ -50,6 +50,7 @@
 //! ```
 
 mod arena;
+mod bits;
 mod config;
 mod explore;
 mod graph;
@@ -60,12 +61,13 @@ mod space;
 mod tree;
 
 pub use arena::prefetch;
+pub use bits::MAX_INDEX_BOUND;
 pub use config::{weigh, Config, Progress, ProgressFn, MAX_WEIGHT, PARALLEL_FROM};
-pub use explore::explore;
+pub use explore::{explore, explore_indexed};
 pub use graph::{astar, bfs, bidirectional, dfs, ucs};
 pub use outcome::{Exploration, Limit, Outcome, Solution, Stats, Status};
 pub use parallel::{par_bfs, par_bidirectional};
-pub use space::{Cost, Reversible, Space};
+pub use space::{Cost, Indexed, Reversible, Space};
 pub use tree::{idastar, iddfs};
 
 /// An estimate of the bytes one stored state costs a graph search (the state, its parent link

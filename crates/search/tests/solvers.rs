@@ -6,8 +6,9 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use frontier_search::{
-    astar, bfs, bidirectional, dfs, explore, idastar, iddfs, par_bfs, par_bidirectional, ucs,
-    Config, Cost, Limit, Outcome, Reversible, Space, Status, MAX_WEIGHT, PARALLEL_FROM,
+    astar, bfs, bidirectional, dfs, explore, explore_indexed, idastar, iddfs, par_bfs,
+    par_bidirectional, ucs, Config, Cost, Indexed, Limit, Outcome, Reversible, Space, Status,
+    MAX_WEIGHT, PARALLEL_FROM,
 };
 use proptest::prelude::*;
 
@@ -53,6 +54,17 @@ impl Space for Graph {
 
     fn undirected(&self) -> bool {
         self.undirected
+    }
+}
+
+/// A node's number is a perfect index, for [`explore_indexed`].
+impl Indexed for Graph {
+    fn index_bound(&self) -> u64 {
+        u64::from(self.nodes)
+    }
+
+    fn index(&self, node: &u32) -> u64 {
+        u64::from(*node)
     }
 }
 
@@ -331,11 +343,22 @@ proptest! {
             prop_assert_eq!(exploration.stats.stored, exploration.states());
         }
 
+        // With a perfect index: every state a bit, three layers of states held.
+        let indexed = explore_indexed(&graph, &config);
+        prop_assert_eq!(&indexed.layers, &expected);
+        prop_assert!(indexed.is_complete());
+        let widest_three = expected.windows(3).map(|w| w.iter().sum()).max();
+        prop_assert!(indexed.stats.stored <= widest_three.unwrap_or(indexed.states()));
+
         // Cut at a depth: the layers up to it, complete only if nothing lies deeper.
         let cut = deepest.saturating_sub(1) as u32;
-        let partial = explore(&graph, &Config::default().max_depth(cut));
-        prop_assert_eq!(&partial.layers[..], &expected[..=cut as usize]);
-        prop_assert_eq!(partial.is_complete(), deepest <= cut as usize);
+        for partial in [
+            explore(&graph, &Config::default().max_depth(cut)),
+            explore_indexed(&graph, &Config::default().max_depth(cut)),
+        ] {
+            prop_assert_eq!(&partial.layers[..], &expected[..=cut as usize]);
+            prop_assert_eq!(partial.is_complete(), deepest <= cut as usize);
+        }
     }
 
     #[test]
@@ -622,6 +645,17 @@ impl Space for Grid {
     }
 }
 
+/// A cell's row-major number is a perfect index.
+impl Indexed for Grid {
+    fn index_bound(&self) -> u64 {
+        u64::from(self.n) * u64::from(self.n)
+    }
+
+    fn index(&self, &(x, y): &(u32, u32)) -> u64 {
+        u64::from(y) * u64::from(self.n) + u64::from(x)
+    }
+}
+
 impl Grid {
     /// The states at each distance from a corner of an n x n grid: d + 1 at distance d < n,
     /// and 2n - 1 - d beyond.
@@ -646,6 +680,52 @@ fn explore_counts_a_space_of_millions_in_the_large_index() {
         let exploration = explore(&grid, &Config::default().threads(threads));
         assert_eq!(exploration.layers, expected, "threads {threads}");
         assert_eq!(exploration.stats.stored, u64::from(n * n));
+    }
+}
+
+#[test]
+fn explore_indexed_counts_a_large_grid_in_bits_with_any_threads() {
+    // 1500 x 1500 = 2,250,000 cells, one bit each; layers of up to 1,500 states are held.
+    let n = 1500u32;
+    for (threads, parallel_from) in [(1, PARALLEL_FROM), (2, 0)] {
+        let grid = Grid {
+            n,
+            undirected: false,
+        };
+        let config = Config::default()
+            .threads(threads)
+            .parallel_from(parallel_from);
+        let exploration = explore_indexed(&grid, &config);
+        assert_eq!(exploration.layers, Grid::layers(n), "threads {threads}");
+        assert!(exploration.stats.stored <= 3 * u64::from(n));
+    }
+}
+
+#[test]
+fn both_explorers_stop_at_every_limit_with_that_limit_named() {
+    let grid = Grid {
+        n: 3000,
+        undirected: false,
+    };
+    type Explorer = fn(&Grid, &Config) -> frontier_search::Exploration;
+    let explorers: [(&str, Explorer); 2] =
+        [("explore", explore), ("explore_indexed", explore_indexed)];
+    for (name, run) in explorers {
+        let limited = run(&grid, &Config::default().max_states(5_000));
+        assert_eq!(limited.status, Status::Limit(Limit::States), "{name}");
+        // A layer of this grid has at most 3,000 states: the budget is passed by less.
+        assert!(limited.stats.stored <= 5_000 + 4 * 3_000, "{name}");
+        assert!(!limited.is_complete());
+        let cancelled = run(
+            &grid,
+            &Config::default().cancel(Arc::new(AtomicBool::new(true))),
+        );
+        assert_eq!(cancelled.status, Status::Limit(Limit::Cancelled), "{name}");
+        let timed = run(&grid, &Config::default().timeout(Duration::ZERO));
+        assert_eq!(timed.status, Status::Limit(Limit::Time), "{name}");
+        let shallow = run(&grid, &Config::default().max_depth(10));
+        assert_eq!(shallow.status, Status::Limit(Limit::Depth), "{name}");
+        assert_eq!(shallow.layers, Grid::layers(3000)[..=10], "{name}");
     }
 }
 
