@@ -11,9 +11,9 @@ use std::time::{Duration, Instant};
 
 use anyhow::Context as _;
 use frontier_search::{
-    astar, bfs, bidirectional, bytes_per_state, dfs, explore, idastar, iddfs, par_bfs,
-    par_bidirectional, ucs, Config, Exploration, Limit, Outcome, Progress, Reversible, Solution,
-    Space, Stats, Status, MAX_WEIGHT,
+    astar, bfs, bidirectional, bytes_per_state, dfs, explore, explore_indexed, idastar, iddfs,
+    par_bfs, par_bidirectional, ucs, Config, Exploration, Indexed, Limit, Outcome, Progress,
+    Reversible, Solution, Space, Stats, Status, MAX_WEIGHT,
 };
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde_json::{json, Value};
@@ -440,6 +440,17 @@ impl SearchArgs {
         P::State: Hash + Eq + Send + Sync,
     {
         let exploration = explore(space, &self.config::<P::State, ()>(ctx));
+        ctx.clear_progress();
+        exploration
+    }
+
+    /// [`SearchArgs::explore`] for a space with a perfect index: a bit per state seen.
+    pub fn explore_indexed<P>(&self, ctx: &Context, space: &P) -> Exploration
+    where
+        P: Indexed + Sync,
+        P::State: Hash + Eq + Send + Sync,
+    {
+        let exploration = explore_indexed(space, &self.config::<P::State, ()>(ctx));
         ctx.clear_progress();
         exploration
     }

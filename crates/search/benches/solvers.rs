@@ -11,7 +11,10 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
 use criterion::{BenchmarkId, Criterion};
-use frontier_search::{bfs, bidirectional, explore, idastar, Config, Reversible, Space, Status};
+use frontier_search::{
+    bfs, bidirectional, explore, explore_indexed, idastar, Config, Indexed, Reversible, Space,
+    Status,
+};
 
 /// A global allocator that tracks the peak of live heap bytes.
 struct Counting;
@@ -197,6 +200,17 @@ impl<const W: usize, const H: usize> Reversible for Tiles<W, H> {
     }
 }
 
+/// The 3x3 board's permutation rank: a perfect index, for `explore_indexed`.
+impl Indexed for Tiles<3, 3> {
+    fn index_bound(&self) -> u64 {
+        362_880
+    }
+
+    fn index(&self, board: &Board<3, 3>) -> u64 {
+        rank9(board.tiles)
+    }
+}
+
 /// The successors as pathfinding wants them: an iterator, here over a fixed array (no heap).
 fn successor_array<const W: usize, const H: usize>(
     board: &Board<W, H>,
@@ -263,6 +277,15 @@ fn frontier_explore_two_threads(space: &Eight) -> u64 {
         ..eight_puzzle()
     };
     explore(&goal_space, &Config::default().threads(2)).states()
+}
+
+/// `explore_indexed`: one bit per permutation instead of a hash table.
+fn frontier_explore_indexed(space: &Eight) -> u64 {
+    let goal_space = Tiles {
+        start: space.goal,
+        ..eight_puzzle()
+    };
+    explore_indexed(&goal_space, &Config::default()).states()
 }
 
 fn pathfinding_reach(space: &Eight) -> u64 {
@@ -485,7 +508,8 @@ fn plain_idastar(space: &Fifteen) -> (usize, u64) {
 type Measure = fn(&Eight) -> u64;
 
 /// The 8-puzzle measures by name, for `--sample` and `--profile`.
-const MEASURES: [(&str, Measure); 12] = [
+const MEASURES: [(&str, Measure); 13] = [
+    ("indexed", frontier_explore_indexed),
     ("ranked", ranked_explore),
     ("explore", frontier_explore),
     ("explore-2", frontier_explore_two_threads),
@@ -555,6 +579,7 @@ fn print_table() {
         ("explore 8-puzzle (states)", "explore", "reach"),
         ("explore, undirected (states)", "frontier-search", "reach"),
         ("explore, 2 threads (states)", "explore-2", "reach"),
+        ("explore_indexed, ranks (states)", "indexed", "reach"),
         ("bfs 8-puzzle (moves)", "bfs", "pf-bfs"),
         ("par_bfs, 2 threads (moves)", "par-bfs", "pf-bfs"),
         (

@@ -416,7 +416,9 @@ pub fn explore(args: ExploreArgs, ctx: &Context) -> anyhow::Result<ExitCode> {
     let puzzle = read_puzzle(&start, size.as_deref(), goal_text.as_deref())?;
     let n = puzzle.shape().cells();
     let exploration = if n <= u64::MAX_CELLS {
-        args.search.explore(ctx, &TilesSpace::<u64>::new(&puzzle))
+        // A bit per arrangement, up to 13 cells; beyond, the engine falls back on hashing.
+        args.search
+            .explore_indexed(ctx, &TilesSpace::<u64>::new(&puzzle))
     } else if n <= u128::MAX_CELLS {
         args.search.explore(ctx, &TilesSpace::<u128>::new(&puzzle))
     } else if n <= Wide::<64>::MAX_CELLS {
