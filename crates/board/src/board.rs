@@ -175,6 +175,9 @@ pub enum ParseErrorKind {
     /// A row of letters below the `*` line or the start line.
     #[error("a row of letters after the '*' or start line")]
     RowAfterStart,
+    /// A `*` line or start line before any row of letters.
+    #[error("a '*' or start line before the board: the rows of letters come first")]
+    StartBeforeRows,
     /// The start line came before the `*` line.
     #[error("the '*' line must come before the `X Y D` start line")]
     StarAfterStart,
@@ -546,7 +549,7 @@ impl Parser {
 
     fn star_line(&mut self, line: usize, content: &str) -> Result<(), ParseError> {
         if self.rows.is_empty() {
-            return Err(err(line, 1, ParseErrorKind::Empty));
+            return Err(err(line, 1, ParseErrorKind::StartBeforeRows));
         }
         let width = self.rows[0].len();
         for (col, c) in content.chars().enumerate() {
@@ -587,7 +590,7 @@ impl Parser {
 
     fn position_line(&mut self, line: usize, content: &str) -> Result<(), ParseError> {
         if self.rows.is_empty() {
-            return Err(err(line, 1, ParseErrorKind::Empty));
+            return Err(err(line, 1, ParseErrorKind::StartBeforeRows));
         }
         if self.phase == Phase::Position {
             return Err(err(line, 1, ParseErrorKind::AfterStart));
@@ -724,6 +727,10 @@ mod tests {
         assert!(matches!(kind("AB\n  *\n"), (2, 3, StarOutside { .. })));
         assert!(matches!(kind("AB\n*x\n"), (2, 2, StarLineChar('x'))));
         assert!(matches!(kind("AB\n*\nAB\n"), (3, 1, RowAfterStart)));
+        // The start lines before the rows (reported as "no board" before).
+        assert!(matches!(kind("0 0 N\nAB\n"), (1, 1, StartBeforeRows)));
+        assert!(matches!(kind("*\nAB\n"), (1, 1, StartBeforeRows)));
+        assert!(matches!(kind("A*\n"), (1, 1, StartBeforeRows)));
         assert!(matches!(kind("AB\n0 0 N\n*\n"), (3, 1, StarAfterStart)));
         assert!(matches!(kind("AB\n0 0 N\n0 0 N\n"), (3, 1, AfterStart)));
         assert!(matches!(kind("AB\n0 0\n"), (2, 4, StartFields)));
@@ -737,7 +744,7 @@ mod tests {
             kind("AB\n *\n0 0 N\n"),
             (3, 1, StartNotAboveStar { .. })
         ));
-        assert!(matches!(kind("*\n"), (1, 1, Empty)));
+        assert!(matches!(kind("*\n"), (1, 1, StartBeforeRows)));
         let e = Board::from_bytes(b"AB\nA\xffB\n").unwrap_err();
         assert_eq!((e.line, e.column, e.kind), (2, 2, NotUtf8));
     }

@@ -124,7 +124,8 @@ fn search(puzzle: &Puzzle, config: &Config, stop_at_goal: bool) -> Search {
             }
             for &bits in &frontier {
                 stats.expanded += 1;
-                if stats.expanded % CHECK_EVERY == 0 {
+                // From the first expansion on, so that a zero timeout stops every search.
+                if stats.expanded % CHECK_EVERY == 1 {
                     if let Err(limit) = clock.check(&stats, u64::from(depth)) {
                         break 'search End::Stopped(limit);
                     }

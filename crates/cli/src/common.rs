@@ -131,8 +131,11 @@ fn parse_seconds(text: &str) -> Result<Duration, String> {
     let seconds: f64 = text
         .parse()
         .map_err(|_| format!("'{text}' is not a number of seconds"))?;
-    Duration::try_from_secs_f64(seconds)
-        .map_err(|_| format!("'{text}' is not a positive number of seconds"))
+    if seconds.is_nan() || seconds < 0.0 {
+        return Err(format!("'{text}' is not a positive number of seconds"));
+    }
+    // Longer than a Duration holds (about 585 billion years): as good as no limit.
+    Ok(Duration::try_from_secs_f64(seconds).unwrap_or(Duration::MAX))
 }
 
 /// The fraction of the available memory a search may fill by default.

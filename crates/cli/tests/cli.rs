@@ -33,6 +33,39 @@ fn usage_errors_exit_2() {
 }
 
 #[test]
+fn any_timeout_is_taken_and_zero_stops_every_search() {
+    // A timeout longer than the clock can reach is no limit (adding it to the start time
+    // overflowed: a panic).
+    for seconds in ["1e19", "1e30", "inf"] {
+        let output = run(&["river", "family", "--timeout", seconds]);
+        assert_eq!(
+            output.status.code(),
+            Some(0),
+            "{seconds}: {}",
+            stderr(&output)
+        );
+    }
+    for bad in ["nan", "-1e9", "soon"] {
+        let output = run(&["river", "family", &format!("--timeout={bad}")]);
+        assert_eq!(output.status.code(), Some(2), "{bad}");
+    }
+    // A zero timeout stops even searches that end before their first regular look at the
+    // clock (these answered before).
+    for args in [
+        &["river", "family"][..],
+        &["tiles", "1 2 3 4 5 6 0 7 8"][..],
+        &["tiles", "1 2 3 4 5 6 0 7 8", "--algo", "bfs"][..],
+        &["explore", "tiles", "--size", "2x2"][..],
+    ] {
+        let output = run(&[args, &["--timeout", "0", "--json"]].concat());
+        assert_eq!(output.status.code(), Some(3), "{args:?}");
+        let json: serde_json::Value = serde_json::from_str(&stdout(&output)).unwrap();
+        let stopped = json["status"] == "limit" || json["complete"] == false;
+        assert!(stopped, "{args:?}: {json}");
+    }
+}
+
+#[test]
 fn usage_errors_take_one_or_two_lines() {
     // DESIGN: errors are printed "in one or two lines"; clap's own took four to seven.
     for (args, says) in [

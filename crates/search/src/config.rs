@@ -262,8 +262,10 @@ impl<'a> Meter<'a> {
         Meter {
             config,
             started,
-            deadline: config.timeout.map(|t| started + t),
-            next_check: CHECK_EVERY,
+            // A timeout too long for the clock to reach is no limit at all.
+            deadline: config.timeout.and_then(|t| started.checked_add(t)),
+            // The first expansion looks at the clock, so that a zero timeout stops every search.
+            next_check: 1,
             last_progress: started,
             held: 0,
             stats: Stats::default(),

@@ -640,6 +640,17 @@ fn run<E: Eval>(t: &Tables, mut eval: E, board: [u8; MAX_CELLS], watch: &Watch) 
         None
     };
     loop {
+        // Before each iteration too, so that a zero timeout stops even a search that would
+        // finish before its first check.
+        if let Some(limit) = config.limit_hit(watch.started) {
+            return (
+                Status::Limit(limit),
+                None,
+                expanded,
+                generated,
+                depth(bound, deepest),
+            );
+        }
         // A path of at most `max` moves has f <= w·max everywhere (h never overestimates), so
         // past that bound every such path has been searched. (Unweighted, w = 1; weighted, the
         // dives also cut at `max_depth`, since the bound no longer caps the depth.)
