@@ -172,6 +172,9 @@ pub enum ParseErrorKind {
         /// The board's width.
         width: usize,
     },
+    /// A start coordinate too large for any board.
+    #[error("{0} is far outside any board")]
+    HugeNumber(String),
     /// A row of letters below the `*` line or the start line.
     #[error("a row of letters after the '*' or start line")]
     RowAfterStart,
@@ -603,8 +606,17 @@ impl Parser {
             return Err(err(line, column, ParseErrorKind::StartFields));
         }
         let number = |&(column, text): &(usize, &str)| {
-            text.parse::<i64>()
-                .map_err(|_| err(line, column, ParseErrorKind::NotANumber(text.to_string())))
+            use std::num::IntErrorKind;
+            text.parse::<i64>().map_err(|e| {
+                let kind = match e.kind() {
+                    // Digits too many for 64 bits: a number all the same.
+                    IntErrorKind::PosOverflow | IntErrorKind::NegOverflow => {
+                        ParseErrorKind::HugeNumber(text.to_string())
+                    }
+                    _ => ParseErrorKind::NotANumber(text.to_string()),
+                };
+                err(line, column, kind)
+            })
         };
         let x = number(&fields[0])?;
         let y = number(&fields[1])?;
@@ -736,6 +748,11 @@ mod tests {
         assert!(matches!(kind("AB\n0 0\n"), (2, 4, StartFields)));
         assert!(matches!(kind("AB\n0 0 N N\n"), (2, 7, StartFields)));
         assert!(matches!(kind("AB\n0 y N\n"), (2, 3, NotANumber(_))));
+        // Too many digits is still a number, not "not a number".
+        assert!(matches!(
+            kind("AB\n99999999999999999999 0 N\n"),
+            (2, 1, HugeNumber(_))
+        ));
         assert!(matches!(kind("AB\n0 0 Q\n"), (2, 5, BadHeading(_))));
         assert!(matches!(kind("AB\n2 0 N\n"), (2, 1, StartOutside { .. })));
         assert!(matches!(kind("AB\n0 1 N\n"), (2, 3, StartOutside { .. })));

@@ -198,7 +198,9 @@ impl Context {
             }
             let Ok(mut slot) = slot.lock() else { return };
             let bar = slot.get_or_insert_with(|| {
-                let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
+                // Its clock counts from the search's start, not from the bar's first drawing.
+                let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr())
+                    .with_elapsed(Duration::from_secs_f64(progress.seconds));
                 bar.set_style(
                     ProgressStyle::with_template("{spinner} [{elapsed_precise}] {msg}")
                         .unwrap_or_else(|_| ProgressStyle::default_spinner()),

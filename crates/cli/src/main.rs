@@ -66,16 +66,35 @@ fn main() -> ExitCode {
 /// where to read more. Exits 2. Help and the version are printed as clap prints them.
 fn usage_error(error: clap::Error) -> ExitCode {
     use clap::error::ErrorKind;
-    if matches!(
-        error.kind(),
-        ErrorKind::DisplayHelp
-            | ErrorKind::DisplayVersion
-            | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
-    ) {
-        error.exit();
+    match error.kind() {
+        ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => error.exit(),
+        ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
+            eprintln!("{}", command_needed(&error.render().to_string()));
+        }
+        _ => eprintln!("{}", two_lines(&error.render().to_string())),
     }
-    eprintln!("{}", two_lines(&error.render().to_string()));
     ExitCode::from(2)
+}
+
+/// A command without its subcommand (`frontier`, `frontier explore`), from the help clap
+/// would print (15 lines), in two: the subcommands, then the usage.
+fn command_needed(help: &str) -> String {
+    let usage = help
+        .lines()
+        .find_map(|line| line.strip_prefix("Usage:"))
+        .map_or("frontier <COMMAND>", str::trim);
+    let commands: Vec<&str> = help
+        .lines()
+        .skip_while(|line| !line.starts_with("Commands:"))
+        .skip(1)
+        .take_while(|line| line.starts_with(' '))
+        .filter_map(|line| line.split_whitespace().next())
+        .filter(|&name| name != "help")
+        .collect();
+    two_lines(&format!(
+        "error: a command is needed: {}\nUsage: {usage}",
+        commands.join(", ")
+    ))
 }
 
 /// clap's rendering of a usage error, in two lines: `error: WHAT (tip: ...)`, then
@@ -112,7 +131,7 @@ fn two_lines(rendered: &str) -> String {
         Some(usage) => {
             let command: Vec<&str> = usage
                 .split_whitespace()
-                .take_while(|word| !word.starts_with(['<', '[']))
+                .take_while(|word| !word.starts_with(['<', '[', '-']))
                 .collect();
             let command = command.join(" ");
             format!("{what}\nusage: {usage} (more: '{command} --help')")
@@ -123,7 +142,19 @@ fn two_lines(rendered: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::two_lines;
+    use super::{command_needed, two_lines};
+
+    #[test]
+    fn a_missing_command_lists_the_commands_in_two_lines() {
+        let help = "Count things\n\nUsage: frontier explore <COMMAND>\n\nCommands:\n  \
+                    board  Every state\n  river  Every arrangement\n  help   Print this\n\n\
+                    Options:\n  -h, --help  Print help\n";
+        assert_eq!(
+            command_needed(help),
+            "error: a command is needed: board, river\n\
+             usage: frontier explore <COMMAND> (more: 'frontier explore --help')"
+        );
+    }
 
     #[test]
     fn usage_errors_become_two_lines() {
@@ -141,6 +172,13 @@ mod tests {
             two_lines(typo),
             "error: unrecognized subcommand 'tyles' (tip: a similar subcommand exists: 'tiles')\n\
              usage: frontier <COMMAND> (more: 'frontier --help')"
+        );
+        let conflict = "error: the argument '--list' cannot be used with '[FILE]'\n\n\
+                        Usage: frontier river --list [FILE]\n";
+        assert_eq!(
+            two_lines(conflict),
+            "error: the argument '--list' cannot be used with '[FILE]'\n\
+             usage: frontier river --list [FILE] (more: 'frontier river --help')"
         );
         let two = "error: missing:\n  <A>\n  <B>\n";
         assert_eq!(two_lines(two), "error: missing: <A>, <B>");

@@ -69,6 +69,15 @@ fn any_timeout_is_taken_and_zero_stops_every_search() {
 fn usage_errors_take_one_or_two_lines() {
     // DESIGN: errors are printed "in one or two lines"; clap's own took four to seven.
     for (args, says) in [
+        (
+            &[][..],
+            "a command is needed: board, river, cube, tiles, explore",
+        ),
+        (
+            &["explore"][..],
+            "a command is needed: board, river, cube, tiles",
+        ),
+        (&["river", "--list", "family"][..], "--list"),
         (&["tyles"][..], "'tiles'"),
         (&["tiles"][..], "<TILES>"),
         (&["tiles", "1 2 3 0", "--bogus"][..], "--bogus"),

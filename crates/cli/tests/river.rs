@@ -418,3 +418,33 @@ fn a_goal_that_breaks_a_rule_is_unsolvable_and_explained() {
     assert!(stdout(&out).contains("unsolvable"));
     assert!(stderr(&out).contains("the goal itself breaks rule 1 \"a < 2\" on the far bank"));
 }
+
+#[test]
+fn a_puzzle_is_read_from_standard_input_with_dash() {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_frontier"))
+        .args(["river", "-", "--json"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let toml = "[roles]\nwolf = 1\ngoat = 1\ncabbage = 1\nfarmer = 1\n[boat]\ncapacity = 2\n\
+                rowers = [\"farmer\"]\n";
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(toml.as_bytes())
+        .unwrap();
+    let output = child.wait_with_output().unwrap();
+    assert_eq!(
+        output.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let json: Value = serde_json::from_slice(&output.stdout).unwrap();
+    // No rules: the farmer ferries the three over, one at a time (5 crossings).
+    assert_eq!(json["length"], 5);
+}

@@ -52,6 +52,7 @@
 //! father = 1             # a count...
 //! girl = 2
 //! runner = { count = 1, time = 5 }   # ...or a table with a crossing time (default 1)
+//! mother = { time = 2 }  # a table without a count stands for one person
 //!
 //! [boat]
 //! capacity = 2           # at least 1

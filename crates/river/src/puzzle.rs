@@ -218,7 +218,7 @@ struct Doc {
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct BoatDoc {
-    capacity: Spanned<i64>,
+    capacity: Spanned<Whole>,
     #[serde(default)]
     rowers: Option<Spanned<Vec<Spanned<String>>>>,
     #[serde(default)]
@@ -252,10 +252,41 @@ impl<'de, V: Deserialize<'de>> Deserialize<'de> for Entries<V> {
     }
 }
 
+/// A whole number in the file. One too large (or small) for 64 bits is read as the largest (or
+/// smallest), so that the range check of its field refuses it by name; anything else is
+/// refused as "expected a whole number" (serde said "expected i64").
+#[derive(Clone, Copy)]
+struct Whole(i64);
+
+impl<'de> Deserialize<'de> for Whole {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct WholeVisitor;
+        impl Visitor<'_> for WholeVisitor {
+            type Value = Whole;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a whole number")
+            }
+            fn visit_i64<E: de::Error>(self, v: i64) -> Result<Whole, E> {
+                Ok(Whole(v))
+            }
+            fn visit_u64<E: de::Error>(self, v: u64) -> Result<Whole, E> {
+                Ok(Whole(i64::try_from(v).unwrap_or(i64::MAX)))
+            }
+            fn visit_i128<E: de::Error>(self, v: i128) -> Result<Whole, E> {
+                Ok(Whole(v.clamp(i64::MIN.into(), i64::MAX.into()) as i64))
+            }
+            fn visit_u128<E: de::Error>(self, v: u128) -> Result<Whole, E> {
+                Ok(Whole(i64::try_from(v).unwrap_or(i64::MAX)))
+            }
+        }
+        deserializer.deserialize_any(WholeVisitor)
+    }
+}
+
 /// `boy = 2` or `boy = { count = 2, time = 5 }`.
 struct RoleSpec {
-    count: Option<Spanned<i64>>,
-    time: Option<Spanned<i64>>,
+    count: Option<Spanned<Whole>>,
+    time: Option<Spanned<Whole>>,
 }
 
 impl<'de> Deserialize<'de> for RoleSpec {
@@ -269,11 +300,17 @@ impl<'de> Deserialize<'de> for RoleSpec {
             fn visit_i64<E: de::Error>(self, v: i64) -> Result<RoleSpec, E> {
                 // The span is filled in from the entry's own span later.
                 Ok(RoleSpec {
-                    count: Some(Spanned::new(0..0, v)),
+                    count: Some(Spanned::new(0..0, Whole(v))),
                     time: None,
                 })
             }
             fn visit_u64<E: de::Error>(self, v: u64) -> Result<RoleSpec, E> {
+                self.visit_i64(i64::try_from(v).unwrap_or(i64::MAX))
+            }
+            fn visit_i128<E: de::Error>(self, v: i128) -> Result<RoleSpec, E> {
+                self.visit_i64(v.clamp(i64::MIN.into(), i64::MAX.into()) as i64)
+            }
+            fn visit_u128<E: de::Error>(self, v: u128) -> Result<RoleSpec, E> {
                 self.visit_i64(i64::try_from(v).unwrap_or(i64::MAX))
             }
             fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<RoleSpec, A::Error> {
@@ -316,6 +353,14 @@ impl<'de> Deserialize<'de> for StartSpec {
             fn visit_u64<E: de::Error>(self, v: u64) -> Result<StartSpec, E> {
                 Ok(StartSpec::Near(i64::try_from(v).unwrap_or(i64::MAX)))
             }
+            fn visit_i128<E: de::Error>(self, v: i128) -> Result<StartSpec, E> {
+                Ok(StartSpec::Near(
+                    v.clamp(i64::MIN.into(), i64::MAX.into()) as i64
+                ))
+            }
+            fn visit_u128<E: de::Error>(self, v: u128) -> Result<StartSpec, E> {
+                Ok(StartSpec::Near(i64::try_from(v).unwrap_or(i64::MAX)))
+            }
             fn visit_str<E: de::Error>(self, v: &str) -> Result<StartSpec, E> {
                 Ok(StartSpec::Bank(v.to_string()))
             }
@@ -339,6 +384,11 @@ fn is_identifier(name: &str) -> bool {
 }
 
 impl Builder<'_> {
+    /// The file's text at `span`, as written (a number too large for 64 bits included).
+    fn text(&self, span: Range<usize>) -> &str {
+        self.source.get(span).unwrap_or("").trim()
+    }
+
     fn at(&self, span: Range<usize>) -> Option<Location> {
         Some(Location::of_offset(self.source, span.start))
     }
@@ -379,8 +429,9 @@ impl Builder<'_> {
                     } else {
                         c.span()
                     };
-                    let v = *c.get_ref();
+                    let v = c.get_ref().0;
                     if !(0..=i64::from(MAX_COUNT)).contains(&v) {
+                        let v = self.text(span.clone());
                         return Err(self.invalid(
                             span,
                             format!(
@@ -394,8 +445,9 @@ impl Builder<'_> {
             let time = match &spec.time {
                 None => 1,
                 Some(t) => {
-                    let v = *t.get_ref();
+                    let v = t.get_ref().0;
                     if !(1..=MAX_TIME as i64).contains(&v) {
+                        let v = self.text(t.span());
                         return Err(self.invalid(
                             t.span(),
                             format!(
@@ -429,7 +481,7 @@ impl Builder<'_> {
 
         // The boat.
         let boat = doc.boat.into_inner();
-        let capacity = *boat.capacity.get_ref();
+        let capacity = boat.capacity.get_ref().0;
         if capacity < 1 {
             return Err(self.invalid(
                 boat.capacity.span(),
@@ -493,6 +545,16 @@ impl Builder<'_> {
                         }
                     }
                     StartSpec::Near(n) if (0..=i64::from(count)).contains(n) => *n as u32,
+                    StartSpec::Near(n) if *n < 0 => {
+                        return Err(self.invalid(
+                            value.span(),
+                            format!(
+                                "how many `{}` start on the near bank must be 0 to {count}, \
+                                 not {n}",
+                                key.get_ref()
+                            ),
+                        ));
+                    }
                     StartSpec::Near(n) => {
                         return Err(self.invalid(
                             value.span(),
@@ -675,6 +737,23 @@ mother = "far"
     fn bad_values_say_where() {
         let err = |text: &str| Puzzle::from_toml(text).unwrap_err().to_string();
         let base = "[roles]\na = 2\n[boat]\ncapacity = 1\n";
+        assert_eq!(
+            err(&format!("{base}[start]\na = -1\n")),
+            "6:5: how many `a` start on the near bank must be 0 to 2, not -1"
+        );
+        // Not a number, or too large for any: said in words, not in Rust's types.
+        assert_eq!(
+            err("[roles]\na = 2\n[boat]\ncapacity = true\n"),
+            "4:12: invalid type: boolean `true`, expected a whole number"
+        );
+        assert_eq!(
+            err("[roles]\na = { time = 99999999999999999999 }\n[boat]\ncapacity = 1\n"),
+            "2:14: the time of `a` must be between 1 and 1000000000, not 99999999999999999999"
+        );
+        assert_eq!(
+            err("[roles]\na = -99999999999999999999\n[boat]\ncapacity = 1\n"),
+            "2:5: the count of `a` must be between 0 and 1000000, not -99999999999999999999"
+        );
         assert_eq!(
             err(&format!("{base}[start]\na = 3\n")),
             "6:5: 3 `a` cannot start on the near bank: there are 2"

@@ -13,11 +13,11 @@ use crate::common::{emit, read_input, report, report_exploration, Algo, Context,
 /// The arguments of `frontier river`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// A preset (see --list) or a puzzle file in TOML
-    #[arg(value_name = "PRESET|FILE.toml", required_unless_present = "list")]
+    /// A preset (see --list), a puzzle file in TOML, or - for standard input
+    #[arg(value_name = "PRESET|FILE.toml|-", required_unless_present = "list")]
     pub input: Option<String>,
     /// List the presets and exit
-    #[arg(long, conflicts_with = "show")]
+    #[arg(long, conflicts_with_all = ["show", "input"])]
     pub list: bool,
     /// Print the puzzle's TOML (a preset's source, to copy and change) instead of solving it
     #[arg(long)]
@@ -31,8 +31,8 @@ pub struct Args {
 // Shared with the solving commands, but refused here: an exploration visits every state.
 #[command(mut_arg("algo", |a| a.hide(true)), mut_arg("weight", |a| a.hide(true)))]
 pub struct ExploreArgs {
-    /// A preset (see `frontier river --list`) or a puzzle file in TOML
-    #[arg(value_name = "PRESET|FILE.toml")]
+    /// A preset (see `frontier river --list`), a puzzle file in TOML, or - for standard input
+    #[arg(value_name = "PRESET|FILE.toml|-")]
     pub input: String,
     #[command(flatten)]
     pub search: SearchArgs,
@@ -45,7 +45,7 @@ fn source(input: &str) -> anyhow::Result<(String, String)> {
         return Ok((preset.source.to_string(), input.to_string()));
     }
     let path = std::path::Path::new(input);
-    if !path.exists() && !input.contains(['/', '\\', '.']) {
+    if input != "-" && !path.exists() && !input.contains(['/', '\\', '.']) {
         let known: Vec<&str> = PRESETS.iter().map(|p| p.name).collect();
         anyhow::bail!(
             "`{input}` is neither a preset ({}) nor a file",
@@ -53,8 +53,9 @@ fn source(input: &str) -> anyhow::Result<(String, String)> {
         );
     }
     let bytes = read_input(input, "a river puzzle", RIVER_FILE_LIMIT)?;
-    let text = String::from_utf8(bytes).with_context(|| format!("{input}: not UTF-8 text"))?;
-    Ok((text, input.to_string()))
+    let name = if input == "-" { "<stdin>" } else { input };
+    let text = String::from_utf8(bytes).with_context(|| format!("{name}: not UTF-8 text"))?;
+    Ok((text, name.to_string()))
 }
 
 /// The largest river file read: far above any puzzle (rules of a million terms fit).
