@@ -252,6 +252,11 @@ impl<'de, V: Deserialize<'de>> Deserialize<'de> for Entries<V> {
     }
 }
 
+/// A number from the file in 64 bits: the largest (or smallest) if it does not fit.
+fn saturated(v: i128) -> i64 {
+    v.clamp(i64::MIN.into(), i64::MAX.into()) as i64
+}
+
 /// A whole number in the file. One too large (or small) for 64 bits is read as the largest (or
 /// smallest), so that the range check of its field refuses it by name; anything else is
 /// refused as "expected a whole number" (serde said "expected i64").
@@ -270,13 +275,13 @@ impl<'de> Deserialize<'de> for Whole {
                 Ok(Whole(v))
             }
             fn visit_u64<E: de::Error>(self, v: u64) -> Result<Whole, E> {
-                Ok(Whole(i64::try_from(v).unwrap_or(i64::MAX)))
+                Ok(Whole(saturated(v.into())))
             }
             fn visit_i128<E: de::Error>(self, v: i128) -> Result<Whole, E> {
-                Ok(Whole(v.clamp(i64::MIN.into(), i64::MAX.into()) as i64))
+                Ok(Whole(saturated(v)))
             }
             fn visit_u128<E: de::Error>(self, v: u128) -> Result<Whole, E> {
-                Ok(Whole(i64::try_from(v).unwrap_or(i64::MAX)))
+                Ok(Whole(i128::try_from(v).map_or(i64::MAX, saturated)))
             }
         }
         deserializer.deserialize_any(WholeVisitor)
@@ -305,13 +310,13 @@ impl<'de> Deserialize<'de> for RoleSpec {
                 })
             }
             fn visit_u64<E: de::Error>(self, v: u64) -> Result<RoleSpec, E> {
-                self.visit_i64(i64::try_from(v).unwrap_or(i64::MAX))
+                self.visit_i64(saturated(v.into()))
             }
             fn visit_i128<E: de::Error>(self, v: i128) -> Result<RoleSpec, E> {
-                self.visit_i64(v.clamp(i64::MIN.into(), i64::MAX.into()) as i64)
+                self.visit_i64(saturated(v))
             }
             fn visit_u128<E: de::Error>(self, v: u128) -> Result<RoleSpec, E> {
-                self.visit_i64(i64::try_from(v).unwrap_or(i64::MAX))
+                self.visit_i64(i128::try_from(v).map_or(i64::MAX, saturated))
             }
             fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<RoleSpec, A::Error> {
                 let mut spec = RoleSpec {
@@ -351,15 +356,15 @@ impl<'de> Deserialize<'de> for StartSpec {
                 Ok(StartSpec::Near(v))
             }
             fn visit_u64<E: de::Error>(self, v: u64) -> Result<StartSpec, E> {
-                Ok(StartSpec::Near(i64::try_from(v).unwrap_or(i64::MAX)))
+                Ok(StartSpec::Near(saturated(v.into())))
             }
             fn visit_i128<E: de::Error>(self, v: i128) -> Result<StartSpec, E> {
-                Ok(StartSpec::Near(
-                    v.clamp(i64::MIN.into(), i64::MAX.into()) as i64
-                ))
+                Ok(StartSpec::Near(saturated(v)))
             }
             fn visit_u128<E: de::Error>(self, v: u128) -> Result<StartSpec, E> {
-                Ok(StartSpec::Near(i64::try_from(v).unwrap_or(i64::MAX)))
+                Ok(StartSpec::Near(
+                    i128::try_from(v).map_or(i64::MAX, saturated),
+                ))
             }
             fn visit_str<E: de::Error>(self, v: &str) -> Result<StartSpec, E> {
                 Ok(StartSpec::Bank(v.to_string()))

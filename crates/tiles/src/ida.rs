@@ -640,17 +640,6 @@ fn run<E: Eval>(t: &Tables, mut eval: E, board: [u8; MAX_CELLS], watch: &Watch) 
         None
     };
     loop {
-        // Before each iteration too, so that a zero timeout stops even a search that would
-        // finish before its first check.
-        if let Some(limit) = config.limit_hit(watch.started) {
-            return (
-                Status::Limit(limit),
-                None,
-                expanded,
-                generated,
-                depth(bound, deepest),
-            );
-        }
         // A path of at most `max` moves has f <= w·max everywhere (h never overestimates), so
         // past that bound every such path has been searched. (Unweighted, w = 1; weighted, the
         // dives also cut at `max_depth`, since the bound no longer caps the depth.)
@@ -668,8 +657,11 @@ fn run<E: Eval>(t: &Tables, mut eval: E, board: [u8; MAX_CELLS], watch: &Watch) 
         }
         let mut root = Dive::new(t, eval.clone(), board, watch);
         root.bound = bound;
-        let outcome = match &pool {
-            None => {
+        // The limits are looked at before each iteration too, so that a zero timeout stops
+        // even a search that would end before its first check.
+        let outcome = match (config.limit_hit(watch.started), &pool) {
+            (Some(limit), _) => Err(Halt::Limit(limit)),
+            (None, None) => {
                 let found = root.search(0, h0, blank, 4);
                 expanded += root.expanded;
                 generated += root.generated;
@@ -686,7 +678,7 @@ fn run<E: Eval>(t: &Tables, mut eval: E, board: [u8; MAX_CELLS], watch: &Watch) 
                 }
                 root.halt.map(Err).unwrap_or(Ok(root.next))
             }
-            Some(pool) => {
+            (None, Some(pool)) => {
                 let r = pool.install(|| parallel_iteration(root, h0, blank, threads));
                 expanded += r.expanded;
                 generated += r.generated;
