@@ -152,6 +152,7 @@ pub trait Indexed: Space {
     fn index_bound(&self) -> u64;
 
     /// The index of `state`: below [`Indexed::index_bound`], and different for different
-    /// states. Two states with the same index would be counted as one.
+    /// states. Two states with the same index would be counted as one; an index at or past the
+    /// bound panics.
     fn index(&self, state: &Self::State) -> u64;
 }
