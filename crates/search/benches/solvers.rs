@@ -12,8 +12,8 @@ use std::time::Instant;
 
 use criterion::{BenchmarkId, Criterion};
 use frontier_search::{
-    bfs, bidirectional, explore, explore_indexed, idastar, Config, Indexed, Reversible, Space,
-    Status,
+    bfs, bfs_indexed, bidirectional, explore, explore_indexed, idastar, Config, Indexed,
+    Reversible, Space, Status,
 };
 
 /// A global allocator that tracks the peak of live heap bytes.
@@ -206,6 +206,7 @@ impl Indexed for Tiles<3, 3> {
         362_880
     }
 
+    #[inline]
     fn index(&self, board: &Board<3, 3>) -> u64 {
         rank9(board.tiles)
     }
@@ -294,6 +295,14 @@ fn pathfinding_reach(space: &Eight) -> u64 {
 
 fn frontier_bfs(space: &Eight) -> usize {
     bfs(space, &Config::default()).solution.unwrap().len()
+}
+
+/// `bfs_indexed`: a bit per permutation instead of a hash table.
+fn frontier_bfs_indexed(space: &Eight) -> usize {
+    bfs_indexed(space, &Config::default())
+        .solution
+        .unwrap()
+        .len()
 }
 
 /// `par_bfs` on two threads (its narrow layers on one: [`frontier_search::PARALLEL_FROM`]).
@@ -391,6 +400,7 @@ static ONES: [u8; 512] = {
 };
 
 /// The rank of a 3x3 board's permutation among all 9! (its Lehmer code): a perfect index.
+#[inline]
 fn rank9(tiles: u64) -> u64 {
     const FACT: [u64; 9] = [40320, 5040, 720, 120, 24, 6, 2, 1, 1];
     let mut unused: usize = 0x1ff;
@@ -520,7 +530,7 @@ fn plain_idastar(space: &Fifteen) -> (usize, u64) {
 type Measure = fn(&Eight) -> u64;
 
 /// The 8-puzzle measures by name, for `--sample` and `--profile`.
-const MEASURES: [(&str, Measure); 13] = [
+const MEASURES: [(&str, Measure); 14] = [
     ("indexed", frontier_explore_indexed),
     ("ranked", ranked_explore),
     ("explore", frontier_explore),
@@ -531,6 +541,7 @@ const MEASURES: [(&str, Measure); 13] = [
     ("plain-bfs", plain_bfs),
     ("bfs", |s| frontier_bfs(s) as u64),
     ("par-bfs", |s| frontier_par_bfs(s) as u64),
+    ("bfs-indexed", |s| frontier_bfs_indexed(s) as u64),
     ("pf-bfs", |s| pathfinding_bfs(s) as u64),
     ("bidirectional", |s| frontier_bidirectional(s) as u64),
     ("pf-bidirectional", |s| pathfinding_bidirectional(s) as u64),
@@ -594,6 +605,7 @@ fn print_table() {
         ("explore_indexed, ranks (states)", "indexed", "reach"),
         ("bfs 8-puzzle (moves)", "bfs", "pf-bfs"),
         ("par_bfs, 2 threads (moves)", "par-bfs", "pf-bfs"),
+        ("bfs_indexed, ranks (moves)", "bfs-indexed", "pf-bfs"),
         (
             "bidirectional 8-puzzle (moves)",
             "bidirectional",
@@ -751,7 +763,7 @@ fn benches(c: &mut Criterion) {
 
 /// Runs one side of one pair 20 times, for a profiler: `--profile NAME` with NAME one of
 /// `explore`, `explore-2`, `frontier-search`, `reach`, `plain`, `ranked`, `plain-bfs`, `bfs`,
-/// `par-bfs`, `pf-bfs`, `bidirectional`, `pf-bidirectional`, `idastar`, `pf-idastar` (the
+/// `par-bfs`, `bfs-indexed`, `pf-bfs`, `bidirectional`, `pf-bidirectional`, `idastar`, `pf-idastar` (the
 /// bidirectional pair runs 1000 times); or both sides in turn, as the table times them:
 /// `both-explore`, `both-bidirectional`.
 fn profile(name: &str) {

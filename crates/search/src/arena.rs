@@ -386,6 +386,15 @@ impl<S: Hash + Eq> StateSet<S> {
         }
     }
 
+    /// Appends `state` without indexing it, for an owner that keeps its own record of the
+    /// states seen (a bit per [index](crate::Indexed)); returns its id. A set that takes states
+    /// this way must not be searched or inserted into.
+    #[inline]
+    pub fn push_unindexed(&mut self, state: S) -> u32 {
+        self.states.push(state);
+        (self.states.len() - 1) as u32
+    }
+
     /// Stores `state` unless it is already there.
     #[inline]
     pub fn insert(&mut self, state: S) -> Insert {
@@ -492,6 +501,35 @@ impl<S: Hash + Eq, M: Clone> Arena<S, M> {
     #[inline]
     pub fn state(&self, id: u32) -> &S {
         &self.set.states[id as usize]
+    }
+
+    /// An arena without a hash index, for a search that knows which states are new (by a bit
+    /// per [index](crate::Indexed)): states go in by [`Arena::push`] only.
+    pub fn unindexed() -> Self {
+        let mut arena = Self::with_capacity(0);
+        arena.set.states.reserve(ARENA_START);
+        arena.parents.reserve(ARENA_START);
+        arena.moves.reserve(ARENA_START);
+        arena
+    }
+
+    /// Appends a state known to be new, reached from `parent` by `mv`, or a root with `None`
+    /// (roots first); returns its id. For [unindexed](Arena::unindexed) arenas.
+    #[inline]
+    pub fn push(&mut self, state: S, from: Option<(u32, M)>) -> u32 {
+        let id = self.set.push_unindexed(state);
+        match from {
+            Some((parent, mv)) => {
+                self.parents.push(parent);
+                self.moves.push(mv);
+            }
+            None => {
+                debug_assert_eq!(self.roots, id as usize);
+                self.parents.push(NO_PARENT);
+                self.roots += 1;
+            }
+        }
+        id
     }
 
     /// Stores a root state (no parent). Roots must all be added before any other node.

@@ -9,11 +9,53 @@ use crate::layers::Layer;
 /// hash table instead.
 pub const MAX_INDEX_BOUND: u64 = 1 << 33;
 
+/// One bit per index below a bound: which [indexes](crate::Indexed::index) were seen.
+pub(crate) struct BitSet {
+    words: Vec<u64>,
+}
+
+impl BitSet {
+    /// No index set, for indexes below `bound` (at most [`MAX_INDEX_BOUND`]).
+    pub fn new(bound: u64) -> Self {
+        debug_assert!(bound <= MAX_INDEX_BOUND);
+        BitSet {
+            words: zeroed(bound.div_ceil(64) as usize),
+        }
+    }
+
+    /// The word holding index `index`'s bit, and the bit.
+    #[inline]
+    fn place(index: u64) -> (usize, u64) {
+        ((index / 64) as usize, 1 << (index % 64))
+    }
+
+    #[inline]
+    pub fn contains(&self, index: u64) -> bool {
+        let (word, bit) = Self::place(index);
+        self.words[word] & bit != 0
+    }
+
+    /// Sets `index`'s bit; returns whether it was clear.
+    #[inline]
+    pub fn insert(&mut self, index: u64) -> bool {
+        let (word, bit) = Self::place(index);
+        let new = self.words[word] & bit == 0;
+        self.words[word] |= bit;
+        new
+    }
+
+    /// Starts loading the word of `index`'s bit.
+    #[inline]
+    pub fn prefetch(&self, index: u64) {
+        prefetch(self.words.as_ptr().wrapping_add(Self::place(index).0));
+    }
+}
+
 /// Seen states as bits of their [index](crate::Indexed::index), each layer's states in the
 /// order found. Looking a state up reads one bit, so the table neither grows nor holds a state;
 /// the key the explorer hands in is the state's index.
 pub(crate) struct Bits<S> {
-    seen: Vec<u64>,
+    seen: BitSet,
     previous: Vec<S>,
     current: Vec<S>,
     next: Vec<S>,
@@ -22,19 +64,12 @@ pub(crate) struct Bits<S> {
 impl<S> Bits<S> {
     /// A store for indexes below `bound` (at most [`MAX_INDEX_BOUND`]).
     pub fn new(bound: u64) -> Self {
-        debug_assert!(bound <= MAX_INDEX_BOUND);
         Bits {
-            seen: zeroed(bound.div_ceil(64) as usize),
+            seen: BitSet::new(bound),
             previous: Vec::new(),
             current: Vec::new(),
             next: Vec::new(),
         }
-    }
-
-    /// The word holding index `index`'s bit, and the bit.
-    #[inline]
-    fn place(index: u64) -> (usize, u64) {
-        ((index / 64) as usize, 1 << (index % 64))
     }
 }
 
@@ -58,24 +93,20 @@ impl<S: Send + Sync> Store<S> for Bits<S> {
 
     #[inline]
     fn seen(&self, index: u64, _: &S) -> bool {
-        let (word, bit) = Self::place(index);
-        self.seen[word] & bit != 0
+        self.seen.contains(index)
     }
 
     #[inline]
     fn insert_next(&mut self, index: u64, state: S) -> bool {
-        let (word, bit) = Self::place(index);
-        if self.seen[word] & bit != 0 {
-            return false;
+        let new = self.seen.insert(index);
+        if new {
+            self.next.push(state);
         }
-        self.seen[word] |= bit;
-        self.next.push(state);
-        true
+        new
     }
 
     fn place(&mut self, layer: Layer, index: u64, state: S) {
-        let (word, bit) = Self::place(index);
-        self.seen[word] |= bit;
+        self.seen.insert(index);
         match layer {
             Layer::Previous => self.previous.push(state),
             Layer::Current => self.current.push(state),
@@ -110,7 +141,7 @@ impl<S: Send + Sync> Store<S> for Bits<S> {
 
     #[inline]
     fn prefetch(&self, index: u64) {
-        prefetch(self.seen.as_ptr().wrapping_add(Self::place(index).0));
+        self.seen.prefetch(index);
     }
 
     fn make_large(&mut self) {}

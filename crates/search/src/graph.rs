@@ -5,9 +5,10 @@ use std::collections::BinaryHeap;
 use std::hash::Hash;
 
 use crate::arena::{hash_of, Arena, Insert, AHEAD};
+use crate::bits::{BitSet, MAX_INDEX_BOUND};
 use crate::config::{weigh, Config, Meter};
 use crate::outcome::{Limit, Outcome, Solution, Status};
-use crate::space::{Cost, Reversible, Space};
+use crate::space::{Cost, Indexed, Reversible, Space};
 
 /// How a solver's main loop ended.
 pub(crate) enum End {
@@ -32,8 +33,16 @@ fn with_arena<S: Clone + Hash + Eq, M: Clone>(
     config: &Config,
     body: impl FnOnce(&mut Meter, &mut Arena<S, M>, &mut bool) -> End,
 ) -> Outcome<S, M> {
+    with_this_arena(config, Arena::new(), body)
+}
+
+/// [`with_arena`] over a given arena.
+fn with_this_arena<S: Clone + Hash + Eq, M: Clone>(
+    config: &Config,
+    mut arena: Arena<S, M>,
+    body: impl FnOnce(&mut Meter, &mut Arena<S, M>, &mut bool) -> End,
+) -> Outcome<S, M> {
     let mut meter = Meter::new(config);
-    let mut arena = Arena::new();
     let mut cut = false;
     let end = body(&mut meter, &mut arena, &mut cut);
     let stats = meter.finish();
@@ -180,6 +189,111 @@ where
             Err(limit) => return limit.into(),
         }
         layer = layer.end..arena.len();
+        depth += 1;
+    }
+    End::Exhausted
+}
+
+/// [`bfs`] for a space with a perfect [index](Indexed): which states were seen is one bit per
+/// index, so a successor is looked up by reading a bit instead of in a hash table; the states,
+/// each with its parent's id and its move, are kept in the order found for the path. Memory:
+/// [`Indexed::index_bound`] bits and every seen state. A space whose bound passes
+/// [`MAX_INDEX_BOUND`] is searched by [`bfs`] instead.
+///
+/// ```
+/// use frontier_search::{bfs_indexed, Config, Indexed, Space, Status};
+///
+/// /// From 1 to 10 on 0..16 by doubling or adding one.
+/// struct Doubling;
+/// impl Space for Doubling {
+///     type State = u32;
+///     type Move = &'static str;
+///     fn start(&self) -> u32 { 1 }
+///     fn is_goal(&self, n: &u32) -> bool { *n == 10 }
+///     fn successors(&self, n: &u32, _: Option<&Self::Move>, mut out: impl FnMut(Self::Move, u32)) {
+///         if n + 1 < 16 { out("+1", n + 1); }
+///         if n * 2 < 16 { out("*2", n * 2); }
+///     }
+/// }
+/// impl Indexed for Doubling {
+///     fn index_bound(&self) -> u64 { 16 }
+///     fn index(&self, n: &u32) -> u64 { u64::from(*n) }
+/// }
+///
+/// let outcome = bfs_indexed(&Doubling, &Config::default());
+/// assert_eq!(outcome.status, Status::Solved);
+/// assert_eq!(outcome.solution.unwrap().moves, ["+1", "*2", "+1", "*2"]);
+/// ```
+pub fn bfs_indexed<P>(space: &P, config: &Config) -> Outcome<P::State, P::Move>
+where
+    P: Indexed,
+    P::State: Hash + Eq,
+{
+    let bound = space.index_bound();
+    if bound > MAX_INDEX_BOUND {
+        return bfs(space, config);
+    }
+    with_this_arena(config, Arena::unindexed(), |meter, arena, cut| {
+        run_bfs_indexed(space, meter, arena, cut, bound)
+    })
+}
+
+fn run_bfs_indexed<P>(
+    space: &P,
+    meter: &mut Meter,
+    arena: &mut Arena<P::State, P::Move>,
+    cut: &mut bool,
+    bound: u64,
+) -> End
+where
+    P: Indexed,
+    P::State: Hash + Eq,
+{
+    let mut seen = BitSet::new(bound);
+    let start = space.start();
+    seen.insert(space.index(&start));
+    let start_is_goal = space.is_goal(&start);
+    arena.push(start, None);
+    if start_is_goal {
+        return End::Found(0, 0);
+    }
+    if let Err(limit) = meter.store(1) {
+        return limit.into();
+    }
+    let mut fresh = Vec::new();
+    let mut layer = 0..1u32;
+    let mut depth = 0u32;
+    while !layer.is_empty() {
+        meter.frontier(layer.len());
+        if !meter.may_deepen(depth) {
+            *cut = true;
+            break;
+        }
+        for id in layer.clone() {
+            if let Err(limit) = meter.expand(depth.into()) {
+                return limit.into();
+            }
+            // The successors not seen yet (the state's own parent among the seen), marked.
+            let mut generated = 0;
+            space.successors(arena.state(id), None, |mv, next| {
+                generated += 1;
+                if seen.insert(space.index(&next)) {
+                    fresh.push((mv, next));
+                }
+            });
+            meter.stats.generated += generated;
+            for (mv, next) in fresh.drain(..) {
+                let is_goal = space.is_goal(&next);
+                let child = arena.push(next, Some((id, mv)));
+                if is_goal {
+                    return End::Found(child, path_cost(space, arena, child));
+                }
+            }
+            if let Err(limit) = meter.store(arena.len()) {
+                return limit.into();
+            }
+        }
+        layer = layer.end..arena.len() as u32;
         depth += 1;
     }
     End::Exhausted

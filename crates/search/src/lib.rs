@@ -64,7 +64,7 @@ pub use arena::prefetch;
 pub use bits::MAX_INDEX_BOUND;
 pub use config::{weigh, Config, Progress, ProgressFn, MAX_WEIGHT, PARALLEL_FROM};
 pub use explore::{explore, explore_indexed};
-pub use graph::{astar, bfs, bidirectional, dfs, ucs};
+pub use graph::{astar, bfs, bfs_indexed, bidirectional, dfs, ucs};
 pub use outcome::{Exploration, Limit, Outcome, Solution, Stats, Status};
 pub use parallel::{par_bfs, par_bidirectional};
 pub use space::{Cost, Indexed, Reversible, Space};

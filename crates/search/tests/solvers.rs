@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use frontier_search::{
-    astar, bfs, bidirectional, dfs, explore, explore_indexed, idastar, iddfs, par_bfs,
+    astar, bfs, bfs_indexed, bidirectional, dfs, explore, explore_indexed, idastar, iddfs, par_bfs,
     par_bidirectional, ucs, Config, Cost, Indexed, Limit, Outcome, Reversible, Space, Status,
     MAX_WEIGHT, PARALLEL_FROM,
 };
@@ -204,6 +204,7 @@ proptest! {
             ("bfs", bfs(&graph, &config)),
             ("par_bfs", par_bfs(&graph, &two_threads(&config))),
             ("par_bfs, narrow layers", par_bfs(&graph, &narrow(&config))),
+            ("bfs_indexed", bfs_indexed(&graph, &config)),
             ("bidirectional", bidirectional(&graph, &config)),
             ("par_bidirectional", par_bidirectional(&graph, &two_threads(&config))),
             ("par_bidirectional, narrow layers", par_bidirectional(&graph, &narrow(&config))),
@@ -788,6 +789,59 @@ impl Reversible for GridWalk {
         self.grid
             .successors(cell, None, |k, from| out((k + 2) % 4, from));
     }
+}
+
+/// A cell's row-major number is a perfect index.
+impl Indexed for GridWalk {
+    fn index_bound(&self) -> u64 {
+        self.grid.index_bound()
+    }
+
+    fn index(&self, cell: &(u32, u32)) -> u64 {
+        self.grid.index(cell)
+    }
+}
+
+#[test]
+fn bfs_indexed_crosses_a_grid_and_stops_at_every_limit() {
+    let n = 1000u32;
+    let walk = |goal| GridWalk {
+        grid: Grid {
+            n,
+            undirected: true,
+        },
+        goal,
+    };
+    let far = walk((n - 1, n - 1));
+    let outcome = bfs_indexed(&far, &Config::default());
+    assert_eq!(outcome.status, Status::Solved);
+    let solution = outcome.solution.unwrap();
+    assert_eq!(solution.len() as u32, 2 * (n - 1));
+    for (step, mv) in solution.moves.iter().enumerate() {
+        let mut reached = None;
+        far.successors(&solution.states[step], None, |m, next| {
+            if m == *mv {
+                reached = Some(next);
+            }
+        });
+        assert_eq!(reached, Some(solution.states[step + 1]));
+    }
+    assert_eq!(outcome.stats.stored, u64::from(n * n) - 1);
+    // Off the grid: every cell seen, then "unsolvable".
+    let nowhere = walk((n, n));
+    let exhausted = bfs_indexed(&nowhere, &Config::default());
+    assert_eq!(exhausted.status, Status::Exhausted);
+    assert_eq!(exhausted.stats.stored, u64::from(n * n));
+    let limited = bfs_indexed(&far, &Config::default().max_states(5_000));
+    assert_eq!(limited.status, Status::Limit(Limit::States));
+    assert!(limited.stats.stored <= 5_000 + 4);
+    let flag = Arc::new(AtomicBool::new(true));
+    let cancelled = bfs_indexed(&far, &Config::default().cancel(flag));
+    assert_eq!(cancelled.status, Status::Limit(Limit::Cancelled));
+    let timed = bfs_indexed(&far, &Config::default().timeout(Duration::ZERO));
+    assert_eq!(timed.status, Status::Limit(Limit::Time));
+    let shallow = bfs_indexed(&far, &Config::default().max_depth(10));
+    assert_eq!(shallow.status, Status::Limit(Limit::Depth));
 }
 
 #[test]
