@@ -11,9 +11,9 @@ use std::time::{Duration, Instant};
 
 use anyhow::Context as _;
 use frontier_search::{
-    astar, bfs, bidirectional, bytes_per_state, dfs, explore, explore_indexed, idastar, iddfs,
-    par_bfs, par_bidirectional, ucs, Config, Exploration, Indexed, Limit, Outcome, Progress,
-    Reversible, Solution, Space, Stats, Status, MAX_WEIGHT,
+    astar, bfs, bfs_indexed, bidirectional, bytes_per_state, dfs, explore, explore_indexed,
+    idastar, iddfs, par_bfs, par_bidirectional, ucs, Config, Exploration, Indexed, Limit, Outcome,
+    Progress, Reversible, Solution, Space, Stats, Status, MAX_WEIGHT,
 };
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde_json::{json, Value};
@@ -436,6 +436,28 @@ impl SearchArgs {
         };
         ctx.clear_progress();
         (algo, outcome)
+    }
+
+    /// [`SearchArgs::solve`] for a space with a perfect index: `--algo bfs` on one thread keeps
+    /// a bit per index instead of a hash table ([`bfs_indexed`]).
+    pub fn solve_indexed<P>(
+        &self,
+        ctx: &Context,
+        space: &P,
+        default: Algo,
+    ) -> (Algo, Outcome<P::State, P::Move>)
+    where
+        P: Indexed + Reversible + Sync,
+        P::State: Hash + Eq + Send + Sync,
+        P::Move: Send + Sync,
+    {
+        let config = self.config::<P::State, P::Move>(ctx);
+        if self.algo.unwrap_or(default) != Algo::Bfs || config.threads > 1 {
+            return self.solve(ctx, space, default);
+        }
+        let outcome = bfs_indexed(space, &config);
+        ctx.clear_progress();
+        (Algo::Bfs, outcome)
     }
 
     /// Counts the states reachable from `space`'s start, layer by layer.

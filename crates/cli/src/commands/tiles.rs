@@ -285,14 +285,16 @@ pub fn run(args: Args, ctx: &Context) -> anyhow::Result<ExitCode> {
         }
         Some(_) => {
             let n = shape.cells();
+            let algo = Algo::Idastar;
             if n <= u64::MAX_CELLS {
-                generic::<u64>(&search, ctx, &puzzle, estimate)
+                // A bit per arrangement for `--algo bfs` (up to 13 cells).
+                generic::<u64>(&puzzle, estimate, |s| search.solve_indexed(ctx, s, algo))
             } else if n <= u128::MAX_CELLS {
-                generic::<u128>(&search, ctx, &puzzle, estimate)
+                generic::<u128>(&puzzle, estimate, |s| search.solve(ctx, s, algo))
             } else if n <= Wide::<64>::MAX_CELLS {
-                generic::<Wide<64>>(&search, ctx, &puzzle, estimate)
+                generic::<Wide<64>>(&puzzle, estimate, |s| search.solve(ctx, s, algo))
             } else {
-                generic::<Wide<256>>(&search, ctx, &puzzle, estimate)
+                generic::<Wide<256>>(&puzzle, estimate, |s| search.solve(ctx, s, algo))
             }
         }
     };
@@ -362,15 +364,15 @@ fn report_solution(
     )
 }
 
-/// Runs the generic solver `--algo` over the encoding `E`; states come back as layouts.
+/// Runs a generic solver (`solve`: the one `--algo` names) over the encoding `E`; states come
+/// back as layouts.
 fn generic<E: Encoding>(
-    search: &SearchArgs,
-    ctx: &Context,
     puzzle: &Puzzle,
     estimate: Estimate,
+    solve: impl FnOnce(&TilesSpace<E>) -> (Algo, Outcome<E, Dir>),
 ) -> (&'static str, Outcome<Vec<u8>, Dir>) {
     let space = TilesSpace::<E>::new(puzzle).with_estimate(estimate);
-    let (algo, outcome) = search.solve(ctx, &space, Algo::Idastar);
+    let (algo, outcome) = solve(&space);
     let n = puzzle.shape().cells();
     let solution = outcome.solution.map(|s| frontier_search::Solution {
         moves: s.moves,
