@@ -1,7 +1,9 @@
 //! The store behind [`crate::explore_indexed`]: one bit per index for every state seen, and the
 //! states themselves only for the previous, current and next layers.
 
-use crate::arena::{prefetch, zeroed};
+use std::alloc::{alloc_zeroed, Layout};
+
+use crate::arena::prefetch;
 use crate::explore::Store;
 use crate::layers::Layer;
 
@@ -15,12 +17,31 @@ pub(crate) struct BitSet {
 }
 
 impl BitSet {
-    /// No index set, for indexes below `bound` (at most [`MAX_INDEX_BOUND`]).
-    pub fn new(bound: u64) -> Self {
-        debug_assert!(bound <= MAX_INDEX_BOUND);
-        BitSet {
-            words: zeroed(bound.div_ceil(64) as usize),
+    /// No index set, for indexes below `bound`; `None` if the bits would pass
+    /// [`MAX_INDEX_BOUND`] or `budget` bytes, or cannot be allocated.
+    ///
+    /// The words are allocated zeroed, so the system maps them lazily: a space that reaches few
+    /// of its indexes touches few pages, and a large array costs no time before the search
+    /// starts (writing its zeros first kept a 13-cell line of tiles, 13 states in 778 MB of
+    /// bits, from seeing its timeout for half a second).
+    pub fn new(bound: u64, budget: u64) -> Option<Self> {
+        if bound > MAX_INDEX_BOUND || bound.div_ceil(8) > budget {
+            return None;
         }
+        let len = bound.div_ceil(64) as usize;
+        if len == 0 {
+            return Some(BitSet { words: Vec::new() });
+        }
+        let layout = Layout::array::<u64>(len).ok()?;
+        // SAFETY: the layout has a non-zero size; the allocator returns zeroed memory or null.
+        let words = unsafe { alloc_zeroed(layout) }.cast::<u64>();
+        if words.is_null() {
+            return None;
+        }
+        // SAFETY: allocated by the global allocator with the layout of `len` u64s, all zero
+        // (a valid u64), so a Vec of length and capacity `len` may own it.
+        let words = unsafe { Vec::from_raw_parts(words, len, len) };
+        Some(BitSet { words })
     }
 
     /// The word holding index `index`'s bit, and the bit.
@@ -39,9 +60,11 @@ impl BitSet {
     #[inline]
     pub fn insert(&mut self, index: u64) -> bool {
         let (word, bit) = Self::place(index);
-        let new = self.words[word] & bit == 0;
+        if self.words[word] & bit != 0 {
+            return false;
+        }
         self.words[word] |= bit;
-        new
+        true
     }
 
     /// Starts loading the word of `index`'s bit.
@@ -62,10 +85,10 @@ pub(crate) struct Bits<S> {
 }
 
 impl<S> Bits<S> {
-    /// A store for indexes below `bound` (at most [`MAX_INDEX_BOUND`]).
-    pub fn new(bound: u64) -> Self {
+    /// A store over `seen`, empty.
+    pub fn new(seen: BitSet) -> Self {
         Bits {
-            seen: BitSet::new(bound),
+            seen,
             previous: Vec::new(),
             current: Vec::new(),
             next: Vec::new(),

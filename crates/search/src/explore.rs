@@ -13,7 +13,7 @@ use std::ops::Range;
 use rayon::prelude::*;
 
 use crate::arena::{hash_of, Insert, StateSet, AHEAD};
-use crate::bits::{Bits, MAX_INDEX_BOUND};
+use crate::bits::{BitSet, Bits};
 use crate::config::{Config, Meter};
 use crate::layers::{Layer, LayerSet};
 use crate::outcome::{Exploration, Limit, Status};
@@ -83,7 +83,10 @@ where
 /// states are kept (the previous one to skip each state's parent). A look-up reads one bit, the
 /// array never grows, and its memory is fixed: a bit for every index, whatever the space's
 /// moves (no need to be [undirected](Space::undirected)). A space whose bound passes
-/// [`MAX_INDEX_BOUND`] is explored by [`explore`] instead.
+/// [`MAX_INDEX_BOUND`](crate::MAX_INDEX_BOUND), or whose bits would take more bytes than
+/// `max_states` lets states take, or cannot be allocated, is explored by [`explore`] instead.
+/// With several threads, the states are still stored by one (the bits are not split into
+/// shards), and layers are expanded by one too.
 ///
 /// Example: [`Indexed`].
 pub fn explore_indexed<P>(space: &P, config: &Config) -> Exploration
@@ -91,17 +94,25 @@ where
     P: Indexed + Sync,
     P::State: Hash + Eq + Send + Sync,
 {
-    let bound = space.index_bound();
-    if bound > MAX_INDEX_BOUND {
+    let Some(seen) = BitSet::new(space.index_bound(), bits_budget::<P::State>(config)) else {
         return explore(space, config);
-    }
+    };
     let key = |state: &P::State| space.index(state);
     let run = || {
         with_layers(config, |meter, layers| {
-            explore_in(space, meter, layers, Bits::new(bound), &key)
+            explore_in(space, meter, layers, Bits::new(seen), &key)
         })
     };
     in_pool(config, run)
+}
+
+/// The bytes a bit array may take: what `max_states` lets the states themselves take, so that
+/// a small budget is not spent on bits (13 cells of tiles have 13! indexes, 778 MB of bits).
+pub(crate) fn bits_budget<S>(config: &Config) -> u64 {
+    let state = std::mem::size_of::<S>().max(1) as u64;
+    config
+        .max_states
+        .map_or(u64::MAX, |m| m.saturating_mul(state))
 }
 
 /// Runs `run` on a pool of `config.threads` workers, the caller's thread one of them: with one
@@ -440,6 +451,7 @@ where
         shards.par_iter().map(weigh).sum()
     };
     let alone = rayon::current_num_threads() == 1;
+    let splittable = T::fresh().is_some();
     let mut pending = Batch::new();
     let mut depth = 0u32;
     loop {
@@ -447,8 +459,11 @@ where
         meter.frontier(width);
         // One thread and one table: successors go from the callback through a small buffer
         // into the table. So does a narrow layer with more threads (`Config::parallel_from`;
-        // on the 8-puzzle, two threads took 20 ms where one takes 16 ms).
-        let direct = (alone || width < meter.config().parallel_width()) && shards.len() == 1;
+        // on the 8-puzzle, two threads took 20 ms where one takes 16 ms), and every layer of a
+        // store that cannot be split (a 3x4 board's bits: 2.5-2.9 s on two threads where one
+        // takes 2.1 s, its states all stored by one).
+        let narrow = alone || width < meter.config().parallel_width() || !splittable;
+        let direct = narrow && shards.len() == 1;
         let last = !meter.may_deepen(depth);
         let per_batch = SLICES_PER_THREAD * rayon::current_num_threads();
         // The layer is walked shard by shard; `cursor` is the next state to expand.

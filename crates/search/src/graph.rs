@@ -5,8 +5,9 @@ use std::collections::BinaryHeap;
 use std::hash::Hash;
 
 use crate::arena::{hash_of, Arena, Insert, AHEAD};
-use crate::bits::{BitSet, MAX_INDEX_BOUND};
+use crate::bits::BitSet;
 use crate::config::{weigh, Config, Meter};
+use crate::explore::bits_budget;
 use crate::outcome::{Limit, Outcome, Solution, Status};
 use crate::space::{Cost, Indexed, Reversible, Space};
 
@@ -198,7 +199,8 @@ where
 /// index, so a successor is looked up by reading a bit instead of in a hash table; the states,
 /// each with its parent's id and its move, are kept in the order found for the path. Memory:
 /// [`Indexed::index_bound`] bits and every seen state. A space whose bound passes
-/// [`MAX_INDEX_BOUND`] is searched by [`bfs`] instead.
+/// [`MAX_INDEX_BOUND`](crate::MAX_INDEX_BOUND), or whose bits would take more bytes than
+/// `max_states` lets states take, or cannot be allocated, is searched by [`bfs`] instead.
 ///
 /// ```
 /// use frontier_search::{bfs_indexed, Config, Indexed, Space, Status};
@@ -229,12 +231,11 @@ where
     P: Indexed,
     P::State: Hash + Eq,
 {
-    let bound = space.index_bound();
-    if bound > MAX_INDEX_BOUND {
+    let Some(seen) = BitSet::new(space.index_bound(), bits_budget::<P::State>(config)) else {
         return bfs(space, config);
-    }
+    };
     with_this_arena(config, Arena::unindexed(), |meter, arena, cut| {
-        run_bfs_indexed(space, meter, arena, cut, bound)
+        run_bfs_indexed(space, meter, arena, cut, seen)
     })
 }
 
@@ -243,13 +244,12 @@ fn run_bfs_indexed<P>(
     meter: &mut Meter,
     arena: &mut Arena<P::State, P::Move>,
     cut: &mut bool,
-    bound: u64,
+    mut seen: BitSet,
 ) -> End
 where
     P: Indexed,
     P::State: Hash + Eq,
 {
-    let mut seen = BitSet::new(bound);
     let start = space.start();
     seen.insert(space.index(&start));
     let start_is_goal = space.is_goal(&start);
