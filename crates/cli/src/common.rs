@@ -25,21 +25,26 @@ pub struct SearchArgs {
     #[arg(long, value_enum)]
     pub algo: Option<Algo>,
     /// Consider no solution longer than N moves
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_negative_numbers = true)]
     pub max_depth: Option<u32>,
     /// Store at most N states [default: about half of the available memory]
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_negative_numbers = true)]
     pub max_states: Option<u64>,
     /// Stop after SECONDS (fractions allowed)
-    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds, allow_negative_numbers = true)]
     pub timeout: Option<Duration>,
     /// Worker threads for the solvers that run in parallel [default: 1; more than the
     /// machine's logical CPUs are not started]
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    #[arg(
+        long,
+        value_name = "N",
+        value_parser = clap::value_parser!(u16).range(1..),
+        allow_negative_numbers = true
+    )]
     pub threads: Option<u16>,
     /// Weighted search for astar and idastar: rank states by g + W x h, so that the answer comes
     /// sooner and costs at most W times the cheapest [default: 1, exact]
-    #[arg(long, value_name = "W", value_parser = parse_weight)]
+    #[arg(long, value_name = "W", value_parser = parse_weight, allow_negative_numbers = true)]
     pub weight: Option<f64>,
     /// Print search statistics
     #[arg(long)]
@@ -132,7 +137,7 @@ fn parse_seconds(text: &str) -> Result<Duration, String> {
         .parse()
         .map_err(|_| format!("'{text}' is not a number of seconds"))?;
     if seconds.is_nan() || seconds < 0.0 {
-        return Err(format!("'{text}' is not a positive number of seconds"));
+        return Err(format!("'{text}' is not a number of seconds, 0 or more"));
     }
     // Longer than a Duration holds (about 585 billion years): as good as no limit.
     Ok(Duration::try_from_secs_f64(seconds).unwrap_or(Duration::MAX))

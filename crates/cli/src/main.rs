@@ -71,7 +71,7 @@ fn usage_error(error: clap::Error) -> ExitCode {
         ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
             eprintln!("{}", command_needed(&error.render().to_string()));
         }
-        _ => eprintln!("{}", two_lines(&error.render().to_string())),
+        _ => eprintln!("{}", two_lines(&plain_usage(&error.render().to_string()))),
     }
     ExitCode::from(2)
 }
@@ -95,6 +95,36 @@ fn command_needed(help: &str) -> String {
         "error: a command is needed: {}\nUsage: {usage}",
         commands.join(", ")
     ))
+}
+
+/// The rendering with its usage line replaced by the command's own usage: clap writes the
+/// arguments just given into it, so that a refused combination came back as the usage
+/// ("cannot be used with '[FILE]'", then "usage: frontier river --list [FILE]").
+fn plain_usage(rendered: &str) -> String {
+    use clap::CommandFactory;
+    let mut out = String::new();
+    for line in rendered.lines() {
+        match line.trim().strip_prefix("Usage:") {
+            Some(usage) => {
+                let mut command = Cli::command();
+                command.build();
+                let path = usage
+                    .split_whitespace()
+                    .skip(1)
+                    .take_while(|word| !word.starts_with(['<', '[', '-']));
+                for name in path {
+                    match command.find_subcommand(name) {
+                        Some(sub) => command = sub.clone(),
+                        None => break,
+                    }
+                }
+                out.push_str(&command.render_usage().to_string());
+            }
+            None => out.push_str(line),
+        }
+        out.push('\n');
+    }
+    out
 }
 
 /// clap's rendering of a usage error, in two lines: `error: WHAT (tip: ...)`, then

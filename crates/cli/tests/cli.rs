@@ -87,6 +87,19 @@ fn usage_errors_take_one_or_two_lines() {
         ),
         (&["cube", "R", "--metric", "bad"][..], "htm, qtm"),
         (&["tiles", "1 2 3 0", "--weight", "x"][..], "not a weight"),
+        // A negative number is a bad value, not an unknown flag.
+        (
+            &["tiles", "1 2 3 0", "--max-depth", "-1"][..],
+            "'-1' for '--max-depth",
+        ),
+        (
+            &["tiles", "1 2 3 0", "--threads", "-2"][..],
+            "'-2' for '--threads",
+        ),
+        (
+            &["river", "family", "--list"][..],
+            "usage: frontier river [OPTIONS]",
+        ),
     ] {
         let output = run(args);
         assert_eq!(output.status.code(), Some(2), "{args:?}");

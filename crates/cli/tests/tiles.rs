@@ -455,3 +455,20 @@ fn walk(dir: &std::path::Path) -> Vec<String> {
     }
     out
 }
+
+#[test]
+fn a_bad_or_idle_pdb_is_refused_before_anything_else() {
+    for args in [
+        // Sizes that do not add up, on a board parity already rules out.
+        &["tiles", "2 1 3 0", "--pdb", "9-9"][..],
+        &["tiles", "1 2 3 0", "--heuristic", "manhattan", "--pdb", "3"][..],
+        &["tiles", "1 2 3 0", "--algo", "bfs", "--pdb", "3"][..],
+    ] {
+        let output = Command::new(env!("CARGO_BIN_EXE_frontier"))
+            .args(args)
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+        assert!(String::from_utf8_lossy(&output.stderr).contains("--pdb"));
+    }
+}

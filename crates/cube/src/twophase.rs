@@ -380,7 +380,13 @@ impl TwoPhase {
         };
         let threads = config.threads.clamp(1, shared.variants.len());
         let mut counts = vec![(0, 0); threads];
-        if !cube.is_solved() {
+        // A limit hit before the search starts (a zero timeout) stops it with nothing found,
+        // as it stops every other solver.
+        let at_once = shared.watch.limit_hit(config);
+        if let Some(limit) = at_once {
+            *lock(&shared.stopped) = Some(limit);
+        }
+        if !cube.is_solved() && at_once.is_none() {
             std::thread::scope(|scope| {
                 let shared = &shared;
                 let (first, others) = counts.split_at_mut(1);
@@ -764,6 +770,10 @@ mod tests {
         let cube = Cube::from_scramble("R U", Notation::Wca).unwrap();
         let outcome = solver.solve(cube, 20, &Config::default().max_depth(1));
         assert_eq!(outcome.status, Status::Limit(Limit::Depth));
+        // A zero timeout stops it before its first look at the clock, however easy the cube
+        // (it answered "R U" before).
+        let outcome = solver.solve(cube, 20, &Config::default().timeout(Duration::ZERO));
+        assert_eq!(outcome.status, Status::Limit(Limit::Time));
     }
 
     #[test]

@@ -555,16 +555,18 @@ impl Builder<'_> {
                             value.span(),
                             format!(
                                 "how many `{}` start on the near bank must be 0 to {count}, \
-                                 not {n}",
-                                key.get_ref()
+                                 not {}",
+                                key.get_ref(),
+                                self.text(value.span())
                             ),
                         ));
                     }
-                    StartSpec::Near(n) => {
+                    StartSpec::Near(_) => {
                         return Err(self.invalid(
                             value.span(),
                             format!(
-                                "{n} `{}` cannot start on the near bank: there are {count}",
+                                "{} `{}` cannot start on the near bank: there are {count}",
+                                self.text(value.span()),
                                 key.get_ref()
                             ),
                         ))
@@ -742,6 +744,10 @@ mother = "far"
     fn bad_values_say_where() {
         let err = |text: &str| Puzzle::from_toml(text).unwrap_err().to_string();
         let base = "[roles]\na = 2\n[boat]\ncapacity = 1\n";
+        assert_eq!(
+            err(&format!("{base}[start]\na = 99999999999999999999\n")),
+            "6:5: 99999999999999999999 `a` cannot start on the near bank: there are 2"
+        );
         assert_eq!(
             err(&format!("{base}[start]\na = -1\n")),
             "6:5: how many `a` start on the near bank must be 0 to 2, not -1"

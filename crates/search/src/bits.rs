@@ -177,7 +177,10 @@ mod tests {
     #[test]
     fn a_bit_set_keeps_to_its_budget_and_bound() {
         assert!(BitSet::new(MAX_INDEX_BOUND + 1, u64::MAX).is_none());
-        assert!(BitSet::new(1 << 20, (1 << 17) - 1).is_none(), "2^20 bits are 2^17 bytes");
+        assert!(
+            BitSet::new(1 << 20, (1 << 17) - 1).is_none(),
+            "2^20 bits are 2^17 bytes"
+        );
         let mut set = BitSet::new(1 << 20, 1 << 17).unwrap();
         for index in [0, 63, 64, 12_345, (1 << 20) - 1] {
             assert!(!set.contains(index));

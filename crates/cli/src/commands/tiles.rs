@@ -102,15 +102,9 @@ fn read_puzzle(tiles: &str, size: Option<&str>, goal: Option<&str>) -> anyhow::R
 /// The largest pattern table `--pdb` may ask for (one byte an entry: 2 GiB).
 const MAX_TABLE_ENTRIES: u64 = 1 << 31;
 
-/// Loads (or builds, with a progress bar, and caches) the pattern databases for `puzzle`.
-/// `None` when `stop` ended a build first.
-fn pattern_db(
-    puzzle: &Puzzle,
-    sizes: Option<&str>,
-    ctx: &Context,
-    quiet: bool,
-    stop: &(dyn Fn() -> bool + Sync),
-) -> anyhow::Result<Option<Arc<PatternDb>>> {
+/// The tiles of each pattern database for `puzzle`: the groups `--pdb` sizes (`sizes`) or the
+/// default ones; refused when the board is too large or a table would be.
+fn pdb_groups(puzzle: &Puzzle, sizes: Option<&str>) -> anyhow::Result<Vec<Vec<u8>>> {
     let shape = puzzle.shape();
     if shape.cells() > frontier_tiles::pdb::MAX_CELLS {
         bail!(
@@ -150,6 +144,20 @@ fn pattern_db(
             );
         }
     }
+    Ok(groups)
+}
+
+/// Loads (or builds, with a progress bar, and caches) the pattern databases for `puzzle`.
+/// `None` when `stop` ended a build first.
+fn pattern_db(
+    puzzle: &Puzzle,
+    sizes: Option<&str>,
+    ctx: &Context,
+    quiet: bool,
+    stop: &(dyn Fn() -> bool + Sync),
+) -> anyhow::Result<Option<Arc<PatternDb>>> {
+    let shape = puzzle.shape();
+    let groups = pdb_groups(puzzle, sizes)?;
     let tables = Tables::new(shape, puzzle.goal());
     let dir = frontier_tiles::cache_dir();
     let bar = BuildBar::new(ctx, quiet);
@@ -222,6 +230,21 @@ pub fn run(args: Args, ctx: &Context) -> anyhow::Result<ExitCode> {
     // The default solver is the tiles' own IDA*, which weighs its heuristic too.
     let algo = args.search.algo.unwrap_or(Algo::Idastar);
     args.search.check_weight(algo.name(), algo.is_informed())?;
+    // A bad or useless --pdb is refused before anything is decided, parity included.
+    if let Some(sizes) = &args.pdb {
+        if let Some(other) = args.heuristic.filter(|h| *h != HeuristicArg::Pdb) {
+            let other = clap::ValueEnum::to_possible_value(&other)
+                .map_or_else(String::new, |v| v.get_name().to_owned());
+            bail!("--pdb sizes the groups of --heuristic pdb; it does nothing for --heuristic {other}");
+        }
+        if !algo.is_informed() {
+            bail!(
+                "--pdb sizes the groups of a heuristic, which --algo {} does not use",
+                algo.name()
+            );
+        }
+        pdb_groups(&puzzle, Some(sizes))?;
+    }
     let shape = puzzle.shape();
     let quiet = args.search.quiet;
     if !puzzle.is_solvable() {
