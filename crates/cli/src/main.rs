@@ -99,7 +99,7 @@ fn command_needed(help: &str) -> String {
 
 /// The rendering with its usage line replaced by the command's own usage: clap writes the
 /// arguments just given into it, so that a refused combination came back as the usage
-/// ("cannot be used with '[FILE]'", then "usage: frontier river --list [FILE]").
+/// (`cannot be used with '[FILE]'`, then `usage: frontier river --list [FILE]`).
 fn plain_usage(rendered: &str) -> String {
     use clap::CommandFactory;
     let mut out = String::new();
