@@ -11,9 +11,9 @@ use std::time::{Duration, Instant};
 
 use anyhow::Context as _;
 use frontier_search::{
-    astar, bfs, bfs_indexed, bidirectional, bytes_per_state, dfs, explore, explore_indexed,
-    idastar, iddfs, par_bfs, par_bidirectional, ucs, Config, Exploration, Indexed, Limit, Outcome,
-    Progress, Reversible, Solution, Space, Stats, Status, MAX_WEIGHT,
+    astar, bfs, bfs_indexed, bidirectional, bytes_per_state, dfs, explore, idastar, iddfs, par_bfs,
+    par_bidirectional, ucs, Config, Exploration, Indexed, Limit, Outcome, Progress, Reversible,
+    Solution, Space, Stats, Status, MAX_WEIGHT,
 };
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde_json::{json, Value};
@@ -471,18 +471,18 @@ impl SearchArgs {
         P: Space + Sync,
         P::State: Hash + Eq + Send + Sync,
     {
-        let exploration = explore(space, &self.config::<P::State, ()>(ctx));
-        ctx.clear_progress();
-        exploration
+        self.explore_with(ctx, space, explore)
     }
 
-    /// [`SearchArgs::explore`] for a space with a perfect index: a bit per state seen.
-    pub fn explore_indexed<P>(&self, ctx: &Context, space: &P) -> Exploration
-    where
-        P: Indexed + Sync,
-        P::State: Hash + Eq + Send + Sync,
-    {
-        let exploration = explore_indexed(space, &self.config::<P::State, ()>(ctx));
+    /// [`SearchArgs::explore`] by `explorer`: [`explore`], or [`explore_indexed`] for a space
+    /// with a perfect index (a bit per state seen).
+    pub fn explore_with<P: Space>(
+        &self,
+        ctx: &Context,
+        space: &P,
+        explorer: impl FnOnce(&P, &Config) -> Exploration,
+    ) -> Exploration {
+        let exploration = explorer(space, &self.config::<P::State, ()>(ctx));
         ctx.clear_progress();
         exploration
     }

@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use anyhow::{bail, Context as _};
-use frontier_search::{Limit, Outcome, Stats, Status};
+use frontier_search::{explore_indexed, Limit, Outcome, Stats, Status};
 use frontier_tiles::pdb::{default_groups, groups_by_sizes, placements};
 use frontier_tiles::{
     solve_in_stages, BuildProgress, Dir, Encoding, Estimate, HeuristicKind, PatternDb, Puzzle,
@@ -442,8 +442,8 @@ pub fn explore(args: ExploreArgs, ctx: &Context) -> anyhow::Result<ExitCode> {
     let n = puzzle.shape().cells();
     let exploration = if n <= u64::MAX_CELLS {
         // A bit per arrangement, up to 13 cells; beyond, the engine falls back on hashing.
-        args.search
-            .explore_indexed(ctx, &TilesSpace::<u64>::new(&puzzle))
+        let space = TilesSpace::<u64>::new(&puzzle);
+        args.search.explore_with(ctx, &space, explore_indexed)
     } else if n <= u128::MAX_CELLS {
         args.search.explore(ctx, &TilesSpace::<u128>::new(&puzzle))
     } else if n <= Wide::<64>::MAX_CELLS {
