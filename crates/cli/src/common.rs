@@ -474,8 +474,9 @@ impl SearchArgs {
         self.explore_with(ctx, space, explore)
     }
 
-    /// [`SearchArgs::explore`] by `explorer`: [`explore`], or [`explore_indexed`](frontier_search::explore_indexed) for a space
-    /// with a perfect index (a bit per state seen).
+    /// [`SearchArgs::explore`] by `explorer`: [`explore`], or
+    /// [`explore_indexed`](frontier_search::explore_indexed) for a space with a perfect index
+    /// (a bit per state seen).
     pub fn explore_with<P: Space>(
         &self,
         ctx: &Context,
