@@ -100,6 +100,7 @@ fn usage_errors_take_one_or_two_lines() {
             &["river", "family", "--list"][..],
             "usage: frontier river [OPTIONS]",
         ),
+        (&["river", "--list", "--algo", "bfs"][..], "--list"),
     ] {
         let output = run(args);
         assert_eq!(output.status.code(), Some(2), "{args:?}");

@@ -17,7 +17,9 @@ pub struct Args {
     #[arg(value_name = "PRESET|FILE.toml|-", required_unless_present = "list")]
     pub input: Option<String>,
     /// List the presets and exit
-    #[arg(long, conflicts_with_all = ["show", "input"])]
+    #[arg(long, conflicts_with_all = [
+        "show", "input", "algo", "max_depth", "max_states", "timeout", "threads", "weight", "stats",
+    ])]
     pub list: bool,
     /// Print the puzzle's TOML (a preset's source, to copy and change) instead of solving it
     #[arg(long)]
