@@ -456,11 +456,10 @@ impl SearchArgs {
         P::State: Hash + Eq + Send + Sync,
         P::Move: Send + Sync,
     {
-        let config = self.config::<P::State, P::Move>(ctx);
-        if self.algo.unwrap_or(default) != Algo::Bfs || config.threads > 1 {
+        if self.algo.unwrap_or(default) != Algo::Bfs || self.worker_threads() > 1 {
             return self.solve(ctx, space, default);
         }
-        let outcome = bfs_indexed(space, &config);
+        let outcome = bfs_indexed(space, &self.config::<P::State, P::Move>(ctx));
         ctx.clear_progress();
         (Algo::Bfs, outcome)
     }

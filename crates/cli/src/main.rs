@@ -108,11 +108,7 @@ fn plain_usage(rendered: &str) -> String {
             Some(usage) => {
                 let mut command = Cli::command();
                 command.build();
-                let path = usage
-                    .split_whitespace()
-                    .skip(1)
-                    .take_while(|word| !word.starts_with(['<', '[', '-']));
-                for name in path {
+                for name in command_path(usage).skip(1) {
                     match command.find_subcommand(name) {
                         Some(sub) => command = sub.clone(),
                         None => break,
@@ -125,6 +121,14 @@ fn plain_usage(rendered: &str) -> String {
         out.push('\n');
     }
     out
+}
+
+/// The command a usage line is for: its words up to the first argument or option
+/// (`frontier river` of `frontier river [OPTIONS] <FILE>`).
+fn command_path(usage: &str) -> impl Iterator<Item = &str> {
+    usage
+        .split_whitespace()
+        .take_while(|word| !word.starts_with(['<', '[', '-']))
 }
 
 /// clap's rendering of a usage error, in two lines: `error: WHAT (tip: ...)`, then
@@ -159,11 +163,7 @@ fn two_lines(rendered: &str) -> String {
     }
     match usage {
         Some(usage) => {
-            let command: Vec<&str> = usage
-                .split_whitespace()
-                .take_while(|word| !word.starts_with(['<', '[', '-']))
-                .collect();
-            let command = command.join(" ");
+            let command = command_path(usage).collect::<Vec<_>>().join(" ");
             format!("{what}\nusage: {usage} (more: '{command} --help')")
         }
         None => what,

@@ -253,8 +253,9 @@ impl<'de, V: Deserialize<'de>> Deserialize<'de> for Entries<V> {
 }
 
 /// A number from the file in 64 bits: the largest (or smallest) if it does not fit.
-fn saturated(v: i128) -> i64 {
-    v.clamp(i64::MIN.into(), i64::MAX.into()) as i64
+fn saturated<T: TryInto<i64> + PartialOrd + Default + Copy>(v: T) -> i64 {
+    v.try_into()
+        .unwrap_or(if v < T::default() { i64::MIN } else { i64::MAX })
 }
 
 /// A whole number in the file. One too large (or small) for 64 bits is read as the largest (or
@@ -275,13 +276,13 @@ impl<'de> Deserialize<'de> for Whole {
                 Ok(Whole(v))
             }
             fn visit_u64<E: de::Error>(self, v: u64) -> Result<Whole, E> {
-                Ok(Whole(saturated(v.into())))
+                Ok(Whole(saturated(v)))
             }
             fn visit_i128<E: de::Error>(self, v: i128) -> Result<Whole, E> {
                 Ok(Whole(saturated(v)))
             }
             fn visit_u128<E: de::Error>(self, v: u128) -> Result<Whole, E> {
-                Ok(Whole(i128::try_from(v).map_or(i64::MAX, saturated)))
+                Ok(Whole(saturated(v)))
             }
         }
         deserializer.deserialize_any(WholeVisitor)
@@ -310,13 +311,13 @@ impl<'de> Deserialize<'de> for RoleSpec {
                 })
             }
             fn visit_u64<E: de::Error>(self, v: u64) -> Result<RoleSpec, E> {
-                self.visit_i64(saturated(v.into()))
+                self.visit_i64(saturated(v))
             }
             fn visit_i128<E: de::Error>(self, v: i128) -> Result<RoleSpec, E> {
                 self.visit_i64(saturated(v))
             }
             fn visit_u128<E: de::Error>(self, v: u128) -> Result<RoleSpec, E> {
-                self.visit_i64(i128::try_from(v).map_or(i64::MAX, saturated))
+                self.visit_i64(saturated(v))
             }
             fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<RoleSpec, A::Error> {
                 let mut spec = RoleSpec {
@@ -356,15 +357,13 @@ impl<'de> Deserialize<'de> for StartSpec {
                 Ok(StartSpec::Near(v))
             }
             fn visit_u64<E: de::Error>(self, v: u64) -> Result<StartSpec, E> {
-                Ok(StartSpec::Near(saturated(v.into())))
+                Ok(StartSpec::Near(saturated(v)))
             }
             fn visit_i128<E: de::Error>(self, v: i128) -> Result<StartSpec, E> {
                 Ok(StartSpec::Near(saturated(v)))
             }
             fn visit_u128<E: de::Error>(self, v: u128) -> Result<StartSpec, E> {
-                Ok(StartSpec::Near(
-                    i128::try_from(v).map_or(i64::MAX, saturated),
-                ))
+                Ok(StartSpec::Near(saturated(v)))
             }
             fn visit_str<E: de::Error>(self, v: &str) -> Result<StartSpec, E> {
                 Ok(StartSpec::Bank(v.to_string()))

@@ -252,41 +252,34 @@ fn korf_nine() -> Fifteen {
 // ---------------------------------------------------------------------------------------------
 // The pairs measured.
 
+/// The 8-puzzle explored from its goal, as `bfs_reach` does; `undirected` says whether the
+/// space tells the engine that moves can be undone.
+fn from_goal(space: &Eight, undirected: bool) -> Eight {
+    Tiles {
+        start: space.goal,
+        undirected,
+        ..eight_puzzle()
+    }
+}
+
 /// `explore` with the full seen-set, as for any space.
 fn frontier_explore(space: &Eight) -> u64 {
-    let goal_space = Tiles {
-        start: space.goal,
-        ..eight_puzzle()
-    };
-    explore(&goal_space, &Config::default()).states()
+    explore(&from_goal(space, false), &Config::default()).states()
 }
 
 /// `explore` told that moves can be undone: frontier search over three layers.
 fn frontier_search_explore(space: &Eight) -> u64 {
-    let goal_space = Tiles {
-        start: space.goal,
-        undirected: true,
-        ..eight_puzzle()
-    };
-    explore(&goal_space, &Config::default()).states()
+    explore(&from_goal(space, true), &Config::default()).states()
 }
 
 /// `explore` on two threads (its narrow layers on one: [`frontier_search::PARALLEL_FROM`]).
 fn frontier_explore_two_threads(space: &Eight) -> u64 {
-    let goal_space = Tiles {
-        start: space.goal,
-        ..eight_puzzle()
-    };
-    explore(&goal_space, &Config::default().threads(2)).states()
+    explore(&from_goal(space, false), &Config::default().threads(2)).states()
 }
 
 /// `explore_indexed`: one bit per permutation instead of a hash table.
 fn frontier_explore_indexed(space: &Eight) -> u64 {
-    let goal_space = Tiles {
-        start: space.goal,
-        ..eight_puzzle()
-    };
-    explore_indexed(&goal_space, &Config::default()).states()
+    explore_indexed(&from_goal(space, false), &Config::default()).states()
 }
 
 fn pathfinding_reach(space: &Eight) -> u64 {

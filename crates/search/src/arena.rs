@@ -446,7 +446,7 @@ impl<S: Hash + Eq> StateSet<S> {
 /// then costs a second fault and a TLB flush on every core (measured: most of the system
 /// time of a two-thread search).
 #[allow(clippy::slow_vector_initialization)] // deliberately: see above
-pub(crate) fn zeroed(len: usize) -> Vec<u64> {
+fn zeroed(len: usize) -> Vec<u64> {
     let mut slots = Vec::with_capacity(len);
     slots.resize(len, 0);
     slots

@@ -1,15 +1,26 @@
-//! The store behind [`crate::explore_indexed`]: one bit per index for every state seen, and the
-//! states themselves only for the previous, current and next layers.
+//! One bit per index for every state seen, for the spaces with a perfect index: the bit set
+//! behind [`crate::bfs_indexed`], and the store behind [`crate::explore_indexed`], which keeps
+//! the states themselves only for the previous, current and next layers.
 
 use std::alloc::{alloc_zeroed, Layout};
 
 use crate::arena::prefetch;
+use crate::config::Config;
 use crate::explore::Store;
 use crate::layers::Layer;
 
 /// The most indexes a bit store takes: 2^33 bits, 1 GiB. A larger space is explored with a
 /// hash table instead.
 pub const MAX_INDEX_BOUND: u64 = 1 << 33;
+
+/// The bytes a bit array may take: what `max_states` lets the states themselves take, so that
+/// a small budget is not spent on bits (13 cells of tiles have 13! indexes, 778 MB of bits).
+pub(crate) fn bits_budget<S>(config: &Config) -> u64 {
+    let state = std::mem::size_of::<S>().max(1) as u64;
+    config
+        .max_states
+        .map_or(u64::MAX, |m| m.saturating_mul(state))
+}
 
 /// One bit per index below a bound: which [indexes](crate::Indexed::index) were seen.
 pub(crate) struct BitSet {

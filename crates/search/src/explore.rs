@@ -13,7 +13,7 @@ use std::ops::Range;
 use rayon::prelude::*;
 
 use crate::arena::{hash_of, Insert, StateSet, AHEAD};
-use crate::bits::{BitSet, Bits};
+use crate::bits::{bits_budget, BitSet, Bits};
 use crate::config::{Config, Meter};
 use crate::layers::{Layer, LayerSet};
 use crate::outcome::{Exploration, Limit, Status};
@@ -104,15 +104,6 @@ where
         })
     };
     in_pool(config, run)
-}
-
-/// The bytes a bit array may take: what `max_states` lets the states themselves take, so that
-/// a small budget is not spent on bits (13 cells of tiles have 13! indexes, 778 MB of bits).
-pub(crate) fn bits_budget<S>(config: &Config) -> u64 {
-    let state = std::mem::size_of::<S>().max(1) as u64;
-    config
-        .max_states
-        .map_or(u64::MAX, |m| m.saturating_mul(state))
 }
 
 /// Runs `run` on a pool of `config.threads` workers, the caller's thread one of them: with one

@@ -5,9 +5,8 @@ use std::collections::BinaryHeap;
 use std::hash::Hash;
 
 use crate::arena::{hash_of, Arena, Insert, AHEAD};
-use crate::bits::BitSet;
+use crate::bits::{bits_budget, BitSet};
 use crate::config::{weigh, Config, Meter};
-use crate::explore::bits_budget;
 use crate::outcome::{Limit, Outcome, Solution, Status};
 use crate::space::{Cost, Indexed, Reversible, Space};
 

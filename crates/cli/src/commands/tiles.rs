@@ -308,16 +308,17 @@ pub fn run(args: Args, ctx: &Context) -> anyhow::Result<ExitCode> {
         }
         Some(_) => {
             let n = shape.cells();
-            let algo = Algo::Idastar;
+            // `--algo` is given here; the default only completes the call.
+            let default = Algo::Idastar;
             if n <= u64::MAX_CELLS {
                 // A bit per arrangement for `--algo bfs` (up to 13 cells).
-                generic::<u64>(&puzzle, estimate, |s| search.solve_indexed(ctx, s, algo))
+                generic::<u64>(&puzzle, estimate, |s| search.solve_indexed(ctx, s, default))
             } else if n <= u128::MAX_CELLS {
-                generic::<u128>(&puzzle, estimate, |s| search.solve(ctx, s, algo))
+                generic::<u128>(&puzzle, estimate, |s| search.solve(ctx, s, default))
             } else if n <= Wide::<64>::MAX_CELLS {
-                generic::<Wide<64>>(&puzzle, estimate, |s| search.solve(ctx, s, algo))
+                generic::<Wide<64>>(&puzzle, estimate, |s| search.solve(ctx, s, default))
             } else {
-                generic::<Wide<256>>(&puzzle, estimate, |s| search.solve(ctx, s, algo))
+                generic::<Wide<256>>(&puzzle, estimate, |s| search.solve(ctx, s, default))
             }
         }
     };
