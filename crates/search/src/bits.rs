@@ -6,7 +6,7 @@ use std::alloc::{alloc_zeroed, Layout};
 
 use crate::arena::prefetch;
 use crate::config::Config;
-use crate::explore::Store;
+use crate::explore::{Lent, Store};
 use crate::layers::Layer;
 
 /// The most indexes a bit store takes: 2^33 bits, 1 GiB. A larger space is explored with a
@@ -179,6 +179,19 @@ impl<S: Send + Sync> Store<S> for Bits<S> {
     }
 
     fn make_large(&mut self) {}
+
+    /// A bit store looks states up by their bits alone: its layers can be lent.
+    fn lend(&mut self) -> Option<Lent<S>> {
+        Some(Lent {
+            previous: std::mem::take(&mut self.previous),
+            current: std::mem::take(&mut self.current),
+        })
+    }
+
+    fn restore(&mut self, lent: Lent<S>) {
+        self.previous = lent.previous;
+        self.current = lent.current;
+    }
 }
 
 #[cfg(test)]

@@ -175,6 +175,20 @@ pub(crate) trait Store<S>: Send + Sync + Sized {
     fn refused(&self) -> bool {
         false
     }
+    /// Takes the previous and current layers out, for a caller that expands the current layer
+    /// while inserting straight into the next one; `None` if looking states up needs them in
+    /// place (a hash index compares states there).
+    fn lend(&mut self) -> Option<Lent<S>> {
+        None
+    }
+    /// Puts back the layers [`Store::lend`] took.
+    fn restore(&mut self, _lent: Lent<S>) {}
+}
+
+/// The previous and current layers, lent by a [`Store`].
+pub(crate) struct Lent<S> {
+    pub previous: Vec<S>,
+    pub current: Vec<S>,
 }
 
 /// Every state seen, in the order found, so that each layer is a range of ids.
@@ -335,6 +349,82 @@ impl<S: Hash + Eq, T: Store<S>> Shard<S, T> {
         self.next_parents.clear();
         self.store.advance();
     }
+
+    /// How an expansion reads this shard's current layer.
+    fn reading(&self) -> Reading<'_, S> {
+        Reading {
+            layer: self.store.layer(),
+            parents: &self.parents,
+            previous: self.store.previous(),
+        }
+    }
+
+    /// Expands the current layer's `slices` on this thread and stores their new
+    /// successors. A store that [lends](Store::lend) its layers takes each successor straight
+    /// from the space's callback; any other takes them through `pending`, in batches whose
+    /// look-ups are prefetched.
+    #[inline(always)]
+    fn expand_alone<P>(
+        &mut self,
+        space: &P,
+        meter: &mut Meter,
+        depth: u32,
+        slices: &[(usize, Range<usize>)],
+        key: &impl Fn(&S) -> u64,
+        pending: &mut Batch<S>,
+    ) -> Result<(), Limit>
+    where
+        P: Space<State = S>,
+    {
+        let mut generated = 0;
+        let result = if let Some(lent) = self.store.lend() {
+            let reading = Reading {
+                layer: &lent.current,
+                parents: &self.parents,
+                previous: &lent.previous,
+            };
+            let (store, next_parents) = (&mut self.store, &mut self.next_parents);
+            let mut result = Ok(());
+            'slices: for (_, slice) in slices {
+                for position in slice.clone() {
+                    if let Err(limit) = meter.expand(u64::from(depth)) {
+                        result = Err(limit);
+                        break 'slices;
+                    }
+                    let admit = |key, next, parent| {
+                        if let (true, Some(parent)) = (store.insert_next(key, next), parent) {
+                            next_parents.push(parent);
+                        }
+                    };
+                    generated += expand_state(space, &reading, position, key, admit);
+                }
+            }
+            self.store.restore(lent);
+            result
+        } else {
+            let mut result = Ok(());
+            'slices: for (_, slice) in slices {
+                let mut position = slice.start;
+                while position < slice.end {
+                    let reading = self.reading();
+                    while position < slice.end && pending.states.len() < PENDING {
+                        if let Err(limit) = meter.expand(u64::from(depth)) {
+                            result = Err(limit);
+                            break 'slices;
+                        }
+                        let push = |hash, next, parent| pending.push(hash, next, parent);
+                        generated += expand_state(space, &reading, position, key, push);
+                        position += 1;
+                    }
+                    self.admit_all(pending);
+                }
+            }
+            self.admit_all(pending);
+            result
+        };
+        meter.stats.generated += generated;
+        result
+    }
 }
 
 /// Successors on their way into a shard, in the order generated, with their hashes and, while
@@ -363,13 +453,21 @@ impl<S> Batch<S> {
     }
 }
 
-/// Calls `out(key, next, parent)` for each successor `next` of the state at `position` in
-/// `shard`'s current layer, with `parent` that position if the shard keeps parents; skips the
-/// successor equal to the state's own parent. Returns how many successors the space generated.
+/// A shard's current layer as an expansion reads it: its states, their parents' positions
+/// (empty if the shard keeps none) and the previous layer they point into.
+struct Reading<'a, S> {
+    layer: &'a [S],
+    parents: &'a [u32],
+    previous: &'a [S],
+}
+
+/// Calls `out(key, next, parent)` for each successor `next` of the state at `position` in the
+/// current layer, with `parent` that position if the shard keeps parents; skips the successor
+/// equal to the state's own parent. Returns how many successors the space generated.
 #[inline]
-fn expand_state<P, T>(
+fn expand_state<P>(
     space: &P,
-    shard: &Shard<P::State, T>,
+    reading: &Reading<'_, P::State>,
     position: usize,
     key: &impl Fn(&P::State) -> u64,
     mut out: impl FnMut(u64, P::State, Option<u32>),
@@ -377,13 +475,12 @@ fn expand_state<P, T>(
 where
     P: Space,
     P::State: Hash + Eq,
-    T: Store<P::State>,
 {
-    let own = shard.parents.get(position).copied();
-    let parent = (own.filter(|&p| p != NO_PARENT)).map(|p| &shard.store.previous()[p as usize]);
+    let own = reading.parents.get(position).copied();
+    let parent = (own.filter(|&p| p != NO_PARENT)).map(|p| &reading.previous[p as usize]);
     let me = own.map(|_| position as u32);
     let mut generated = 0;
-    space.successors(&shard.store.layer()[position], None, |_, next| {
+    space.successors(&reading.layer[position], None, |_, next| {
         generated += 1;
         if parent != Some(&next) {
             out(key(&next), next, me);
@@ -449,10 +546,10 @@ where
         let width: usize = shards.iter().map(|s| s.store.layer().len()).sum();
         meter.frontier(width);
         // One thread and one table: successors go from the callback through a small buffer
-        // into the table. So does a narrow layer with more threads (`Config::parallel_from`;
-        // on the 8-puzzle, two threads took 20 ms where one takes 16 ms), and every layer of a
-        // store that cannot be split (a 3x4 board's bits: 2.5-2.9 s on two threads where one
-        // takes 2.1 s, its states all stored by one).
+        // into the table, or straight into bits. So does a narrow layer with more threads
+        // (`Config::parallel_from`; on the 8-puzzle, two threads took 20 ms where one takes
+        // 16 ms), and every layer of a store that cannot be split (a 3x4 board's bits: 2.5-2.9 s
+        // on two threads where one takes 2.1 s, its states all stored by one).
         let narrow = alone || width < meter.config().parallel_width() || !splittable;
         let direct = narrow && shards.len() == 1;
         let last = !meter.may_deepen(depth);
@@ -470,23 +567,9 @@ where
             }
             let batch = &batch[..];
             if direct && !last {
-                let mut generated = 0;
-                for (_, slice) in batch {
-                    for position in slice.clone() {
-                        if let Err(limit) = meter.expand(u64::from(depth)) {
-                            layers.push(found(&shards));
-                            return Status::Limit(limit);
-                        }
-                        let push = |hash, next, parent| pending.push(hash, next, parent);
-                        generated += expand_state(space, &shards[0], position, key, push);
-                        if pending.states.len() >= PENDING {
-                            shards[0].admit_all(&mut pending);
-                        }
-                    }
-                }
-                shards[0].admit_all(&mut pending);
-                meter.stats.generated += generated;
-                if let Err(limit) = check_room(meter, &shards) {
+                let expanded =
+                    shards[0].expand_alone(space, meter, depth, batch, key, &mut pending);
+                if let Err(limit) = expanded.and_then(|()| check_room(meter, &shards)) {
                     layers.push(found(&shards));
                     return Status::Limit(limit);
                 }
@@ -600,12 +683,12 @@ where
         .par_iter()
         .map(|(k, slice)| {
             let mut buckets: Buckets<P::State> = (0..shards.len()).map(|_| Batch::new()).collect();
+            let reading = shards[*k].reading();
             let mut generated = 0;
             for position in slice.clone() {
-                generated +=
-                    expand_state(space, &shards[*k], position, key, |hash, next, parent| {
-                        buckets[shard_of(hash, shards.len())].push(hash, next, parent);
-                    });
+                generated += expand_state(space, &reading, position, key, |hash, next, parent| {
+                    buckets[shard_of(hash, shards.len())].push(hash, next, parent);
+                });
             }
             (generated, buckets)
         })

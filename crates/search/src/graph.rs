@@ -272,11 +272,13 @@ where
             if let Err(limit) = meter.expand(depth.into()) {
                 return limit.into();
             }
-            // The successors not seen yet (the state's own parent among the seen), marked.
+            // The successors not seen yet, marked. The state's own parent is skipped with one
+            // comparison, without ranking it: on the 8-puzzle, a third of all successors.
+            let parent = arena.parent(id).map(|(p, _)| arena.state(p));
             let mut generated = 0;
             space.successors(arena.state(id), None, |mv, next| {
                 generated += 1;
-                if seen.insert(space.index(&next)) {
+                if parent != Some(&next) && seen.insert(space.index(&next)) {
                     fresh.push((mv, next));
                 }
             });
