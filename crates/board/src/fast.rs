@@ -104,6 +104,9 @@ fn search(puzzle: &Puzzle, config: &Config, stop_at_goal: bool) -> Search {
     let mut frontier = vec![start.bits()];
     let mut next = Vec::new();
     let mut depth = 0u32;
+    // Whether a layer's expansion has begun and not finished: a stop then leaves that layer
+    // partial, counted as far as it got (zero included), as the engine's `explore` counts it.
+    let mut expanding = false;
     let end = if stop_at_goal && puzzle.is_goal(&start) {
         End::Found(start)
     } else if visited > max_states {
@@ -122,6 +125,7 @@ fn search(puzzle: &Puzzle, config: &Config, stop_at_goal: bool) -> Search {
                 });
                 break End::Exhausted;
             }
+            expanding = true;
             for &bits in &frontier {
                 stats.expanded += 1;
                 // From the first expansion on, so that a zero timeout stops every search.
@@ -151,6 +155,7 @@ fn search(puzzle: &Puzzle, config: &Config, stop_at_goal: bool) -> Search {
                     break 'search End::Stopped(Limit::States);
                 }
             }
+            expanding = false;
             if next.is_empty() {
                 break End::Exhausted;
             }
@@ -160,7 +165,7 @@ fn search(puzzle: &Puzzle, config: &Config, stop_at_goal: bool) -> Search {
             depth += 1;
         }
     };
-    if matches!(end, End::Stopped(_)) && !next.is_empty() {
+    if matches!(end, End::Stopped(_)) && expanding {
         layers.push(next.len() as u64);
     }
     stats.seconds = started.elapsed().as_secs_f64();

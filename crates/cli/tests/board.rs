@@ -232,3 +232,28 @@ fn explore_counts_the_reachable_states() {
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("line 2, column 2"));
 }
+
+#[test]
+fn a_stopped_exploration_counts_its_last_layer_as_far_as_it_got() {
+    // Stopped before the start's first successor: layer 1 is begun, with nothing found yet. The
+    // board's own explorer said `[1]` (marking the complete layer 0 partial) where the engine's,
+    // behind the other domains, says `[1, 0]`.
+    for (args, stdin) in [
+        (&["explore", "board", "-"][..], "AB\nAC\n"),
+        (&["explore", "tiles", "--size", "2x2"][..], ""),
+        (&["explore", "river", "family"][..], ""),
+    ] {
+        let o = frontier(&[args, &["--timeout", "0", "--json"]].concat(), stdin);
+        assert_eq!(o.status.code(), Some(3), "{args:?}: {}", stderr(&o));
+        let v = json(&o);
+        assert_eq!(v["layers"], serde_json::json!([1, 0]), "{args:?}");
+        assert_eq!(v["complete"], false);
+    }
+    // Stopped within layer 2 by the state budget: the states found there so far are counted.
+    let o = frontier(
+        &["explore", "board", "-", "--max-states", "2", "--json"],
+        "AB\nAC\n",
+    );
+    assert_eq!(o.status.code(), Some(3));
+    assert_eq!(json(&o)["layers"], serde_json::json!([1, 1, 3]));
+}
