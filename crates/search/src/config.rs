@@ -320,6 +320,15 @@ impl<'a> Meter<'a> {
         self.store_with_queue(stored, 0)
     }
 
+    /// Records that the store holds `stored` states without checking the budget: for a search
+    /// that has just found its answer, so that `stored` counts the states taken in its last
+    /// batch.
+    #[inline]
+    pub fn hold(&mut self, stored: usize) {
+        self.held = stored as u64;
+        self.stats.stored = self.stats.stored.max(self.held);
+    }
+
     /// [`Meter::store`] for a solver that also keeps `queued` entries in an open list: they
     /// count against `max_states` (they take memory) but not as stored states.
     #[inline]

@@ -122,6 +122,7 @@ where
             let step = space.step_cost(arena.state(id), &mv);
             if let Insert::New(child) = arena.insert(next, id, mv) {
                 if space.is_goal(arena.state(child)) {
+                    meter.hold(arena.len());
                     return End::Found(child, cost + step);
                 }
                 fresh.push((child, depth + 1, cost + step));
@@ -287,6 +288,7 @@ where
                 let is_goal = space.is_goal(&next);
                 let child = arena.push(next, Some((id, mv)));
                 if is_goal {
+                    meter.hold(arena.len());
                     return End::Found(child, path_cost(space, arena, child));
                 }
             }
@@ -643,13 +645,15 @@ impl<S: Hash + Eq, M: Clone> Successors<S, M> {
                 });
             }
             meter.stats.generated += generated;
-            if let Some(hit) = self.insert_into(own, &end) {
-                return Ok(Some(hit));
-            }
+            let hit = self.insert_into(own, &end);
             let other = match end {
                 Ends::Meeting(other) => other.len(),
                 Ends::Goal(_) => 0,
             };
+            if hit.is_some() {
+                meter.hold(own.len() + other);
+                return Ok(hit);
+            }
             meter.store(own.len() + other)?;
             from = to;
         }

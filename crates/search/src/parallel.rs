@@ -427,6 +427,7 @@ where
             })
             .collect();
         if let Some(hit) = hits.into_iter().flatten().next() {
+            meter.hold(own.len() + others);
             return Ok(Some(hit));
         }
         check_room(meter, own, others)?;
@@ -504,6 +505,7 @@ where
             let arena = &mut own.shards[k];
             if let Insert::New(id) = arena.insert_hashed(hash, next, parent, mv) {
                 if let Some(hit) = ends(k).hit(arena, id, hash) {
+                    meter.hold(own.len() + others);
                     return Ok(Some(globalize(k, hit)));
                 }
             }
