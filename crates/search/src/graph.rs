@@ -7,7 +7,7 @@ use std::hash::Hash;
 use crate::arena::{hash_of, Arena, Insert, AHEAD};
 use crate::bits::{bits_budget, BitSet};
 use crate::config::{weigh, Config, Meter};
-use crate::outcome::{Limit, Outcome, Solution, Status};
+use crate::outcome::{Limit, Outcome, Solution, Stats, Status};
 use crate::space::{Cost, Indexed, Reversible, Space};
 
 /// How a solver's main loop ended.
@@ -45,7 +45,16 @@ fn with_this_arena<S: Clone + Hash + Eq, M: Clone>(
     let mut meter = Meter::new(config);
     let mut cut = false;
     let end = body(&mut meter, &mut arena, &mut cut);
-    let stats = meter.finish();
+    concluded(end, cut, &arena, meter.finish())
+}
+
+/// The outcome of a search over `arena` that ended as `end` says (`cut`: see [`with_arena`]).
+pub(crate) fn concluded<S: Clone + Hash + Eq, M: Clone>(
+    end: End,
+    cut: bool,
+    arena: &Arena<S, M>,
+    stats: Stats,
+) -> Outcome<S, M> {
     match end {
         End::Found(id, cost) => Outcome::solved(arena.solution(id, cost), stats),
         End::Exhausted if cut => Outcome::stopped(Status::Limit(Limit::Depth), stats),
@@ -166,33 +175,67 @@ where
     if let Some(end) = plant_start(space, meter, arena) {
         return end;
     }
-    let mut layer = 0..1usize;
-    let mut depth = 0u32;
-    let mut batch = Successors::new();
-    while !layer.is_empty() {
-        meter.frontier(layer.len());
-        if !meter.may_deepen(depth) {
-            *cut = true;
-            break;
+    let mut layers = Layers::new();
+    loop {
+        if let Some(end) = layers.grow(space, meter, arena, cut) {
+            return end;
         }
-        let grow = Forward(space);
-        let goal = |state: &P::State| space.is_goal(state);
-        match batch.grow_layer(
-            meter,
-            depth.into(),
-            layer.clone(),
-            arena,
-            grow,
-            Ends::Goal(goal),
-        ) {
-            Ok(Some(Hit::Goal(child))) => return End::Found(child, path_cost(space, arena, child)),
-            Ok(_) => {}
-            Err(limit) => return limit.into(),
-        }
-        layer = layer.end..arena.len();
-        depth += 1;
     }
-    End::Exhausted
+}
+
+/// A breadth-first search over one arena whose start is planted, grown a layer at a time.
+pub(crate) struct Layers<S, M> {
+    /// The current layer: a range of the arena's ids.
+    pub layer: std::ops::Range<usize>,
+    /// Its distance from the start.
+    pub depth: u32,
+    batch: Successors<S, M>,
+}
+
+impl<S: Hash + Eq + Clone, M: Clone> Layers<S, M> {
+    /// The search at its start, layer 0.
+    pub fn new() -> Self {
+        Layers {
+            layer: 0..1,
+            depth: 0,
+            batch: Successors::new(),
+        }
+    }
+
+    /// Expands the current layer into the next, which becomes current; `Some` when the search
+    /// ends instead (`cut`: see [`with_arena`]).
+    pub fn grow<P>(
+        &mut self,
+        space: &P,
+        meter: &mut Meter,
+        arena: &mut Arena<S, M>,
+        cut: &mut bool,
+    ) -> Option<End>
+    where
+        P: Space<State = S, Move = M>,
+    {
+        if self.layer.is_empty() {
+            return Some(End::Exhausted);
+        }
+        meter.frontier(self.layer.len());
+        if !meter.may_deepen(self.depth) {
+            *cut = true;
+            return Some(End::Exhausted);
+        }
+        let goal = |state: &S| space.is_goal(state);
+        let (layer, depth) = (self.layer.clone(), self.depth.into());
+        match (self.batch).grow_layer(meter, depth, layer, arena, Forward(space), Ends::Goal(goal))
+        {
+            Ok(Some(Hit::Goal(child))) => {
+                return Some(End::Found(child, path_cost(space, arena, child)))
+            }
+            Ok(_) => {}
+            Err(limit) => return Some(limit.into()),
+        }
+        self.layer = self.layer.end..arena.len();
+        self.depth += 1;
+        None
+    }
 }
 
 /// [`bfs`] for a space with a perfect [index](Indexed): which states were seen is one bit per

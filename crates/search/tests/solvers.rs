@@ -204,6 +204,7 @@ proptest! {
             ("bfs", bfs(&graph, &config)),
             ("par_bfs", par_bfs(&graph, &two_threads(&config))),
             ("par_bfs, narrow layers", par_bfs(&graph, &narrow(&config))),
+            ("par_bfs, handed over", par_bfs(&graph, &handed_over(&config))),
             ("bfs_indexed", bfs_indexed(&graph, &config)),
             ("bidirectional", bidirectional(&graph, &config)),
             ("par_bidirectional", par_bidirectional(&graph, &two_threads(&config))),
@@ -297,6 +298,9 @@ proptest! {
         let expected = reachable(&graph);
         for (name, outcome) in [
             ("bfs", bfs(&graph, &Config::default())),
+            ("par_bfs", par_bfs(&graph, &two_threads(&Config::default()))),
+            ("par_bfs, narrow layers", par_bfs(&graph, &narrow(&Config::default()))),
+            ("par_bfs, handed over", par_bfs(&graph, &handed_over(&Config::default()))),
             ("dfs", dfs(&graph, &Config::default())),
             ("ucs", ucs(&graph, &Config::default())),
             ("astar", astar(&graph, &Config::default())),
@@ -369,6 +373,7 @@ proptest! {
             ("bfs", bfs(&graph, &Config::default().max_states(max))),
             ("par_bfs", par_bfs(&graph, &two_threads(&Config::default().max_states(max)))),
             ("par_bfs, narrow layers", par_bfs(&graph, &narrow(&Config::default().max_states(max)))),
+            ("par_bfs, handed over", par_bfs(&graph, &handed_over(&Config::default().max_states(max)))),
             ("dfs", dfs(&graph, &Config::default().max_states(max))),
             ("ucs", ucs(&graph, &Config::default().max_states(max))),
             ("bidirectional", bidirectional(&graph, &Config::default().max_states(max))),
@@ -428,6 +433,12 @@ fn two_threads(config: &Config) -> Config {
 /// small spaces tested here are expanded on one thread.
 fn narrow(config: &Config) -> Config {
     config.clone().threads(2)
+}
+
+/// `par_bfs` on two threads from the first layer of two states: the layers before it grow in
+/// one arena, whose states then move to the shards.
+fn handed_over(config: &Config) -> Config {
+    config.clone().threads(2).parallel_from(2)
 }
 
 const SOLVERS: [(&str, Solver); 11] = [
