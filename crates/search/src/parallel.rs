@@ -54,7 +54,8 @@ where
         let mut cut = false;
         let mut layers = Layers::new();
         let opened = plant_start(space, &mut meter, &mut arena).or_else(|| loop {
-            if layers.layer.len() >= config.parallel_width() || arena.len() >= HANDOVER_FROM {
+            let wide = layers.layer.len() >= config.parallel_width();
+            if !layers.layer.is_empty() && (wide || arena.len() >= HANDOVER_FROM) {
                 break None;
             }
             if let Some(end) = layers.grow(space, &mut meter, &mut arena, &mut cut) {
@@ -156,10 +157,11 @@ impl<S: Hash + Eq + Clone, M: Clone> Side<S, M> {
         let mut side = Side::new(Vec::new());
         // Each state's global id, by arena id; a parent comes before its children.
         let mut ids = Vec::with_capacity(arena.len());
-        let mut starts = Vec::new();
+        let lengths = |side: &Side<S, M>| side.shards.iter().map(Arena::len).collect::<Vec<_>>();
+        let mut starts = None;
         for id in 0..arena.len() as u32 {
             if id as usize == layer.start {
-                starts = side.shards.iter().map(Arena::len).collect();
+                starts = Some(lengths(&side));
             }
             let state = arena.state(id).clone();
             let hash = hash_of(&state);
@@ -176,6 +178,7 @@ impl<S: Hash + Eq + Clone, M: Clone> Side<S, M> {
             }
             ids.push(global(k, local));
         }
+        let starts = starts.unwrap_or_else(|| lengths(&side));
         side.layer = (side.shards.iter().zip(starts))
             .map(|(shard, start)| start..shard.len())
             .collect();
