@@ -71,9 +71,22 @@ fn usage_error(error: clap::Error) -> ExitCode {
         ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
             eprintln!("{}", command_needed(&error.render().to_string()));
         }
-        _ => eprintln!("{}", two_lines(&plain_usage(&error.render().to_string()))),
+        _ => eprintln!("{}", two_lines(&plain_usage(&escaped_value(&error)))),
     }
     ExitCode::from(2)
+}
+
+/// clap's rendering of an error, with the refused value escaped if it holds a line break or
+/// another control character: `'2\nx'`, where the message would otherwise break in two.
+fn escaped_value(error: &clap::Error) -> String {
+    use clap::error::{ContextKind, ContextValue};
+    let rendered = error.render().to_string();
+    match error.get(ContextKind::InvalidValue) {
+        Some(ContextValue::String(value)) if value.contains(char::is_control) => {
+            rendered.replace(value.as_str(), &value.escape_debug().to_string())
+        }
+        _ => rendered,
+    }
 }
 
 /// A command without its subcommand (`frontier`, `frontier explore`), from the help clap

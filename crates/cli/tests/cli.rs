@@ -87,6 +87,11 @@ fn usage_errors_take_one_or_two_lines() {
         ),
         (&["cube", "R", "--metric", "bad"][..], "htm, qtm"),
         (&["tiles", "1 2 3 0", "--weight", "x"][..], "not a weight"),
+        // A line break inside a value is shown escaped (it was read as a break in the list).
+        (
+            &["tiles", "1 2 3 0", "--weight", "2\nx"][..],
+            "'2\\nx' is not a weight",
+        ),
         // A negative number is a bad value, not an unknown flag.
         (
             &["tiles", "1 2 3 0", "--max-depth", "-1"][..],
