@@ -175,12 +175,14 @@ pub(crate) trait Store<S>: Send + Sync + Sized {
     fn refused(&self) -> bool {
         false
     }
+
     /// Takes the previous and current layers out, for a caller that expands the current layer
     /// while inserting straight into the next one; `None` if looking states up needs them in
     /// place (a hash index compares states there).
     fn lend(&mut self) -> Option<Lent<S>> {
         None
     }
+
     /// Puts back the layers [`Store::lend`] took.
     fn restore(&mut self, _lent: Lent<S>) {}
 }
@@ -363,7 +365,6 @@ impl<S: Hash + Eq, T: Store<S>> Shard<S, T> {
     /// successors. A store that [lends](Store::lend) its layers takes each successor straight
     /// from the space's callback; any other takes them through `pending`, in batches whose
     /// look-ups are prefetched.
-    #[inline(always)]
     fn expand_alone<P>(
         &mut self,
         space: &P,
