@@ -239,8 +239,18 @@ impl Config {
     }
 }
 
-/// How many expansions pass between two looks at the clock and the cancel flag.
+/// The most expansions that pass between two looks at the clock and the cancel flag.
 const CHECK_EVERY: u64 = 1 << 10;
+/// About how long passes between two looks, on a space slow enough that [`CHECK_EVERY`]
+/// expansions take longer: the number of expansions between looks follows the space's speed,
+/// so that a limit or a progress report comes on time even if each expansion takes
+/// milliseconds.
+const CHECK_PERIOD: Duration = Duration::from_millis(5);
+/// The shortest time over which the speed of expansion is measured.
+const SPEED_SAMPLE: Duration = Duration::from_millis(1);
+/// About how long a batch of expansions that runs without a look may take: see
+/// [`Meter::batch`].
+const BATCH_PERIOD: Duration = Duration::from_millis(50);
 /// How often the progress observer is called.
 const PROGRESS_EVERY: Duration = Duration::from_millis(100);
 
@@ -249,7 +259,14 @@ pub(crate) struct Meter<'a> {
     config: &'a Config,
     started: Instant,
     deadline: Option<Instant>,
+    /// The expansion count at which the clock is next looked at.
     next_check: u64,
+    /// Expansions between two looks, following the speed of expansion.
+    check_every: u64,
+    /// When the speed was last measured, and the expansion count then.
+    sampled: (Instant, u64),
+    /// Expansions per second, once measured.
+    speed: Option<f64>,
     last_progress: Instant,
     /// States held now; `stats.stored` keeps the most held at once.
     held: u64,
@@ -266,29 +283,40 @@ impl<'a> Meter<'a> {
             deadline: config.timeout.and_then(|t| started.checked_add(t)),
             // The first expansion looks at the clock, so that a zero timeout stops every search.
             next_check: 1,
+            check_every: 1,
+            sampled: (started, 0),
+            speed: None,
             last_progress: started,
             held: 0,
             stats: Stats::default(),
         }
     }
 
-    /// Counts one expansion; every `CHECK_EVERY` of them, checks the clock and the cancel flag.
     /// The configuration this meter checks, borrowed for as long as the meter's own borrow.
     pub fn config(&self) -> &'a Config {
         self.config
     }
 
+    /// Counts one expansion about to be made, after looking at the clock and the cancel flag
+    /// when a look is due (see [`CHECK_PERIOD`]); a limit stops it uncounted.
     #[inline]
     pub fn expand(&mut self, depth: u64) -> Result<(), Limit> {
-        self.stats.expanded += 1;
-        if self.stats.expanded >= self.next_check {
-            self.next_check = self.stats.expanded + CHECK_EVERY;
-            return self.check(depth);
+        self.expand_many(depth, 1)
+    }
+
+    /// [`Meter::expand`] for `n` expansions about to be made together.
+    #[inline]
+    pub fn expand_many(&mut self, depth: u64, n: u64) -> Result<(), Limit> {
+        let expanded = self.stats.expanded + n;
+        if expanded >= self.next_check {
+            self.check(depth)?;
         }
+        self.stats.expanded = expanded;
         Ok(())
     }
 
     /// Checks the clock and the cancel flag now, and reports progress when it is due.
+    #[cold]
     pub fn check(&mut self, depth: u64) -> Result<(), Limit> {
         if let Some(flag) = &self.config.cancel {
             if flag.load(Ordering::Relaxed) {
@@ -299,6 +327,7 @@ impl<'a> Meter<'a> {
         if self.deadline.is_some_and(|d| now >= d) {
             return Err(Limit::Time);
         }
+        self.pace(now);
         if let Some(observer) = &self.config.progress {
             if now.duration_since(self.last_progress) >= PROGRESS_EVERY {
                 self.last_progress = now;
@@ -312,6 +341,25 @@ impl<'a> Meter<'a> {
             }
         }
         Ok(())
+    }
+
+    /// Measures the speed of expansion since the last sample, once it spans [`SPEED_SAMPLE`],
+    /// and sets the next look at the clock [`CHECK_PERIOD`] ahead at that speed (at most
+    /// [`CHECK_EVERY`] expansions ahead); before the first sample, the gap doubles at each look.
+    fn pace(&mut self, now: Instant) {
+        let (then, count) = self.sampled;
+        let elapsed = now.duration_since(then);
+        let done = self.stats.expanded - count;
+        if elapsed >= SPEED_SAMPLE && done > 0 {
+            let speed = done as f64 / elapsed.as_secs_f64();
+            self.speed = Some(speed);
+            self.sampled = (now, self.stats.expanded);
+            let period = (speed * CHECK_PERIOD.as_secs_f64()) as u64;
+            self.check_every = period.clamp(1, CHECK_EVERY);
+        } else {
+            self.check_every = (self.check_every * 2).min(CHECK_EVERY);
+        }
+        self.next_check = self.stats.expanded + self.check_every;
     }
 
     /// Records that the store now holds `stored` states; fails once past `max_states`.
@@ -353,10 +401,17 @@ impl<'a> Meter<'a> {
 
     /// How many states to expand before the store is next checked: `most`, or fewer near the
     /// state budget, so that at the branching factor seen so far the budget is passed by at
-    /// most one expansion's successors (as when the store is checked after every expansion).
+    /// most one expansion's successors (as when the store is checked after every expansion);
+    /// and no more than the speed of expansion gets through in [`BATCH_PERIOD`], so that a
+    /// batch of slow expansions does not keep a limit waiting.
     pub fn batch(&self, most: usize) -> usize {
         let branching = (self.stats.generated / self.stats.expanded.max(1)).max(1) + 1;
-        ((self.room() / branching) as usize).clamp(1, most.max(1))
+        let timely = self.speed.map_or(usize::MAX, |speed| {
+            (speed * BATCH_PERIOD.as_secs_f64()) as usize
+        });
+        ((self.room() / branching) as usize)
+            .min(timely)
+            .clamp(1, most.max(1))
     }
 
     /// Whether a path of `depth` moves may be extended by one more move.

@@ -362,7 +362,7 @@ impl<S: Hash + Eq, T: Store<S>> Shard<S, T> {
     }
 
     /// Expands the current layer's `slices` on this thread and stores their new
-    /// successors. A store that [lends](Store::lend) its layers takes each successor straight
+    /// successors; each slice's expansions are counted (and the limits checked) before it runs. A store that [lends](Store::lend) its layers takes each successor straight
     /// from the space's callback; any other takes them through `pending`, in batches whose
     /// look-ups are prefetched.
     fn expand_alone<P>(
@@ -386,12 +386,12 @@ impl<S: Hash + Eq, T: Store<S>> Shard<S, T> {
             };
             let (store, next_parents) = (&mut self.store, &mut self.next_parents);
             let mut result = Ok(());
-            'slices: for (_, slice) in slices {
+            for (_, slice) in slices {
+                if let Err(limit) = meter.expand_many(u64::from(depth), slice.len() as u64) {
+                    result = Err(limit);
+                    break;
+                }
                 for position in slice.clone() {
-                    if let Err(limit) = meter.expand(u64::from(depth)) {
-                        result = Err(limit);
-                        break 'slices;
-                    }
                     let admit = |key, next, parent| {
                         if let (true, Some(parent)) = (store.insert_next(key, next), parent) {
                             next_parents.push(parent);
@@ -404,15 +404,15 @@ impl<S: Hash + Eq, T: Store<S>> Shard<S, T> {
             result
         } else {
             let mut result = Ok(());
-            'slices: for (_, slice) in slices {
+            for (_, slice) in slices {
+                if let Err(limit) = meter.expand_many(u64::from(depth), slice.len() as u64) {
+                    result = Err(limit);
+                    break;
+                }
                 let mut position = slice.start;
                 while position < slice.end {
                     let reading = self.reading();
                     while position < slice.end && pending.states.len() < PENDING {
-                        if let Err(limit) = meter.expand(u64::from(depth)) {
-                            result = Err(limit);
-                            break 'slices;
-                        }
                         let push = |hash, next, parent| pending.push(hash, next, parent);
                         generated += expand_state(space, &reading, position, key, push);
                         position += 1;
@@ -576,6 +576,13 @@ where
                 }
                 continue;
             }
+            // Counted before they run, so that a limit stops the batch before its work.
+            if !last {
+                if let Err(limit) = count_expansions(meter, u64::from(depth), batch) {
+                    layers.push(found(&shards));
+                    return Status::Limit(limit);
+                }
+            }
             let expanded = expand_slices(space, &shards, batch, key);
             if last {
                 // At the depth limit: complete only if nothing lies beyond the last layer.
@@ -589,10 +596,6 @@ where
                     return Status::Limit(Limit::Depth);
                 }
                 continue;
-            }
-            if let Err(limit) = count_expansions(meter, u64::from(depth), batch) {
-                layers.push(found(&shards));
-                return Status::Limit(limit);
             }
             // Each shard takes its buckets in slice order, the order they were generated in.
             let by_shard = regroup(meter, expanded, shards.len());

@@ -277,12 +277,8 @@ pub(crate) fn count_expansions(
     depth: u64,
     slices: &[(usize, std::ops::Range<usize>)],
 ) -> Result<(), Limit> {
-    for (_, slice) in slices {
-        for _ in slice.clone() {
-            meter.expand(depth)?;
-        }
-    }
-    Ok(())
+    let states = slices.iter().map(|(_, slice)| slice.len() as u64).sum();
+    meter.expand_many(depth, states)
 }
 
 /// Turns each slice's `(successors generated, one bucket per shard)` into each shard's

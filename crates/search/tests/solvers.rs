@@ -517,6 +517,87 @@ fn every_storing_solver_obeys_the_state_budget() {
     }
 }
 
+/// An endless binary tree whose every expansion takes two milliseconds, as a space with costly
+/// successors might.
+struct SlowTree;
+
+/// How long [`SlowTree`] takes to expand a state.
+const SLOW: Duration = Duration::from_millis(2);
+
+impl Space for SlowTree {
+    type State = u64;
+    type Move = bool;
+
+    fn start(&self) -> u64 {
+        0
+    }
+
+    fn is_goal(&self, _: &u64) -> bool {
+        false
+    }
+
+    fn successors(&self, n: &u64, _: Option<&bool>, mut out: impl FnMut(bool, u64)) {
+        std::thread::sleep(SLOW);
+        out(false, 2 * n + 1);
+        out(true, 2 * n + 2);
+    }
+}
+
+impl Reversible for SlowTree {
+    fn goals(&self) -> Vec<u64> {
+        vec![u64::MAX]
+    }
+
+    fn predecessors(&self, n: &u64, mut out: impl FnMut(bool, u64)) {
+        std::thread::sleep(SLOW);
+        if *n > 0 {
+            out(n.is_multiple_of(2), (n - 1) / 2);
+        }
+    }
+}
+
+#[test]
+fn limits_and_progress_come_on_time_however_slow_the_space() {
+    // The clock was looked at every 1,024 expansions: two seconds here, against a timeout of
+    // 0.1 s, and no progress report in between.
+    let timeout = || Config::default().timeout(Duration::from_millis(100));
+    type Solve = fn(&SlowTree, &Config) -> Status;
+    let solvers: [(&str, Solve); 11] = [
+        ("dfs", |s, c| dfs(s, c).status),
+        ("bfs", |s, c| bfs(s, c).status),
+        ("iddfs", |s, c| iddfs(s, c).status),
+        ("ucs", |s, c| ucs(s, c).status),
+        ("astar", |s, c| astar(s, c).status),
+        ("idastar", |s, c| idastar(s, c).status),
+        ("bidirectional", |s, c| bidirectional(s, c).status),
+        ("par_bfs", |s, c| par_bfs(s, &two_threads(c)).status),
+        ("par_bidirectional", |s, c| {
+            par_bidirectional(s, &two_threads(c)).status
+        }),
+        ("explore", |s, c| explore(s, c).status),
+        // Expanded in batches by two threads: a batch of slow states kept the limit waiting.
+        ("explore, two threads", |s, c| {
+            explore(s, &two_threads(c)).status
+        }),
+    ];
+    for (name, solve) in solvers {
+        let started = std::time::Instant::now();
+        let status = solve(&SlowTree, &timeout());
+        let seconds = started.elapsed().as_secs_f64();
+        assert_eq!(status, Status::Limit(Limit::Time), "{name}");
+        assert!(seconds < 1.0, "{name} stopped after {seconds:.2} s");
+    }
+    let calls = Arc::new(std::sync::atomic::AtomicU64::new(0));
+    let seen = Arc::clone(&calls);
+    let config = Config::default()
+        .timeout(Duration::from_millis(400))
+        .progress(move |_| {
+            seen.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        });
+    bfs(&SlowTree, &config);
+    assert!(calls.load(std::sync::atomic::Ordering::Relaxed) >= 2);
+}
+
 #[test]
 fn progress_is_reported_during_long_searches() {
     let calls = Arc::new(std::sync::atomic::AtomicU64::new(0));
