@@ -277,7 +277,9 @@ impl Board {
     /// # Ok::<(), frontier_board::ParseError>(())
     /// ```
     pub fn parse(text: &str) -> Result<Board, ParseError> {
-        Parser::default().run(text)
+        // A byte-order mark, as some editors write at the start of a UTF-8 file, is not part of
+        // the board (columns are counted after it).
+        Parser::default().run(text.strip_prefix('\u{feff}').unwrap_or(text))
     }
 
     /// Reads a board file from bytes, refusing text that is not UTF-8 with its line and column.
@@ -708,6 +710,11 @@ mod tests {
     fn defaults_and_positions() {
         let board = Board::parse("AB\r\nAC\r\n\r\n").unwrap();
         assert_eq!(board.start().place, Place::Below { column: 0 });
+        // A file saved with a byte-order mark (it was "'\u{feff}' is not a letter A-Z").
+        let marked = Board::parse("\u{feff}AB\r\nAC\r\n").unwrap();
+        assert_eq!(marked.letter(0, 0), Some('A'));
+        let error = Board::parse("\u{feff}AB\nA\n").unwrap_err();
+        assert_eq!((error.line, error.column), (2, 2));
         let board = Board::parse("AB\nAC\n *\n").unwrap();
         assert_eq!(board.start().place, Place::Below { column: 1 });
         let board = Board::parse("AB\nAC\n1 1 w\n").unwrap();

@@ -27,7 +27,8 @@ pub struct SearchArgs {
     /// Consider no solution longer than N moves
     #[arg(long, value_name = "N", allow_negative_numbers = true)]
     pub max_depth: Option<u32>,
-    /// Store at most N states [default: about half of the available memory]
+    /// Store at most N states (ucs and astar count their open list's entries too) [default:
+    /// about half of the available memory]
     #[arg(long, value_name = "N", allow_negative_numbers = true)]
     pub max_states: Option<u64>,
     /// Stop after SECONDS (fractions allowed)
@@ -235,7 +236,7 @@ impl Default for Context {
 
 fn progress_message(p: &Progress) -> String {
     let mut message = format!(
-        "bound {} · {} expanded ({}/s)",
+        "depth/bound {} · {} expanded ({}/s)",
         p.depth,
         count(p.expanded),
         count((p.expanded as f64 / p.seconds.max(1e-9)) as u64)
@@ -519,8 +520,26 @@ fn stats_line(stats: &Stats) -> String {
     )
 }
 
-/// What to tell the user about a limit, with the flag that raises it.
-pub fn limit_message(limit: Limit, args: &SearchArgs, stats: &Stats) -> String {
+/// What to tell the user about a limit, with the flag that raises it; `algorithm` names the
+/// solver that stopped, if a search did.
+pub fn limit_message(
+    limit: Limit,
+    args: &SearchArgs,
+    stats: &Stats,
+    algorithm: Option<&str>,
+) -> String {
+    // ucs and astar count the entries of their open list against the budget too.
+    let queued = [Algo::Ucs.name(), Algo::Astar.name()]
+        .iter()
+        .any(|&name| algorithm == Some(name));
+    let stored = if queued {
+        format!(
+            "{} states and the entries of its open list",
+            count(stats.stored)
+        )
+    } else {
+        format!("{} states", count(stats.stored))
+    };
     match limit {
         Limit::Depth => {
             let depth = args.max_depth.unwrap_or(0);
@@ -530,14 +549,12 @@ pub fn limit_message(limit: Limit, args: &SearchArgs, stats: &Stats) -> String {
             )
         }
         Limit::States if args.max_states.is_none() => format!(
-            "stopped after storing {} states, the default budget of about half the available \
-             memory; raise it with --max-states N",
-            count(stats.stored)
+            "stopped after storing {stored}, the default budget of about half the available \
+             memory; raise it with --max-states N"
         ),
-        Limit::States => format!(
-            "stopped after storing {} states (--max-states); raise it to search further",
-            count(stats.stored)
-        ),
+        Limit::States => {
+            format!("stopped after storing {stored} (--max-states); raise it to search further")
+        }
         Limit::Time => format!(
             "stopped by --timeout after {:.1} s; raise it to search longer",
             stats.seconds
@@ -635,7 +652,7 @@ pub fn report<S, M>(
                     writeln!(
                         out,
                         "no answer: {}",
-                        limit_message(*limit, args, &outcome.stats)
+                        limit_message(*limit, args, &outcome.stats, Some(algorithm))
                     )?;
                 }
                 (Status::Solved, None) => {}
@@ -683,20 +700,21 @@ pub fn report_exploration(
                 };
                 writeln!(out, "{depth:>5}  {:>15}{note}", count(*states))?;
             }
-            let total = count(exploration.states());
+            let total = match exploration.states() {
+                1 => "1 state".to_owned(),
+                n => format!("{} states", count(n)),
+            };
             match exploration.status {
-                Status::Exhausted => {
-                    writeln!(out, "total {total} states: the whole reachable set")?
-                }
+                Status::Exhausted => writeln!(out, "total {total}: the whole reachable set")?,
                 Status::Limit(Limit::Depth) => writeln!(
                     out,
-                    "total {total} states within {} moves (more lie deeper)",
+                    "total {total} within {} moves (more lie deeper)",
                     exploration.layers.len().saturating_sub(1)
                 )?,
                 Status::Limit(limit) => writeln!(
                     out,
-                    "total {total} states counted, incomplete: {}",
-                    limit_message(limit, args, &exploration.stats)
+                    "total {total} counted, incomplete: {}",
+                    limit_message(limit, args, &exploration.stats, None)
                 )?,
                 Status::Solved => {}
             }

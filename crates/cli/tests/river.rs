@@ -325,7 +325,11 @@ fn capacity_zero_and_overflowing_counts_are_refused() {
     rejects(
         "state_overflow",
         &format!("[roles]\n{many}[boat]\ncapacity = 2\n"),
-        &[":1:1:", "overflow the state"],
+        &[
+            ":1:1:",
+            "overflow the state",
+            "and the boat's bank one more",
+        ],
     );
     rejects(
         "too_many_loads",
@@ -402,6 +406,22 @@ fn unknown_presets_and_missing_files_are_usage_errors() {
 fn limits_stop_cleanly_with_exit_3() {
     let out = frontier(&["river", "family", "--max-states", "10"]);
     assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
+    // ucs counts its open list against the budget: the message says so (it said "storing 15
+    // states" where ucs stores 15 in all without a limit).
+    let out = frontier(&[
+        "river",
+        "missionaries",
+        "--algo",
+        "ucs",
+        "--max-states",
+        "16",
+    ]);
+    assert_eq!(out.status.code(), Some(3));
+    assert!(
+        stdout(&out).contains("states and the entries of its open list (--max-states)"),
+        "{}",
+        stdout(&out)
+    );
     let out = frontier(&["river", "family", "--max-depth", "5", "--json"]);
     assert_eq!(out.status.code(), Some(3));
     assert_eq!(json(&out)["status"], "limit");

@@ -477,7 +477,8 @@ impl Builder<'_> {
                 roles_span,
                 format!(
                     "the roles' counts overflow the state: they need {bits} bits and {STATE_BITS} \
-                     are available (each role takes the bits of its count plus one)"
+                     are available (each role takes the bits of its count plus one, and the \
+                     boat's bank one more)"
                 ),
             ));
         }
