@@ -372,7 +372,7 @@ where
     let mut cost = 0;
     let mut at = id;
     while let Some((parent, mv)) = arena.parent(at) {
-        cost += space.step_cost(arena.state(parent), mv);
+        cost = Cost::saturating_add(cost, space.step_cost(arena.state(parent), mv));
         at = parent;
     }
     cost
@@ -477,7 +477,7 @@ where
         space.successors(state, None, |mv, next| children.push((mv, next)));
         meter.stats.generated += children.len() as u64;
         for (mv, next) in children.drain(..) {
-            let next_cost = cost + space.step_cost(arena.state(id), &mv);
+            let next_cost = cost.saturating_add(space.step_cost(arena.state(id), &mv));
             let next_f = next_cost.saturating_add(h(&next));
             match arena.insert(next, id, mv.clone()) {
                 Insert::New(child) => {

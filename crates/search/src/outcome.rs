@@ -72,7 +72,7 @@ impl<S, M> Solution<S, M> {
             .iter()
             .zip(&moves)
             .map(|(s, m)| space.step_cost(s, m))
-            .sum();
+            .fold(0, Cost::saturating_add);
         Solution {
             moves,
             states,

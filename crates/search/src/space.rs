@@ -1,6 +1,8 @@
 //! The problem side of the engine: what a search space must say about itself.
 
 /// The cost of a step or of a whole path. Every step costs 1 unless a space says otherwise.
+/// A path's cost is summed with saturation: one that would pass `u64::MAX` costs `u64::MAX`
+/// (the solvers then can no longer tell such paths apart, but never wrap around or panic).
 pub type Cost = u64;
 
 /// A search problem: a start state, a goal test, and transitions labelled with moves.

@@ -36,8 +36,8 @@ where
 struct Bounds {
     /// A depth for IDDFS, an `f = g + h` cost for IDA*.
     bound: Cost,
-    /// The smallest value beyond `bound` seen: the next iteration's bound.
-    next_bound: Cost,
+    /// The smallest value beyond `bound` seen: the next iteration's bound; `None` if none was.
+    next_bound: Option<Cost>,
     /// Whether `max_depth` kept some node from being expanded.
     depth_cut: bool,
 }
@@ -66,7 +66,7 @@ where
             meter: &mut meter,
             bounds: Bounds {
                 bound,
-                next_bound: Cost::MAX,
+                next_bound: None,
                 depth_cut: false,
             },
             informed,
@@ -97,15 +97,15 @@ where
         if let Some(limit) = stop {
             return Outcome::stopped(Status::Limit(limit), meter.finish());
         }
-        if bounds.next_bound == Cost::MAX {
+        let Some(next_bound) = bounds.next_bound else {
             let status = if bounds.depth_cut {
                 Status::Limit(Limit::Depth)
             } else {
                 Status::Exhausted
             };
             return Outcome::stopped(status, meter.finish());
-        }
-        bound = bounds.next_bound;
+        };
+        bound = next_bound;
         if let Err(limit) = meter.check(bound) {
             return Outcome::stopped(Status::Limit(limit), meter.finish());
         }
@@ -159,7 +159,7 @@ impl<S: Clone + Eq, M: Clone> Diver<'_, '_, S, M> {
         let child_depth = Cost::from(depth) + 1;
         if !self.informed
             && child_depth > self.bounds.bound
-            && self.bounds.next_bound == child_depth
+            && self.bounds.next_bound == Some(child_depth)
         {
             // Iterative deepening at the bound: every child lies beyond it, and the next bound
             // is already known to be one deeper, so generating them would change nothing.
@@ -174,7 +174,7 @@ impl<S: Clone + Eq, M: Clone> Diver<'_, '_, S, M> {
             if parent == Some(&child) {
                 return; // never straight back to where this state came from
             }
-            let child_g = g + space.step_cost(state, &mv);
+            let child_g = g.saturating_add(space.step_cost(state, &mv));
             let f = if self.informed {
                 let h = space.heuristic(&child);
                 child_g.saturating_add(if WEIGHTED { weigh(self.weight, h) } else { h })
@@ -182,7 +182,7 @@ impl<S: Clone + Eq, M: Clone> Diver<'_, '_, S, M> {
                 child_depth
             };
             if f > self.bounds.bound {
-                self.bounds.next_bound = self.bounds.next_bound.min(f);
+                self.bounds.next_bound = Some(self.bounds.next_bound.map_or(f, |b| b.min(f)));
                 return;
             }
             let mut descend = || {

@@ -530,6 +530,64 @@ fn every_storing_solver_obeys_the_state_budget() {
     }
 }
 
+/// A chain 0 -> 1 -> 2 -> 3 whose every step costs half of `u64::MAX`.
+struct Dear;
+
+impl Space for Dear {
+    type State = u8;
+    type Move = ();
+
+    fn start(&self) -> u8 {
+        0
+    }
+
+    fn is_goal(&self, n: &u8) -> bool {
+        *n == 3
+    }
+
+    fn successors(&self, n: &u8, _: Option<&()>, mut out: impl FnMut((), u8)) {
+        if *n < 3 {
+            out((), n + 1);
+        }
+    }
+
+    fn step_cost(&self, _: &u8, _: &()) -> Cost {
+        u64::MAX / 2
+    }
+}
+
+impl Reversible for Dear {
+    fn goals(&self) -> Vec<u8> {
+        vec![3]
+    }
+
+    fn predecessors(&self, n: &u8, mut out: impl FnMut((), u8)) {
+        if *n > 0 {
+            out((), n - 1);
+        }
+    }
+}
+
+#[test]
+fn path_costs_saturate_instead_of_wrapping() {
+    // Three steps of u64::MAX / 2: the sums overflowed (a panic in debug builds, a wrong cost
+    // in release), and idastar took its cost bound for "nothing beyond" and said "unsolvable".
+    let config = Config::default();
+    for (name, outcome) in [
+        ("dfs", dfs(&Dear, &config)),
+        ("bfs", bfs(&Dear, &config)),
+        ("iddfs", iddfs(&Dear, &config)),
+        ("ucs", ucs(&Dear, &config)),
+        ("astar", astar(&Dear, &config)),
+        ("idastar", idastar(&Dear, &config)),
+        ("bidirectional", bidirectional(&Dear, &config)),
+    ] {
+        assert_eq!(outcome.status, Status::Solved, "{name}");
+        let solution = outcome.solution.unwrap();
+        assert_eq!((solution.len(), solution.cost), (3, u64::MAX), "{name}");
+    }
+}
+
 /// An endless binary tree whose every expansion takes two milliseconds, as a space with costly
 /// successors might.
 struct SlowTree;
