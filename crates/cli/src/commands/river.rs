@@ -13,7 +13,8 @@ use crate::common::{emit, read_input, report, report_exploration, Algo, Context,
 /// The arguments of `frontier river`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// A preset (see --list), a puzzle file in TOML, or - for standard input
+    /// A preset (see --list), a puzzle file in TOML, or - for standard input. A preset's name
+    /// is read as the preset even if a file has that name: write ./NAME for the file
     #[arg(value_name = "PRESET|FILE.toml|-", required_unless_present = "list")]
     pub input: Option<String>,
     /// List the presets and exit
@@ -33,7 +34,9 @@ pub struct Args {
 // Shared with the solving commands, but refused here: an exploration visits every state.
 #[command(mut_arg("algo", |a| a.hide(true)), mut_arg("weight", |a| a.hide(true)))]
 pub struct ExploreArgs {
-    /// A preset (see `frontier river --list`), a puzzle file in TOML, or - for standard input
+    /// A preset (see `frontier river --list`), a puzzle file in TOML, or - for standard input.
+    /// A preset's name is read as the preset even if a file has that name: write ./NAME for
+    /// the file
     #[arg(value_name = "PRESET|FILE.toml|-")]
     pub input: String,
     #[command(flatten)]
