@@ -362,6 +362,11 @@ impl<'a> Meter<'a> {
         self.next_check = self.stats.expanded + self.check_every;
     }
 
+    /// The first batch of a layer, at most: states of one layer may take far longer to expand
+    /// than those before them (a river puzzle's went from 2.6 µs to 110 µs), so a layer's
+    /// batches start small and double, each timed before the next (see [`Meter::batch`]).
+    pub const FIRST_BATCH: usize = 1 << 9;
+
     /// Records that the store now holds `stored` states; fails once past `max_states`.
     #[inline]
     pub fn store(&mut self, stored: usize) -> Result<(), Limit> {

@@ -557,11 +557,13 @@ where
         let per_batch = SLICES_PER_THREAD * rayon::current_num_threads();
         // The layer is walked shard by shard; `cursor` is the next state to expand.
         let mut cursor = (0, 0);
+        let mut ramp = Meter::FIRST_BATCH;
         loop {
             // Near the state budget, batches shrink so that their successors fit in what is
             // left of it: the budget is passed by at most one expansion's successors.
             let part = |k: usize| 0..shards[k].store.layer().len();
-            let states = meter.batch(per_batch * CHUNK);
+            let states = meter.batch(per_batch * CHUNK).min(ramp);
+            ramp = ramp.saturating_mul(2);
             let batch = next_slices(&mut cursor, shards.len(), part, states, per_batch);
             if batch.is_empty() {
                 break;

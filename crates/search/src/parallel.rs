@@ -431,10 +431,12 @@ where
     }
     let threads = rayon::current_num_threads();
     let mut cursor = (0, own.layer[0].start);
+    let mut ramp = Meter::FIRST_BATCH;
     loop {
         // Near the state budget, fewer states are expanded at once (see `Meter::batch`).
         let part = |k: usize| own.layer[k].clone();
-        let states = meter.batch(4 * threads * CHUNK);
+        let states = meter.batch(4 * threads * CHUNK).min(ramp);
+        ramp = ramp.saturating_mul(2);
         let slices = next_slices(&mut cursor, SHARDS, part, states, 4 * threads);
         if slices.is_empty() {
             return Ok(None);

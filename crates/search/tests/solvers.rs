@@ -588,9 +588,20 @@ fn path_costs_saturate_instead_of_wrapping() {
     }
 }
 
-/// An endless binary tree whose every expansion takes two milliseconds, as a space with costly
-/// successors might.
-struct SlowTree;
+/// An endless binary tree whose expansions take two milliseconds each, as a space with costly
+/// successors might, from the given depth on (those above it are instant).
+struct SlowTree {
+    slow_from: u32,
+}
+
+impl SlowTree {
+    /// Sleeps as long as expanding `n` takes.
+    fn pause(&self, n: u64) {
+        if (u128::from(n) + 1).ilog2() >= self.slow_from {
+            std::thread::sleep(SLOW);
+        }
+    }
+}
 
 /// How long [`SlowTree`] takes to expand a state.
 const SLOW: Duration = Duration::from_millis(2);
@@ -608,7 +619,7 @@ impl Space for SlowTree {
     }
 
     fn successors(&self, n: &u64, _: Option<&bool>, mut out: impl FnMut(bool, u64)) {
-        std::thread::sleep(SLOW);
+        self.pause(*n);
         out(false, 2 * n + 1);
         out(true, 2 * n + 2);
     }
@@ -620,7 +631,7 @@ impl Reversible for SlowTree {
     }
 
     fn predecessors(&self, n: &u64, mut out: impl FnMut(bool, u64)) {
-        std::thread::sleep(SLOW);
+        self.pause(*n);
         if *n > 0 {
             out(n.is_multiple_of(2), (n - 1) / 2);
         }
@@ -653,11 +664,19 @@ fn limits_and_progress_come_on_time_however_slow_the_space() {
     ];
     for (name, solve) in solvers {
         let started = std::time::Instant::now();
-        let status = solve(&SlowTree, &timeout());
+        let status = solve(&SlowTree { slow_from: 0 }, &timeout());
         let seconds = started.elapsed().as_secs_f64();
         assert_eq!(status, Status::Limit(Limit::Time), "{name}");
         assert!(seconds < 1.0, "{name} stopped after {seconds:.2} s");
     }
+    // Instant down to depth 12, then slow: batches sized by the speed of the layers before
+    // took the 4,096 states of layer 12 in one (4 s on two threads).
+    let started = std::time::Instant::now();
+    let sudden = SlowTree { slow_from: 12 };
+    let status = explore(&sudden, &two_threads(&timeout())).status;
+    let seconds = started.elapsed().as_secs_f64();
+    assert_eq!(status, Status::Limit(Limit::Time));
+    assert!(seconds < 2.0, "explore stopped after {seconds:.2} s");
     let calls = Arc::new(std::sync::atomic::AtomicU64::new(0));
     let seen = Arc::clone(&calls);
     let config = Config::default()
@@ -665,7 +684,7 @@ fn limits_and_progress_come_on_time_however_slow_the_space() {
         .progress(move |_| {
             seen.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         });
-    bfs(&SlowTree, &config);
+    bfs(&SlowTree { slow_from: 0 }, &config);
     assert!(calls.load(std::sync::atomic::Ordering::Relaxed) >= 2);
 }
 
