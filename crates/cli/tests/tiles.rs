@@ -472,3 +472,36 @@ fn a_bad_or_idle_pdb_is_refused_before_anything_else() {
         assert!(String::from_utf8_lossy(&output.stderr).contains("--pdb"));
     }
 }
+
+#[test]
+fn pattern_databases_larger_than_the_memory_budget_are_a_limit() {
+    // The 8-puzzle's one table takes 725,760 bytes to build (9! entries, as many again while
+    // building): --max-states counts an entry as a state. It used to build any tables at all,
+    // 11 GB of them against a 1 GB budget.
+    let dir = cache("budget");
+    let o = frontier_in(&dir, &["tiles", HARDEST_8, "--max-states", "1000"]);
+    assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(text.contains("725,760 bytes"), "{text}");
+    assert!(text.contains("--max-states 1,000"), "{text}");
+    assert!(text.contains("--pdb"), "{text}");
+    assert!(walk(&dir).is_empty(), "nothing built: {:?}", walk(&dir));
+    let o = frontier_in(
+        &dir,
+        &["tiles", HARDEST_8, "--max-states", "1000", "--json"],
+    );
+    assert_eq!(o.status.code(), Some(3));
+    let v = json(&o);
+    assert_eq!(
+        (v["status"].as_str(), v["limit"].as_str()),
+        (Some("limit"), Some("states"))
+    );
+    // Exactly enough is enough.
+    let o = frontier_in(
+        &dir,
+        &["tiles", HARDEST_8, "--max-states", "725760", "--json"],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(json(&o)["length"], 31);
+    let _ = std::fs::remove_dir_all(&dir);
+}

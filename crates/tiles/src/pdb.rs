@@ -98,9 +98,37 @@ impl Pattern {
 /// 65-cell board already take 4.4 billion entries.)
 pub const MAX_CELLS: usize = 64;
 
-/// The number of placements of `k` tiles on `n` cells: `n!/(n-k)!`.
+/// The number of placements of `k` tiles on `n` cells: `n!/(n-k)!`, or `u64::MAX` when it is
+/// larger (63 tiles on 64 cells make 64!, which no `u64` holds).
 pub fn placements(n: usize, k: usize) -> u64 {
-    (0..k).map(|i| (n - i) as u64).product()
+    (0..k).fold(1, |p: u64, i| p.saturating_mul((n - i) as u64))
+}
+
+/// Whether the table of `k` tiles on `n` cells is built with the blank tracked: when its
+/// (placement, blank cell) space has at most [`BLANK_AWARE_LIMIT`] entries.
+fn tracks_blank(n: usize, k: usize) -> bool {
+    placements(n, k).saturating_mul((n - k) as u64) <= BLANK_AWARE_LIMIT
+}
+
+/// The most bytes a build of the tables of `groups` on a board of `cells` cells holds at once:
+/// the tables built before, and the one being built with its working space (a byte per
+/// (placement, blank cell) and then the table, when the blank is tracked; else the table
+/// alone). Saturates at `u64::MAX`. The tables themselves take a byte per entry,
+/// [`placements`] each; that is all that reading them from the cache takes.
+pub fn build_bytes(cells: usize, groups: &[Vec<u8>]) -> u64 {
+    let (mut built, mut peak) = (0u64, 0u64);
+    for group in groups {
+        let (n, k) = (cells, group.len());
+        let table = placements(n, k);
+        let work = if tracks_blank(n, k) {
+            table.saturating_mul((n - k) as u64).saturating_add(table)
+        } else {
+            table
+        };
+        peak = peak.max(built.saturating_add(work));
+        built = built.saturating_add(table);
+    }
+    peak
 }
 
 /// The rank of a placement: `cells[i]` is the cell of the i-th tile; mixed radix `n, n-1, ...`.
@@ -239,7 +267,7 @@ pub fn default_sizes(shape: Shape) -> Vec<usize> {
         _ => {}
     }
     let mut k = 1;
-    while k < tiles && placements(n, k + 1) * (n - k - 1) as u64 <= 1 << 26 {
+    while k < tiles && placements(n, k + 1).saturating_mul((n - k - 1) as u64) <= 1 << 26 {
         k += 1;
     }
     let mut sizes = vec![k; tiles / k];
@@ -470,9 +498,6 @@ impl PatternDb {
     }
 }
 
-/// Builds one pattern's table: tracking the blank when the (placement, blank) space has at most
-/// [`BLANK_AWARE_LIMIT`] entries, else the coarser relaxation where every non-pattern cell acts
-/// as a blank.
 /// Adds a worker's `local` new entries to the layer's and the build's counts, and reports
 /// progress every 64 chunks (`ci` is the chunk index).
 fn count_layer_work(
@@ -509,15 +534,16 @@ fn table_progress(
 }
 
 /// Builds one group's table, or `None` if `stop` said so first (it is asked at each chunk of
-/// a layer).
+/// a layer): tracking the blank when the (placement, blank) space has at most
+/// [`BLANK_AWARE_LIMIT`] entries, else the coarser relaxation where every non-pattern cell acts
+/// as a blank.
 fn build_pattern(
     tables: &Tables,
     group: &[u8],
     progress: &(dyn Fn(u64, u64) + Sync),
     stop: &(dyn Fn() -> bool + Sync),
 ) -> Option<Pattern> {
-    let n = tables.cells();
-    if placements(n, group.len()) * (n - group.len()) as u64 <= BLANK_AWARE_LIMIT {
+    if tracks_blank(tables.cells(), group.len()) {
         build_blank_aware(tables, group, progress, stop)
     } else {
         build_relaxed(tables, group, progress, stop)
@@ -924,6 +950,29 @@ mod tests {
             "only pattern databases are the cache's business"
         );
         fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn build_bytes_count_the_tables_and_the_working_space() {
+        let groups =
+            |sizes: &[usize]| -> Vec<Vec<u8>> { sizes.iter().map(|&k| vec![0; k]).collect() };
+        // The 8-puzzle's one table, with the blank: 9!/1! entries, and as many while building.
+        assert_eq!(build_bytes(9, &groups(&[8])), 2 * 362_880);
+        // 6-6-3: the second 6-tile build (10 blank cells, then its table) beside the first.
+        assert_eq!(
+            build_bytes(16, &groups(&[6, 6, 3])),
+            5_765_760 + 11 * 5_765_760
+        );
+        // Twelve 5-tile tables on 8 x 8 (built without the blank), then 3 tiles with it.
+        let five = placements(64, 5);
+        assert_eq!(five, 914_941_440);
+        let three = placements(64, 3);
+        assert_eq!(
+            build_bytes(64, &groups(&[5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 3])),
+            12 * five + 62 * three
+        );
+        assert_eq!(placements(64, 63), u64::MAX);
+        assert_eq!(build_bytes(64, &groups(&[63])), u64::MAX);
     }
 
     #[test]

@@ -6,15 +6,17 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use anyhow::{bail, Context as _};
-use frontier_search::{explore_indexed, Limit, Outcome, Stats, Status};
-use frontier_tiles::pdb::{default_groups, groups_by_sizes, placements};
+use frontier_search::{bytes_per_state, explore_indexed, Limit, Outcome, Stats, Status};
+use frontier_tiles::pdb::{build_bytes, default_groups, groups_by_sizes, placements};
 use frontier_tiles::{
     solve_in_stages, BuildProgress, Dir, Encoding, Estimate, HeuristicKind, PatternDb, Puzzle,
     Shape, Solver, Tables, TilesSpace, Wide,
 };
 use serde_json::json;
 
-use crate::common::{report, report_exploration, Algo, BuildBar, Context, SearchArgs, Stopwatch};
+use crate::common::{
+    count, report, report_exploration, Algo, BuildBar, Context, SearchArgs, Stopwatch,
+};
 
 /// The arguments of `frontier tiles`.
 #[derive(clap::Args, Debug)]
@@ -135,30 +137,99 @@ fn pdb_groups(puzzle: &Puzzle, sizes: Option<&str>) -> anyhow::Result<Vec<Vec<u8
     for group in &groups {
         let entries = placements(shape.cells(), group.len());
         if entries > MAX_TABLE_ENTRIES {
+            // `placements` saturates: 63 tiles on 64 cells make 64!, past any u64.
+            let entries = match entries {
+                u64::MAX => format!("more than {}", count(u64::MAX)),
+                _ => count(entries),
+            };
             bail!(
-                "--pdb: a group of {} tiles on {} cells needs {} table entries (at most {} allowed); use smaller groups",
+                "--pdb: a group of {} tiles on {} cells needs {entries} table entries (at most {} allowed); use smaller groups",
                 group.len(),
                 shape.cells(),
-                crate::common::count(entries),
-                crate::common::count(MAX_TABLE_ENTRIES)
+                count(MAX_TABLE_ENTRIES)
             );
         }
     }
     Ok(groups)
 }
 
-/// Loads (or builds, with a progress bar, and caches) the pattern databases for `puzzle`.
-/// `None` when `stop` ended a build first.
+/// The bytes pattern databases may take: one a table entry, each entry counted as a stored
+/// state, so that `--max-states N` allows N entries (never more memory than N states of a
+/// search take), and the default allows what the default state budget allows a search: about
+/// half the available memory.
+fn table_budget(search: &SearchArgs) -> u64 {
+    search.max_states.unwrap_or_else(|| {
+        // The default budget in bytes: the states of the smallest size it allows, times
+        // their size.
+        search
+            .state_budget::<u8, ()>()
+            .saturating_mul(bytes_per_state::<u8, ()>())
+    })
+}
+
+/// Refuses to build pattern databases that would take more memory than the budget allows
+/// ([`table_budget`]), as a limit (exit 3) that says what they need and how to proceed. The
+/// check is made whether or not the tables are cached, so that the answer does not depend on
+/// the cache. `None` when they fit.
+fn refuse_large_tables(
+    ctx: &Context,
+    search: &SearchArgs,
+    puzzle: &Puzzle,
+    groups: &[Vec<u8>],
+) -> anyhow::Result<Option<ExitCode>> {
+    let need = build_bytes(puzzle.shape().cells(), groups);
+    let budget = table_budget(search);
+    if need <= budget {
+        return Ok(None);
+    }
+    if search.json {
+        let outcome: Outcome<Vec<u8>, Dir> = Outcome {
+            status: Status::Limit(Limit::States),
+            solution: None,
+            stats: Stats::default(),
+        };
+        return report_unanswered(ctx, search, &outcome).map(Some);
+    }
+    let sizes: Vec<String> = groups.iter().map(|g| g.len().to_string()).collect();
+    let (limit, raise) = match search.max_states {
+        Some(n) => (
+            format!("more than --max-states {} allows", count(n)),
+            "raise --max-states",
+        ),
+        None => (
+            format!(
+                "more than the default budget of {} bytes (about half the available memory)",
+                count(budget)
+            ),
+            "raise the budget with --max-states N",
+        ),
+    };
+    ctx.clear_progress();
+    crate::common::emit(|out| {
+        writeln!(
+            out,
+            "no answer: building the pattern databases (split {}) takes {} bytes, a byte an entry: {limit}",
+            sizes.join("-"),
+            count(need)
+        )?;
+        writeln!(
+            out,
+            "use smaller groups (--pdb), another --heuristic, or {raise} (an entry counts as a stored state)"
+        )
+    })?;
+    Ok(Some(ExitCode::from(3)))
+}
+
+/// Loads (or builds, with a progress bar, and caches) the pattern databases of `groups` for
+/// `puzzle`. `None` when `stop` ended a build first.
 fn pattern_db(
     puzzle: &Puzzle,
-    sizes: Option<&str>,
+    groups: &[Vec<u8>],
     ctx: &Context,
     quiet: bool,
     stop: &(dyn Fn() -> bool + Sync),
-) -> anyhow::Result<Option<Arc<PatternDb>>> {
-    let shape = puzzle.shape();
-    let groups = pdb_groups(puzzle, sizes)?;
-    let tables = Tables::new(shape, puzzle.goal());
+) -> Option<Arc<PatternDb>> {
+    let tables = Tables::new(puzzle.shape(), puzzle.goal());
     let dir = frontier_tiles::cache_dir();
     let bar = BuildBar::new(ctx, quiet);
     let progress = |p: BuildProgress| {
@@ -167,11 +238,11 @@ fn pattern_db(
             bar.update(p.done, p.total, message);
         }
     };
-    let db = PatternDb::load_or_build(&dir, &tables, &groups, &progress, stop);
+    let db = PatternDb::load_or_build(&dir, &tables, groups, &progress, stop);
     if let Some(bar) = bar {
         bar.finish();
     }
-    Ok(db.map(Arc::new))
+    db.map(Arc::new)
 }
 
 /// Reports an outcome that has no solution to draw (decided by parity, or stopped before the
@@ -291,7 +362,11 @@ pub fn run(args: Args, ctx: &Context) -> anyhow::Result<ExitCode> {
         (true, HeuristicKind::Manhattan) => Estimate::Manhattan,
         (true, HeuristicKind::Conflict) => Estimate::Conflict,
         (true, HeuristicKind::Pdb) => {
-            match pattern_db(&puzzle, args.pdb.as_deref(), ctx, quiet, &stop)? {
+            let groups = pdb_groups(&puzzle, args.pdb.as_deref())?;
+            if let Some(code) = refuse_large_tables(ctx, &args.search, &puzzle, &groups)? {
+                return Ok(code);
+            }
+            match pattern_db(&puzzle, &groups, ctx, quiet, &stop) {
                 Some(db) => Estimate::Pdb(db),
                 None => return report_unanswered(ctx, &args.search, &clock.stopped()),
             }
