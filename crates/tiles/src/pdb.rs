@@ -335,12 +335,28 @@ impl PatternDb {
     ///
     /// A build looks at `stop` every few thousand entries and gives up when it says so (a
     /// timeout, Ctrl-C: a 5x5 table takes minutes): then `None`, and nothing is written.
+    ///
+    /// The cache keeps at most 2 GiB of tables: before a table is written, the least recently
+    /// used ones (never one of `groups`) are removed to make room for it, and a table that
+    /// does not fit beside the other tables of `groups` is used but not written.
     pub fn load_or_build(
         dir: &Path,
         tables: &Tables,
         groups: &[Vec<u8>],
         progress: &(dyn Fn(BuildProgress) + Sync),
         stop: &(dyn Fn() -> bool + Sync),
+    ) -> Option<PatternDb> {
+        PatternDb::load_or_build_within(dir, tables, groups, progress, stop, CACHE_BUDGET)
+    }
+
+    /// [`PatternDb::load_or_build`] with a cache of at most `budget` bytes of tables.
+    fn load_or_build_within(
+        dir: &Path,
+        tables: &Tables,
+        groups: &[Vec<u8>],
+        progress: &(dyn Fn(BuildProgress) + Sync),
+        stop: &(dyn Fn() -> bool + Sync),
+        budget: u64,
     ) -> Option<PatternDb> {
         let mut patterns = Vec::new();
         let mut origins = Vec::new();
@@ -364,13 +380,11 @@ impl PatternDb {
                 Err(e) => {
                     let report = table_progress(progress, i, groups.len());
                     let p = build_pattern(tables, g, &report, stop)?;
-                    let _ = fs::create_dir_all(dir)
-                        .and_then(|_| write_table(&path, tables.shape, &homes, &p.table));
                     let used: Vec<PathBuf> = groups
                         .iter()
                         .map(|g| dir.join(file_name(tables, g)))
                         .collect();
-                    trim_cache(dir, &used, CACHE_BUDGET);
+                    save(dir, &path, &used, tables.shape, &homes, &p.table, budget);
                     let origin = if e.kind() == io::ErrorKind::NotFound {
                         Origin::Built
                     } else {
@@ -800,13 +814,39 @@ fn build_relaxed(
 /// each with the default 6-6-6-6 split), or thousands of 15-puzzle goals (about 50 MB each).
 const CACHE_BUDGET: u64 = 2 << 30;
 
+/// Writes the table just built for `path` into the cache `dir`, first removing the least
+/// recently used tables (never one of `used`, the tables of the puzzle at hand) so that the
+/// cache, this table included, takes at most `budget` bytes. When the tables in use leave no
+/// room for it, it is not written: the cache never grows past its budget. A cache that cannot
+/// be written is no error.
+fn save(
+    dir: &Path,
+    path: &Path,
+    used: &[PathBuf],
+    shape: Shape,
+    homes: &[u8],
+    table: &[u8],
+    budget: u64,
+) {
+    let size = header(shape, homes, 0, 0).len() as u64 + table.len() as u64;
+    // A damaged or outdated file of this table is replaced: it takes no room meanwhile.
+    let _ = fs::remove_file(path);
+    if fs::create_dir_all(dir).is_err() {
+        return;
+    }
+    let others = trim_cache(dir, used, budget.saturating_sub(size));
+    if others.saturating_add(size) <= budget {
+        let _ = write_table(path, shape, homes, table);
+    }
+}
+
 /// Removes the least recently used pattern databases from the cache `dir` (by modification
 /// time, which a load renews) until they take at most `budget` bytes, never one of `used`
 /// (the tables of the puzzle at hand). Other files are left alone; what cannot be read or
-/// removed is skipped.
-fn trim_cache(dir: &Path, used: &[PathBuf], budget: u64) {
+/// removed is skipped. Returns the bytes of tables left (0 if `dir` cannot be read).
+fn trim_cache(dir: &Path, used: &[PathBuf], budget: u64) -> u64 {
     let Ok(entries) = fs::read_dir(dir) else {
-        return;
+        return 0;
     };
     let mut tables: Vec<(std::time::SystemTime, u64, PathBuf)> = entries
         .flatten()
@@ -830,6 +870,7 @@ fn trim_cache(dir: &Path, used: &[PathBuf], budget: u64) {
             total -= size;
         }
     }
+    total
 }
 
 /// The cache file name of a pattern: the board and the goal cells of its tiles.
@@ -949,6 +990,36 @@ mod tests {
             other.exists(),
             "only pattern databases are the cache's business"
         );
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn the_cache_never_grows_past_its_budget() {
+        let dir = std::env::temp_dir().join(format!("frontier-tiles-cap-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir).unwrap();
+        // An older table of another puzzle, which must make room.
+        let stale = dir.join("tiles-pdb-v2-stale.bin");
+        fs::write(&stale, vec![0u8; 1000]).unwrap();
+        let shape = Shape::new(3, 3).unwrap();
+        let tables = Tables::new(shape, &shape.default_goal());
+        // Two tables of 3,024 entries: room for one of them only.
+        let groups = groups_by_sizes(shape, &shape.default_goal(), &[4, 4]).unwrap();
+        let budget = 4000;
+        let load = || {
+            PatternDb::load_or_build_within(&dir, &tables, &groups, &|_| {}, &|| false, budget)
+                .unwrap()
+        };
+        let db = load();
+        assert_eq!(db.patterns().len(), 2, "both tables are used");
+        let sizes: Vec<u64> = fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().metadata().unwrap().len())
+            .collect();
+        assert_eq!(sizes.len(), 1, "{sizes:?}");
+        assert!(sizes[0] <= budget);
+        assert!(!stale.exists());
+        assert_eq!(load().origins(), &[Origin::Cache, Origin::Built]);
         fs::remove_dir_all(&dir).unwrap();
     }
 
