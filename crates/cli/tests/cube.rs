@@ -129,6 +129,29 @@ fn a_table_build_stops_at_the_timeout_and_writes_nothing() {
 }
 
 #[test]
+fn twophase_counts_its_tables_against_the_timeout() {
+    // Building two-phase's tables takes a good part of a second; the timeout counts from the
+    // start of the command, so 10 ms run out before the search (it solved, reporting 13 µs).
+    let dir = std::env::temp_dir().join(format!("frontier-cli-twophase-{}", std::process::id()));
+    for timeout in ["0.01", "0"] {
+        let _ = std::fs::remove_dir_all(&dir);
+        let out = Command::new(env!("CARGO_BIN_EXE_frontier"))
+            .args(["cube", "R U", "--solver", "twophase", "--json"])
+            .args(["--timeout", timeout])
+            .env("FRONTIER_CACHE_DIR", &dir)
+            .output()
+            .expect("the frontier binary runs");
+        assert_eq!(out.status.code(), Some(3), "{timeout}: {}", stderr(&out));
+        let value: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+        assert_eq!(value["limit"], "time", "{timeout}");
+        let seconds = value["stats"]["seconds"].as_f64().unwrap();
+        let timeout: f64 = timeout.parse().unwrap();
+        assert!(seconds >= timeout, "{seconds} s reported for {timeout}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn metrics_count_differently() {
     let scramble = "R2 U2";
     let start = Cube::from_scramble(scramble, Notation::Wca)

@@ -183,10 +183,28 @@ pub fn run(args: Args, ctx: &Context) -> anyhow::Result<ExitCode> {
             }
         }
     } else if twophase {
-        let config = args.search.config::<Cube, Move>(ctx);
+        // --timeout counts from the start, as for the optimal solver: loading or building the
+        // tables (about 0.5 s the first time; it cannot be stopped midway) is part of it, and
+        // a clock run out first leaves them unbuilt.
+        let clock = Stopwatch::start(&args.search, ctx);
+        if clock.stop() {
+            return report(
+                ctx,
+                &args.search,
+                "cube",
+                "twophase",
+                &clock.stopped::<Cube, Move>(),
+                |mv| json!(mv.write(notation)),
+                |_, _| Ok(()),
+            );
+        }
+        let tables = TwoPhase::get();
+        let config = clock.remaining(&args.search).config::<Cube, Move>(ctx);
         let target = args.search.max_depth.unwrap_or(TWOPHASE_TARGET);
-        let mut outcome = TwoPhase::get().solve(cube, target as usize, &config);
+        let mut outcome = tables.solve(cube, target as usize, &config);
         ctx.clear_progress();
+        // The time the command took, tables included, as --timeout counts it.
+        outcome.stats.seconds = clock.seconds();
         if let (Metric::Qtm, Some(solution)) = (metric, outcome.solution.as_mut()) {
             // Two-phase counts in htm; written in quarter turns, a half turn is two of them.
             let quarters: Vec<Move> = (solution.moves.iter())
