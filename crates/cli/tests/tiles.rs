@@ -164,7 +164,34 @@ fn bad_input_exits_2_with_the_reason() {
     let many: Vec<String> = (0..300).map(|t| t.to_string()).collect();
     let o = frontier(&["tiles", &many.join(" ")]);
     assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("300 cells"), "{}", stderr(&o));
+    assert!(stderr(&o).contains("300 tiles given"), "{}", stderr(&o));
+    // A goal as long names the goal, and the board it does not fit.
+    let o = frontier(&[
+        "tiles",
+        "1 2 3 4 5 6 7 8 0",
+        "--size",
+        "3x3",
+        "--goal",
+        &many.join(" "),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("goal: 300 tiles given, but a 3x3 board has 9 cells"),
+        "{}",
+        stderr(&o)
+    );
+    // A number too large is quoted as typed; one tile is too few for any board.
+    let o = frontier(&["tiles", "1 2 3 4 5 6 7 8 99999999999999999999999"]);
+    assert!(
+        stderr(&o).contains("tile 99999999999999999999999 is too large"),
+        "{}",
+        stderr(&o)
+    );
+    let o = frontier(&["tiles", "0"]);
+    assert!(stderr(&o).contains("at least 2 cells"), "{}", stderr(&o));
+    // Several lines: the place is a line and a column within it.
+    let o = frontier(&["tiles", "1 2 3\n4 5 6\n7 x 0"]);
+    assert!(stderr(&o).contains("line 3, column 3"), "{}", stderr(&o));
     let o = frontier(&["explore", "tiles", "--size", "17x17"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("at most 256"), "{}", stderr(&o));

@@ -144,42 +144,69 @@ impl fmt::Display for Shape {
     }
 }
 
-/// What was wrong with a puzzle's input, and where (columns count characters from 1).
+/// Where a number starts in a layout's text: its column (characters from 1) and, when the text
+/// has several lines, its line (from 1). Written `column 7`, or `line 3, column 2`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Place {
+    /// The line, named only when the text has more than one.
+    pub line: Option<usize>,
+    /// The column within the line.
+    pub column: usize,
+}
+
+impl fmt::Display for Place {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.line {
+            Some(line) => write!(f, "line {line}, column {}", self.column),
+            None => write!(f, "column {}", self.column),
+        }
+    }
+}
+
+/// `1 tile`, `9 tiles`.
+fn tiles(count: &usize) -> String {
+    match count {
+        1 => "1 tile".to_owned(),
+        n => format!("{n} tiles"),
+    }
+}
+
+/// What was wrong with a puzzle's input, and where (see [`Place`]).
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum ParseError {
     /// A token that is not a tile number.
-    #[error("{what}, column {column}: `{token}` is not a tile number")]
+    #[error("{what}, {at}: `{token}` is not a tile number")]
     BadToken {
         /// `tiles` or `goal`.
         what: &'static str,
-        /// The offending text.
+        /// The offending text (its first 20 characters and `...` when longer than 24).
         token: String,
         /// Where it starts.
-        column: usize,
+        at: Place,
     },
     /// A tile number at or above the number of cells.
-    #[error("{what}, column {column}: tile {tile} is too large for a board of {cells} cells (tiles are 0..{max})", max = cells - 1)]
+    #[error("{what}, {at}: tile {tile} is too large for a board of {cells} cells (tiles are 0..{max})", max = cells - 1)]
     TileOutOfRange {
         /// `tiles` or `goal`.
         what: &'static str,
-        /// The number read.
-        tile: u64,
+        /// The number as typed (shortened as [`ParseError::BadToken`]'s token is).
+        tile: String,
         /// Where it starts.
-        column: usize,
+        at: Place,
         /// The board's number of cells.
         cells: usize,
     },
     /// A tile given twice.
-    #[error("{what}, column {column}: tile {tile} appears twice (first at column {first})")]
+    #[error("{what}, {at}: tile {tile} appears twice (first at {first})")]
     Repeated {
         /// `tiles` or `goal`.
         what: &'static str,
         /// The repeated tile.
         tile: u8,
         /// Where it first appears.
-        first: usize,
+        first: Place,
         /// Where it appears again.
-        column: usize,
+        at: Place,
     },
     /// Tiles that do not appear.
     #[error("{what}: tile {tile} is missing")]
@@ -195,9 +222,26 @@ pub enum ParseError {
         /// `tiles` or `goal`.
         what: &'static str,
     },
+    /// A single tile, without `--size`: no board is that small.
+    #[error("{what}: {} given, but a board needs at least 2 cells", tiles(.count))]
+    TooFew {
+        /// `tiles` or `goal`.
+        what: &'static str,
+        /// How many tiles were given.
+        count: usize,
+    },
+    /// More tiles than any board has, without `--size`.
+    #[error("{what}: {} given, but a board has at most {MAX_CELLS} cells", tiles(.count))]
+    TooMany {
+        /// `tiles` or `goal`.
+        what: &'static str,
+        /// How many tiles were given.
+        count: usize,
+    },
     /// A count that is not a square, without `--size`.
     #[error(
-        "{what}: {count} tiles do not make a square board; give the size with --size ROWSxCOLS"
+        "{what}: {} do not make a square board; give the size with --size ROWSxCOLS",
+        tiles(.count)
     )]
     NotSquare {
         /// `tiles` or `goal`.
@@ -206,7 +250,7 @@ pub enum ParseError {
         count: usize,
     },
     /// A count that does not match the board's size.
-    #[error("{what}: {count} tiles given, but a {shape} board has {cells} cells")]
+    #[error("{what}: {} given, but a {shape} board has {cells} cells", tiles(.count))]
     WrongCount {
         /// `tiles` or `goal`.
         what: &'static str,
@@ -263,19 +307,19 @@ impl Puzzle {
         let start = read_tiles("tiles", text)?;
         let shape = match shape {
             Some(shape) => shape,
-            None => match infer_shape("tiles", start.len()) {
+            None => match infer_shape("tiles", start.count) {
                 Ok(shape) => shape,
                 // One short of a square: most likely a tile was left out; say which.
-                Err(e) => match infer_shape("tiles", start.len() + 1) {
+                Err(e) => match infer_shape("tiles", start.count + 1) {
                     Ok(shape) => {
-                        return Err(missing_tile("tiles", &start, shape.cells()).unwrap_or(e))
+                        return Err(missing_tile("tiles", &start.tokens, shape.cells()).unwrap_or(e))
                     }
                     Err(_) => return Err(e),
                 },
             },
         };
-        if start.len() + 1 == shape.cells() {
-            if let Some(e) = missing_tile("tiles", &start, shape.cells()) {
+        if start.count + 1 == shape.cells() {
+            if let Some(e) = missing_tile("tiles", &start.tokens, shape.cells()) {
                 return Err(e);
             }
         }
@@ -289,11 +333,18 @@ impl Puzzle {
 
     /// A puzzle from layouts already in memory (checked like parsed input).
     pub fn new(shape: Shape, start: &[u8], goal: &[u8]) -> Result<Puzzle, ParseError> {
-        let to_tokens = |v: &[u8]| {
-            v.iter()
-                .enumerate()
-                .map(|(i, &t)| (t as u64, i + 1))
-                .collect()
+        let to_tokens = |v: &[u8]| Tokens {
+            tokens: (v.iter().enumerate())
+                .map(|(i, &t)| Token {
+                    value: u64::from(t),
+                    text: t.to_string(),
+                    at: Place {
+                        line: None,
+                        column: i + 1,
+                    },
+                })
+                .collect(),
+            count: v.len(),
         };
         Ok(Puzzle {
             shape,
@@ -405,57 +456,88 @@ pub fn is_solvable(shape: Shape, start: &[u8], goal: &[u8]) -> bool {
     transpositions % 2 == dist % 2
 }
 
-/// Splits the input into numbers with their columns.
-fn read_tiles(what: &'static str, text: &str) -> Result<Vec<(u64, usize)>, ParseError> {
-    let mut out = Vec::new();
-    let mut chars = text.char_indices().peekable();
-    let mut column = 0;
-    while let Some((_, c)) = chars.next() {
+/// A number of a layout's text: its value (`u64::MAX` if larger), as typed, and where.
+struct Token {
+    value: u64,
+    text: String,
+    at: Place,
+}
+
+/// The numbers of a layout's text: the first [`MAX_CELLS`] + 1 of them, and how many there are.
+struct Tokens {
+    tokens: Vec<Token>,
+    count: usize,
+}
+
+/// A token as an error shows it: at most 24 characters, else its first 20 and `...`.
+fn shown(token: &str) -> String {
+    if token.chars().count() <= 24 {
+        token.to_owned()
+    } else {
+        format!("{}...", token.chars().take(20).collect::<String>())
+    }
+}
+
+/// Splits the input into numbers with their places. Every token is checked, but no more than
+/// one past the largest board is kept.
+fn read_tiles(what: &'static str, text: &str) -> Result<Tokens, ParseError> {
+    let lines = text.trim_end().contains('\n');
+    let mut out = Tokens {
+        tokens: Vec::new(),
+        count: 0,
+    };
+    let mut chars = text.chars().peekable();
+    let (mut line, mut column) = (1, 0);
+    let separates = |c: char| c.is_whitespace() || c == ',';
+    while let Some(c) = chars.next() {
         column += 1;
-        if c.is_whitespace() || c == ',' {
+        if c == '\n' {
+            (line, column) = (line + 1, 0);
+        }
+        if separates(c) {
             continue;
         }
-        let start_col = column;
-        let mut token = String::new();
-        token.push(c);
-        while let Some(&(_, d)) = chars.peek() {
-            if d.is_whitespace() || d == ',' {
+        let at = Place {
+            line: lines.then_some(line),
+            column,
+        };
+        let mut token = String::from(c);
+        while let Some(&d) = chars.peek() {
+            if separates(d) {
                 break;
             }
             token.push(d);
             chars.next();
             column += 1;
         }
-        let bad = || ParseError::BadToken {
-            what,
-            token: token.chars().take(20).collect(),
-            column: start_col,
-        };
         if !token.bytes().all(|b| b.is_ascii_digit()) {
-            return Err(bad());
+            return Err(ParseError::BadToken {
+                what,
+                token: shown(&token),
+                at,
+            });
         }
-        let value = token.parse::<u64>().unwrap_or(u64::MAX);
-        out.push((value, start_col));
-        if out.len() > MAX_CELLS {
-            // Stop storing, but say how many there are.
-            let cells = text
-                .split(|c: char| c.is_whitespace() || c == ',')
-                .filter(|t| !t.is_empty())
-                .count();
-            return Err(ParseError::TooLarge { cells });
+        out.count += 1;
+        if out.tokens.len() <= MAX_CELLS {
+            out.tokens.push(Token {
+                value: token.parse::<u64>().unwrap_or(u64::MAX),
+                text: shown(&token),
+                at,
+            });
         }
     }
-    if out.is_empty() {
+    if out.count == 0 {
         return Err(ParseError::Empty { what });
     }
     Ok(out)
 }
 
 /// When `tokens` are distinct tiles below `cells` with exactly one absent: that tile is missing.
-fn missing_tile(what: &'static str, tokens: &[(u64, usize)], cells: usize) -> Option<ParseError> {
+fn missing_tile(what: &'static str, tokens: &[Token], cells: usize) -> Option<ParseError> {
     let mut seen = [false; MAX_CELLS + 1];
-    for &(t, _) in tokens {
-        if t as usize >= cells || std::mem::replace(&mut seen[t as usize], true) {
+    for token in tokens {
+        let t = token.value;
+        if t >= cells as u64 || std::mem::replace(&mut seen[t as usize], true) {
             return None;
         }
     }
@@ -466,53 +548,56 @@ fn missing_tile(what: &'static str, tokens: &[(u64, usize)], cells: usize) -> Op
     })
 }
 
+/// The square board `count` tiles make.
 fn infer_shape(what: &'static str, count: usize) -> Result<Shape, ParseError> {
-    let side = (1..=16).find(|s| s * s == count);
-    match side {
-        Some(s) if s >= 2 => Shape::new(s, s),
-        _ => Err(ParseError::NotSquare { what, count }),
+    if count < 2 {
+        return Err(ParseError::TooFew { what, count });
+    }
+    if count > MAX_CELLS {
+        return Err(ParseError::TooMany { what, count });
+    }
+    match (2..=16).find(|s| s * s == count) {
+        Some(s) => Shape::new(s, s),
+        None => Err(ParseError::NotSquare { what, count }),
     }
 }
 
-fn check_layout(
-    what: &'static str,
-    tokens: Vec<(u64, usize)>,
-    shape: Shape,
-) -> Result<Vec<u8>, ParseError> {
+/// The layout `tokens` make on a board of `shape`: every tile from 0 to the last once.
+fn check_layout(what: &'static str, tokens: Tokens, shape: Shape) -> Result<Vec<u8>, ParseError> {
     let cells = shape.cells();
-    if tokens.len() != cells {
+    if tokens.count != cells {
         return Err(ParseError::WrongCount {
             what,
-            count: tokens.len(),
+            count: tokens.count,
             shape,
             cells,
         });
     }
-    let mut first = [0usize; MAX_CELLS];
+    let mut first: [Option<Place>; MAX_CELLS] = [None; MAX_CELLS];
     let mut layout = Vec::with_capacity(cells);
-    for (tile, column) in tokens {
-        if tile >= cells as u64 {
+    for Token { value, text, at } in tokens.tokens {
+        if value >= cells as u64 {
             return Err(ParseError::TileOutOfRange {
                 what,
-                tile,
-                column,
+                tile: text,
+                at,
                 cells,
             });
         }
-        let t = tile as usize;
-        if first[t] != 0 {
+        let t = value as usize;
+        if let Some(first) = first[t] {
             return Err(ParseError::Repeated {
                 what,
                 tile: t as u8,
-                first: first[t],
-                column,
+                first,
+                at,
             });
         }
-        first[t] = column;
+        first[t] = Some(at);
         layout.push(t as u8);
     }
     // With `cells` distinct tiles below `cells`, none is missing; keep the check for clarity.
-    if let Some(t) = (0..cells).find(|&t| first[t] == 0) {
+    if let Some(t) = (0..cells).find(|&t| first[t].is_none()) {
         return Err(ParseError::Missing {
             what,
             tile: t as u8,
@@ -535,19 +620,20 @@ mod tests {
 
     #[test]
     fn errors_say_where() {
+        let column = |column| Place { line: None, column };
         let e = Puzzle::parse("1 2 3 3 0 5 6 7 8", None, None).unwrap_err();
         assert_eq!(
             e,
             ParseError::Repeated {
                 what: "tiles",
                 tile: 3,
-                first: 5,
-                column: 7
+                first: column(5),
+                at: column(7)
             }
         );
         assert!(matches!(
             Puzzle::parse("1 2 x 4", None, None),
-            Err(ParseError::BadToken { column: 5, .. })
+            Err(ParseError::BadToken { at, .. }) if at == column(5)
         ));
         assert!(matches!(
             Puzzle::parse("1 2 3 4 5 0", None, None),
@@ -556,7 +642,7 @@ mod tests {
         assert!(Puzzle::parse("1 2 3 4 5 0", Some(Shape::parse("2x3").unwrap()), None).is_ok());
         assert!(matches!(
             Puzzle::parse("1 2 3 9", None, None),
-            Err(ParseError::TileOutOfRange { tile: 9, .. })
+            Err(ParseError::TileOutOfRange { tile, .. }) if tile == "9"
         ));
         assert!(matches!(
             Puzzle::parse("  ", None, None),
@@ -570,6 +656,63 @@ mod tests {
             Err(ParseError::TooLarge { cells: 272 })
         ));
         assert!(Shape::parse("1x1").is_err());
+    }
+
+    #[test]
+    fn errors_quote_what_was_typed_and_place_it_by_line() {
+        let message = |text: &str, shape: Option<&str>, goal: Option<&str>| {
+            let shape = shape.map(|s| Shape::parse(s).unwrap());
+            Puzzle::parse(text, shape, goal).unwrap_err().to_string()
+        };
+        // The number as typed, not as saturated.
+        assert_eq!(
+            message("1 2 3 4 5 6 7 8 99999999999999999999999", None, None),
+            "tiles, column 17: tile 99999999999999999999999 is too large for a board of 9 cells (tiles are 0..8)"
+        );
+        assert_eq!(
+            message("1 2 0 0007", None, None),
+            "tiles, column 7: tile 0007 is too large for a board of 4 cells (tiles are 0..3)"
+        );
+        // Too few tiles for any board, too many for any.
+        assert_eq!(
+            message("0", None, None),
+            "tiles: 1 tile given, but a board needs at least 2 cells"
+        );
+        assert_eq!(
+            message("0", Some("2x2"), None),
+            "tiles: 1 tile given, but a 2x2 board has 4 cells"
+        );
+        let many: Vec<String> = (0..300).map(|t| t.to_string()).collect();
+        let many = many.join(" ");
+        assert_eq!(
+            message(&many, None, None),
+            "tiles: 300 tiles given, but a board has at most 256 cells"
+        );
+        assert_eq!(
+            message(&many, Some("3x3"), None),
+            "tiles: 300 tiles given, but a 3x3 board has 9 cells"
+        );
+        // A goal of the wrong length says so, named.
+        for size in [None, Some("3x3")] {
+            assert_eq!(
+                message("1 2 3 4 5 6 7 8 0", size, Some(&many)),
+                "goal: 300 tiles given, but a 3x3 board has 9 cells"
+            );
+        }
+        // Several lines: the line, and the column within it.
+        assert_eq!(
+            message("1 2 3\n4 5 6\n7 x 0", None, None),
+            "tiles, line 3, column 3: `x` is not a tile number"
+        );
+        assert_eq!(
+            message("1 2 3\n4 5 6\n7 8 0\n", None, Some("1 2 3\n4 5 6\n7 5 0")),
+            "goal, line 3, column 3: tile 5 appears twice (first at line 2, column 3)"
+        );
+        // One line, with a line break after it: columns only.
+        assert_eq!(
+            message("1 2 3 4 5 6 7 x 0\n", None, None),
+            "tiles, column 15: `x` is not a tile number"
+        );
     }
 
     #[test]

@@ -5,7 +5,7 @@
 //!
 //! - [`Puzzle`] reads the DESIGN input (`"8 6 7 2 5 4 3 0 1"`, the tiles row by row, `0` for the
 //!   blank; the size inferred as a square or given as a [`Shape`]; an optional goal, by default
-//!   `1 2 ... n-1 0`) with errors that name the column, and decides solvability by parity
+//!   `1 2 ... n-1 0`) with errors that name the line and column, and decides solvability by parity
 //!   without searching.
 //! - Moves ([`Dir`]) are named by the direction the blank moves: `U D L R`.
 //! - Heuristics ([`HeuristicKind`]): Manhattan distance, Manhattan plus linear conflicts, and
@@ -42,7 +42,7 @@ pub mod pdb;
 mod space;
 mod stages;
 
-pub use board::{is_solvable, Dir, ParseError, Puzzle, Shape, MAX_CELLS};
+pub use board::{is_solvable, Dir, ParseError, Place, Puzzle, Shape, MAX_CELLS};
 pub use heuristic::{HeuristicKind, Tables};
 pub use ida::Solver;
 pub use pdb::{BuildProgress, Origin, PatternDb};

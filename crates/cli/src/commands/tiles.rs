@@ -491,30 +491,20 @@ fn generic<E: Encoding>(
 /// Explores the puzzle.
 pub fn explore(args: ExploreArgs, ctx: &Context) -> anyhow::Result<ExitCode> {
     args.search.refuse_solver_flags()?;
-    let size = match (&args.size, &args.tiles) {
-        (Some(s), _) => Some(s.clone()),
-        (None, Some(_)) => None,
-        (None, None) => Some("3x3".to_owned()),
-    };
-    let goal_text = args.goal.clone();
-    let start = match &args.tiles {
-        Some(t) => t.clone(),
+    let goal = args.goal.as_deref();
+    let puzzle = match &args.tiles {
+        Some(tiles) => read_puzzle(tiles, args.size.as_deref(), goal)?,
         None => {
-            let shape = Shape::parse(size.as_deref().unwrap_or("3x3")).context("bad --size")?;
-            let goal = match &goal_text {
-                Some(g) => Puzzle::parse(g, Some(shape), None)
-                    .context("cannot read the goal")?
-                    .start()
-                    .to_vec(),
-                None => shape.default_goal(),
-            };
-            goal.iter()
-                .map(|t| t.to_string())
-                .collect::<Vec<_>>()
-                .join(" ")
+            // From the goal: the default layout is read as the start and the goal as the goal
+            // (so that an error in it names the goal), then the start is put at the goal.
+            let shape =
+                Shape::parse(args.size.as_deref().unwrap_or("3x3")).context("bad --size")?;
+            let layout: Vec<String> = shape.default_goal().iter().map(u8::to_string).collect();
+            let puzzle = Puzzle::parse(&layout.join(" "), Some(shape), goal)
+                .context("cannot read the puzzle")?;
+            puzzle.with_start(puzzle.goal())?
         }
     };
-    let puzzle = read_puzzle(&start, size.as_deref(), goal_text.as_deref())?;
     let n = puzzle.shape().cells();
     let exploration = if n <= u64::MAX_CELLS {
         // A bit per arrangement, up to 13 cells; beyond, the engine falls back on hashing.
