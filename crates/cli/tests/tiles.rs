@@ -501,6 +501,40 @@ fn a_bad_or_idle_pdb_is_refused_before_anything_else() {
 }
 
 #[test]
+fn a_heuristic_for_a_solver_without_one_is_refused() {
+    // It was silently ignored, where --pdb and --weight were refused.
+    for algo in ["dfs", "bfs", "iddfs", "ucs", "bidirectional"] {
+        for heuristic in ["manhattan", "conflict", "pdb"] {
+            let args = ["tiles", "1 2 3 4 5 6 7 0 8", "--algo", algo];
+            let o = frontier(&[&args[..], &["--heuristic", heuristic]].concat());
+            assert_eq!(o.status.code(), Some(2), "{algo} {heuristic}");
+            let text = stderr(&o);
+            assert!(
+                text.contains(&format!("--heuristic {heuristic}"))
+                    && text.contains(&format!("--algo {algo}")),
+                "{text}"
+            );
+            assert!(text.lines().count() <= 2, "{text}");
+        }
+    }
+    // Parity is decided after the refusal, as for --pdb.
+    let o = frontier(&[
+        "tiles",
+        "2 1 3 0",
+        "--algo",
+        "bfs",
+        "--heuristic",
+        "manhattan",
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    for algo in ["astar", "idastar"] {
+        let args = ["tiles", "1 2 3 4 5 6 7 0 8", "--heuristic", "manhattan"];
+        let o = frontier(&[&args[..], &["--algo", algo]].concat());
+        assert_eq!(o.status.code(), Some(0), "{algo}: {}", stderr(&o));
+    }
+}
+
+#[test]
 fn pattern_databases_larger_than_the_memory_budget_are_a_limit() {
     // The 8-puzzle's one table takes 725,760 bytes to build (9! entries, as many again while
     // building): --max-states counts an entry as a state. It used to build any tables at all,

@@ -68,6 +68,12 @@ pub enum HeuristicArg {
     Pdb,
 }
 
+/// The name of a heuristic on the command line: `manhattan`.
+fn heuristic_name(heuristic: HeuristicArg) -> String {
+    clap::ValueEnum::to_possible_value(&heuristic)
+        .map_or_else(String::new, |v| v.get_name().to_owned())
+}
+
 impl From<HeuristicArg> for HeuristicKind {
     fn from(h: HeuristicArg) -> HeuristicKind {
         match h {
@@ -301,12 +307,21 @@ pub fn run(args: Args, ctx: &Context) -> anyhow::Result<ExitCode> {
     // The default solver is the tiles' own IDA*, which weighs its heuristic too.
     let algo = args.search.algo.unwrap_or(Algo::Idastar);
     args.search.check_weight(algo.name(), algo.is_informed())?;
-    // A bad or useless --pdb is refused before anything is decided, parity included.
+    // A heuristic no search would use, and a bad or useless --pdb, are refused before
+    // anything is decided, parity included.
+    if let (Some(heuristic), false) = (args.heuristic, algo.is_informed()) {
+        bail!(
+            "--heuristic {} guides astar and idastar; --algo {} uses no heuristic",
+            heuristic_name(heuristic),
+            algo.name()
+        );
+    }
     if let Some(sizes) = &args.pdb {
         if let Some(other) = args.heuristic.filter(|h| *h != HeuristicArg::Pdb) {
-            let other = clap::ValueEnum::to_possible_value(&other)
-                .map_or_else(String::new, |v| v.get_name().to_owned());
-            bail!("--pdb sizes the groups of --heuristic pdb; it does nothing for --heuristic {other}");
+            bail!(
+                "--pdb sizes the groups of --heuristic pdb; it does nothing for --heuristic {}",
+                heuristic_name(other)
+            );
         }
         if !algo.is_informed() {
             bail!(
