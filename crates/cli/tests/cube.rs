@@ -276,6 +276,13 @@ fn malformed_notation_exits_2_with_the_place() {
             stderr(&out)
         );
     }
+    // An apostrophe is quoted plainly, not escaped ('\'').
+    let out = frontier(&["cube", "R U'", "--notation", "seed"]);
+    assert!(
+        stderr(&out).contains("column 4: \"'\" is not a move"),
+        "{}",
+        stderr(&out)
+    );
     // WCA allows R2' (a half turn counter-clockwise).
     let (value, code) = json(&["cube", "R2'", "--json"]);
     assert_eq!(code, 0);

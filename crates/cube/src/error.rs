@@ -4,6 +4,16 @@ use thiserror::Error;
 
 use crate::geometry::Face;
 
+/// A character quoted for a message: `'x'`, an apostrophe as `"'"`, a control character
+/// escaped (`'\n'`).
+pub(crate) fn quoted(c: char) -> String {
+    match c {
+        '\'' => "\"'\"".to_owned(),
+        c if c.is_control() => format!("'{}'", c.escape_debug()),
+        c => format!("'{c}'"),
+    }
+}
+
 /// Why a facelet string or a cubie description is not a cube that can be solved.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum CubeError {
@@ -11,7 +21,7 @@ pub enum CubeError {
     #[error("the facelet string has {0} characters; it needs 54 (9 per face, faces in the order U R F D L B)")]
     Length(usize),
     /// A character of the facelet string is not a face letter.
-    #[error("facelet string, column {column}: {found:?} is not a face letter (U R F D L B)")]
+    #[error("facelet string, column {column}: {} is not a face letter (U R F D L B)", quoted(*.found))]
     Letter {
         /// 1-based position in the string.
         column: usize,
@@ -74,7 +84,7 @@ pub enum CubeError {
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum NotationError {
     /// A character that starts no move.
-    #[error("column {column}: {found:?} is not a move{hint}")]
+    #[error("column {column}: {} is not a move{hint}", quoted(*.found))]
     UnknownMove {
         /// 1-based column of the character.
         column: usize,
