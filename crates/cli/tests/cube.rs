@@ -242,6 +242,49 @@ fn impossible_cubes_exit_2_with_the_reason() {
 }
 
 #[test]
+fn facelets_may_be_written_a_face_a_group_and_errors_say_what_is_wrong() {
+    let solved = Facelets::SOLVED.to_string();
+    let faces: Vec<&str> = (0..6).map(|f| &solved[f * 9..f * 9 + 9]).collect();
+    // Six groups of nine, spaced or on lines: the cube R U' F2 was scrambled from.
+    let start = Cube::from_scramble("R U' F2", Notation::Wca)
+        .unwrap()
+        .to_facelets();
+    let text = start.to_string();
+    let grouped: Vec<&str> = (0..6).map(|f| &text[f * 9..f * 9 + 9]).collect();
+    for separator in [" ", "\n", "  \t"] {
+        let (value, code) = json(&["cube", "--facelets", &grouped.join(separator), "--json"]);
+        assert_eq!(code, 0, "{separator:?}");
+        assert_eq!(assert_solves(start, &value, Notation::Wca), 3);
+    }
+    // A string that cannot be read is not called an unsolvable cube.
+    let mut short = faces.clone();
+    short[2] = "FFFFFFFF";
+    for (facelets, expected) in [
+        (
+            "UUU".to_owned(),
+            "cannot read --facelets: the facelet string has 3 letters",
+        ),
+        (
+            short.join(" "),
+            "cannot read --facelets: facelet string, column 21: the group of face F has 8 letters",
+        ),
+        (
+            solved.replacen('U', "'", 1),
+            "cannot read --facelets: facelet string, column 1: \"'\" is not a face letter",
+        ),
+        (
+            solved.replacen('R', "U", 1),
+            "--facelets is not a solvable cube: colour U appears on 10 facelets",
+        ),
+    ] {
+        let out = frontier(&["cube", "--facelets", &facelets]);
+        assert_eq!(out.status.code(), Some(2), "{facelets}");
+        assert!(stderr(&out).contains(expected), "{}", stderr(&out));
+        assert_eq!(stderr(&out).lines().count(), 1, "{}", stderr(&out));
+    }
+}
+
+#[test]
 fn malformed_notation_exits_2_with_the_place() {
     for (args, expected) in [
         (vec!["cube", "R U Q"], "column 5"),

@@ -17,13 +17,24 @@ pub(crate) fn quoted(c: char) -> String {
 /// Why a facelet string or a cubie description is not a cube that can be solved.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum CubeError {
-    /// The facelet string is not 54 characters long.
-    #[error("the facelet string has {0} characters; it needs 54 (9 per face, faces in the order U R F D L B)")]
+    /// The facelet string does not hold 54 facelet letters (whitespace between them aside).
+    #[error("the facelet string has {0} letters; it needs 54 (9 per face, faces in the order U R F D L B, spaces between them ignored)")]
     Length(usize),
+    /// The facelet string is written as six groups, one a face, and one of them does not hold
+    /// nine letters.
+    #[error("facelet string, column {column}: the group of face {face} has {count} letters; each face has 9 (faces in the order U R F D L B)")]
+    FaceLength {
+        /// The face of the group (its place among the six).
+        face: Face,
+        /// How many letters the group has.
+        count: usize,
+        /// 1-based column (character) where the group starts in the string.
+        column: usize,
+    },
     /// A character of the facelet string is not a face letter.
     #[error("facelet string, column {column}: {} is not a face letter (U R F D L B)", quoted(*.found))]
     Letter {
-        /// 1-based position in the string.
+        /// 1-based column (character) in the string.
         column: usize,
         /// The character found.
         found: char,

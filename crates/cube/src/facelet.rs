@@ -149,18 +149,20 @@ impl Facelets {
         Face::ALL.iter().all(|&f| self.0[f.index() * 9 + 4] == f)
     }
 
-    /// Reads a 54-letter facelet string, checking only its letters and length.
+    /// Reads a 54-letter facelet string, checking only its letters and length. Whitespace
+    /// between the letters is ignored (`UUUUUUUUU RRRRRRRRR ...`, a face a group); columns
+    /// count every character from 1.
     fn parse_letters(text: &str) -> Result<Facelets, CubeError> {
-        let count = text.chars().count();
-        if count != 54 {
-            return Err(CubeError::Length(count));
+        let letters: Vec<(usize, char)> = (text.chars().enumerate())
+            .filter(|(_, c)| !c.is_whitespace())
+            .map(|(i, c)| (i + 1, c))
+            .collect();
+        if letters.len() != 54 {
+            return Err(face_length(text).unwrap_or(CubeError::Length(letters.len())));
         }
         let mut colours = [Face::U; 54];
-        for (i, (slot, c)) in colours.iter_mut().zip(text.chars()).enumerate() {
-            *slot = Face::from_letter(c).ok_or(CubeError::Letter {
-                column: i + 1,
-                found: c,
-            })?;
+        for (slot, &(column, c)) in colours.iter_mut().zip(&letters) {
+            *slot = Face::from_letter(c).ok_or(CubeError::Letter { column, found: c })?;
         }
         Ok(Facelets(colours))
     }
@@ -298,10 +300,39 @@ impl fmt::Display for Facelets {
     }
 }
 
+/// When `text` is written as six whitespace-separated groups, one a face, the first group that
+/// does not hold nine letters.
+fn face_length(text: &str) -> Option<CubeError> {
+    let mut groups = Vec::new();
+    let mut column = 0;
+    let mut start = None;
+    for c in text.chars().chain(std::iter::once(' ')) {
+        column += 1;
+        match (c.is_whitespace(), start) {
+            (false, None) => start = Some(column),
+            (true, Some(from)) => {
+                groups.push((from, column - from));
+                start = None;
+            }
+            _ => {}
+        }
+    }
+    if groups.len() != 6 {
+        return None;
+    }
+    let (face, &(column, count)) = (Face::ALL.iter().zip(&groups)).find(|(_, g)| g.1 != 9)?;
+    Some(CubeError::FaceLength {
+        face: *face,
+        count,
+        column,
+    })
+}
+
 impl FromStr for Facelets {
     type Err = CubeError;
 
-    /// Reads a 54-letter URFDLB string and checks that it is a solvable cube.
+    /// Reads a 54-letter URFDLB string (whitespace between the letters ignored) and checks that
+    /// it is a solvable cube.
     fn from_str(text: &str) -> Result<Self, Self::Err> {
         let cube = Facelets::parse_letters(text)?;
         cube.to_cubie()?;
@@ -352,6 +383,33 @@ mod tests {
                 column: 10,
                 found: 'X'
             })
+        );
+        // A face a group: whitespace between facelets is ignored, and columns count it.
+        let faces: Vec<String> = (0..6)
+            .map(|f| solved[f * 9..f * 9 + 9].to_owned())
+            .collect();
+        assert_eq!(faces.join(" ").parse::<Facelets>(), Ok(Facelets::SOLVED));
+        assert_eq!(faces.join("\n  ").parse::<Facelets>(), Ok(Facelets::SOLVED));
+        let mut bad = faces.clone();
+        bad[1].replace_range(3..4, "'");
+        assert_eq!(
+            bad.join(" ").parse::<Facelets>().unwrap_err().to_string(),
+            "facelet string, column 14: \"'\" is not a face letter (U R F D L B)"
+        );
+        // A group too short: which face, and where it starts.
+        let mut short = faces.clone();
+        short[2].pop();
+        assert_eq!(
+            short.join(" ").parse::<Facelets>(),
+            Err(CubeError::FaceLength {
+                face: Face::F,
+                count: 8,
+                column: 21
+            })
+        );
+        assert_eq!(
+            "UUU".parse::<Facelets>().unwrap_err().to_string(),
+            "the facelet string has 3 letters; it needs 54 (9 per face, faces in the order U R F D L B, spaces between them ignored)"
         );
         let ten_u = solved.replacen('R', "U", 1);
         assert!(matches!(

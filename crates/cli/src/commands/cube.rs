@@ -6,8 +6,8 @@ use std::process::ExitCode;
 
 use anyhow::{bail, Context as _};
 use frontier_cube::{
-    cache, scramble_facelets, unfold, BuildProgress, Cube, CubeSpace, Facelets, Metric, Move,
-    Notation, Optimal, SymmetricCubeSpace, TwoPhase,
+    cache, scramble_facelets, unfold, BuildProgress, Cube, CubeError, CubeSpace, Facelets, Metric,
+    Move, Notation, Optimal, SymmetricCubeSpace, TwoPhase,
 };
 use frontier_search::{Limit, Space, Status};
 use serde_json::json;
@@ -106,10 +106,16 @@ const TWOPHASE_TARGET: u32 = 20;
 /// The start cube: `--facelets` (or solved) with the scramble applied.
 fn start_cube(args: &Args, notation: Notation) -> anyhow::Result<Facelets> {
     let start = match &args.facelets {
-        Some(text) => text
-            .trim()
-            .parse::<Facelets>()
-            .context("--facelets is not a solvable cube")?,
+        // Whitespace between facelets is ignored (a face a group), and columns count it.
+        Some(text) => text.parse::<Facelets>().map_err(|e| {
+            let heading = match e {
+                CubeError::Length(_) | CubeError::FaceLength { .. } | CubeError::Letter { .. } => {
+                    "cannot read --facelets"
+                }
+                _ => "--facelets is not a solvable cube",
+            };
+            anyhow::Error::new(e).context(heading)
+        })?,
         None if args.scramble.is_none() => {
             bail!("give a scramble (e.g. frontier cube \"R U R' U'\") or --facelets STRING")
         }
