@@ -365,9 +365,13 @@ pub fn count(n: u64) -> String {
 impl SearchArgs {
     /// The state budget: `--max-states`, or what fits in about half the available memory.
     pub fn state_budget<S, M>(&self) -> u64 {
-        self.max_states.unwrap_or_else(|| {
-            (available_memory() as f64 * MEMORY_SHARE) as u64 / bytes_per_state::<S, M>()
-        })
+        self.max_states
+            .unwrap_or_else(|| Self::memory_budget() / bytes_per_state::<S, M>())
+    }
+
+    /// The bytes a search may hold by default: about half the available memory.
+    pub fn memory_budget() -> u64 {
+        (available_memory() as f64 * MEMORY_SHARE) as u64
     }
 
     /// The worker threads to start: `--threads`, but no more than the machine's logical CPUs.

@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use anyhow::{bail, Context as _};
-use frontier_search::{bytes_per_state, explore_indexed, Limit, Outcome, Stats, Status};
+use frontier_search::{explore_indexed, Limit, Outcome, Stats, Status};
 use frontier_tiles::pdb::{build_bytes, default_groups, groups_by_sizes, placements};
 use frontier_tiles::{
     solve_in_stages, BuildProgress, Dir, Encoding, Estimate, HeuristicKind, PatternDb, Puzzle,
@@ -164,13 +164,7 @@ fn pdb_groups(puzzle: &Puzzle, sizes: Option<&str>) -> anyhow::Result<Vec<Vec<u8
 /// search take), and the default allows what the default state budget allows a search: about
 /// half the available memory.
 fn table_budget(search: &SearchArgs) -> u64 {
-    search.max_states.unwrap_or_else(|| {
-        // The default budget in bytes: the states of the smallest size it allows, times
-        // their size.
-        search
-            .state_budget::<u8, ()>()
-            .saturating_mul(bytes_per_state::<u8, ()>())
-    })
+    search.max_states.unwrap_or_else(SearchArgs::memory_budget)
 }
 
 /// Refuses to build pattern databases that would take more memory than the budget allows
