@@ -680,13 +680,17 @@ pub fn report_exploration(
     ctx.clear_progress();
     let complete = exploration.is_complete();
     if args.json {
-        let object = json!({
+        let mut object = json!({
             "domain": domain,
             "layers": exploration.layers,
             "states": exploration.states(),
             "complete": complete,
             "stats": stats_json(&exploration.stats),
         });
+        // Which limit left it incomplete, named as a search's JSON names it.
+        if let Status::Limit(limit) = exploration.status {
+            object["limit"] = json!(limit.name());
+        }
         emit(|out| writeln!(out, "{object}"))?;
     } else {
         emit(|out| {

@@ -248,6 +248,7 @@ fn a_stopped_exploration_counts_its_last_layer_as_far_as_it_got() {
         let v = json(&o);
         assert_eq!(v["layers"], serde_json::json!([1, 0]), "{args:?}");
         assert_eq!(v["complete"], false);
+        assert_eq!(v["limit"], "time", "{args:?}");
     }
     // Stopped within layer 2 by the state budget: the states found there so far are counted.
     let o = frontier(
@@ -256,4 +257,5 @@ fn a_stopped_exploration_counts_its_last_layer_as_far_as_it_got() {
     );
     assert_eq!(o.status.code(), Some(3));
     assert_eq!(json(&o)["layers"], serde_json::json!([1, 1, 3]));
+    assert_eq!(json(&o)["limit"], "states");
 }
