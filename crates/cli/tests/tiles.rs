@@ -449,6 +449,29 @@ fn explore_3x3_has_181440_states_31_moves_deep() {
 }
 
 #[test]
+fn explore_from_a_goal_takes_the_board_size_from_it() {
+    // Sixteen tiles make the 15-puzzle: 1, 2, 4, 10, 24 layouts at distances 0 to 4 from its
+    // goal with the blank in a corner (OEIS A089473). It was read against a 3x3 board.
+    let goal = "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 0";
+    let o = frontier(&[
+        "explore",
+        "tiles",
+        "--goal",
+        goal,
+        "--max-depth",
+        "4",
+        "--json",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(json(&o)["layers"], serde_json::json!([1, 2, 4, 10, 24]));
+    assert_eq!(json(&o)["limit"], "depth");
+    // A goal that makes no square names the goal.
+    let o = frontier(&["explore", "tiles", "--goal", "1 2 3 0 5"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("goal: 5 tiles"), "{}", stderr(&o));
+}
+
+#[test]
 fn a_timeout_stops_a_pattern_database_build_and_leaves_no_table() {
     // The 15-puzzle's tables take seconds to build; --timeout counts from the start and stops
     // the build too (it used to run to the end and then solve, exit 0).

@@ -331,6 +331,26 @@ impl Puzzle {
         Ok(Puzzle { shape, start, goal })
     }
 
+    /// The puzzle that starts at its goal, `goal` (in the format of [`Puzzle::parse`]): the size
+    /// is `shape` if given, else the square the goal's tile count makes. Errors name the goal.
+    ///
+    /// ```
+    /// use frontier_tiles::Puzzle;
+    /// let p = Puzzle::at_goal(None, "0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15").unwrap();
+    /// assert_eq!(p.shape().to_string(), "4x4");
+    /// assert_eq!(p.start(), p.goal());
+    /// assert!(Puzzle::at_goal(None, "1 2 0").unwrap_err().to_string().starts_with("goal"));
+    /// ```
+    pub fn at_goal(shape: Option<Shape>, goal: &str) -> Result<Puzzle, ParseError> {
+        let tokens = read_tiles("goal", goal)?;
+        let shape = match shape {
+            Some(shape) => shape,
+            None => infer_shape("goal", tokens.count)?,
+        };
+        let goal = check_layout("goal", tokens, shape)?;
+        Puzzle::new(shape, &goal, &goal)
+    }
+
     /// A puzzle from layouts already in memory (checked like parsed input).
     pub fn new(shape: Shape, start: &[u8], goal: &[u8]) -> Result<Puzzle, ParseError> {
         let to_tokens = |v: &[u8]| Tokens {

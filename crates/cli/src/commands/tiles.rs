@@ -92,7 +92,7 @@ pub struct ExploreArgs {
     /// The layout to explore from [default: the goal]
     #[arg(value_name = "TILES")]
     pub tiles: Option<String>,
-    /// The board as ROWSxCOLS [default: 3x3, or the square the tiles make]
+    /// The board as ROWSxCOLS [default: the square the tiles, or the goal, make; else 3x3]
     #[arg(long, value_name = "RxC")]
     pub size: Option<String>,
     /// The goal layout [default: 1 2 ... n-1 with the blank last]
@@ -504,14 +504,17 @@ pub fn explore(args: ExploreArgs, ctx: &Context) -> anyhow::Result<ExitCode> {
     let puzzle = match &args.tiles {
         Some(tiles) => read_puzzle(tiles, args.size.as_deref(), goal)?,
         None => {
-            // From the goal: the default layout is read as the start and the goal as the goal
-            // (so that an error in it names the goal), then the start is put at the goal.
-            let shape =
-                Shape::parse(args.size.as_deref().unwrap_or("3x3")).context("bad --size")?;
-            let layout: Vec<String> = shape.default_goal().iter().map(u8::to_string).collect();
-            let puzzle = Puzzle::parse(&layout.join(" "), Some(shape), goal)
-                .context("cannot read the puzzle")?;
-            puzzle.with_start(puzzle.goal())?
+            // From the goal: the size is --size, else the square the goal makes, else 3x3.
+            let shape = args.size.as_deref().map(Shape::parse).transpose();
+            let shape = shape.context("bad --size")?;
+            match goal {
+                Some(goal) => Puzzle::at_goal(shape, goal).context("cannot read the puzzle")?,
+                None => {
+                    let shape = shape.map_or_else(|| Shape::new(3, 3), Ok)?;
+                    let layout = shape.default_goal();
+                    Puzzle::new(shape, &layout, &layout)?
+                }
+            }
         }
     };
     let n = puzzle.shape().cells();
