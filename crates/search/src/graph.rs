@@ -85,10 +85,9 @@ where
 /// Depth-first search with a seen-set: finds *a* solution, not a shortest one.
 ///
 /// The seed's solver: it follows the first move first, and never enters a state it has seen
-/// before, so it terminates on any finite space. Memory: every seen state. With `max_depth`,
-/// each state's depth is kept too, and a state reached again by a shorter path is entered
-/// again from there, so that a solution within the depth is found whenever one exists (a
-/// state first seen deep would otherwise hide the shallower paths through it).
+/// before, so it terminates on any finite space. Memory: every seen state.
+/// With `max_depth`, a state first seen deep is not revisited by a shorter path, so an answer
+/// within the depth may be missed; the outcome then says the depth limit was hit.
 pub fn dfs<P>(space: &P, config: &Config) -> Outcome<P::State, P::Move>
 where
     P: Space,
@@ -112,17 +111,11 @@ where
     if let Some(end) = plant_start(space, meter, arena) {
         return end;
     }
-    // With a depth limit, the depth each state was last entered at, by id.
-    let bounded = meter.config().max_depth.is_some();
-    let mut depths: Vec<u32> = if bounded { vec![0] } else { Vec::new() };
-    // Each stack entry: (id, depth).
-    let mut stack: Vec<(u32, u32)> = vec![(0, 0)];
+    // Each stack entry: (id, depth, cost so far).
+    let mut stack: Vec<(u32, u32, Cost)> = vec![(0, 0, 0)];
     let mut children = Vec::new();
     let mut fresh = Vec::new();
-    while let Some((id, depth)) = stack.pop() {
-        if depths.get(id as usize).is_some_and(|&d| d < depth) {
-            continue; // entered again since, by a shorter path
-        }
+    while let Some((id, depth, cost)) = stack.pop() {
         if !meter.may_deepen(depth) {
             *cut = true;
             continue;
@@ -135,25 +128,13 @@ where
         meter.stats.generated += children.len() as u64;
         fresh.clear();
         for (mv, next) in children.drain(..) {
-            match arena.insert(next, id, mv.clone()) {
-                Insert::New(child) => {
-                    if space.is_goal(arena.state(child)) {
-                        meter.hold(arena.len());
-                        return End::Found(child, path_cost(space, arena, child));
-                    }
-                    if bounded {
-                        depths.push(depth + 1);
-                    }
-                    fresh.push((child, depth + 1));
+            let step = space.step_cost(arena.state(id), &mv);
+            if let Insert::New(child) = arena.insert(next, id, mv) {
+                if space.is_goal(arena.state(child)) {
+                    meter.hold(arena.len());
+                    return End::Found(child, cost + step);
                 }
-                Insert::Seen(other)
-                    if depths.get(other as usize).is_some_and(|&d| d > depth + 1) =>
-                {
-                    arena.relink(other, id, mv);
-                    depths[other as usize] = depth + 1;
-                    fresh.push((other, depth + 1));
-                }
-                Insert::Seen(_) => {}
+                fresh.push((child, depth + 1, cost + step));
             }
         }
         if let Err(limit) = meter.store(arena.len()) {
