@@ -545,6 +545,16 @@ pub fn limit_message(
         format!("{} states", count(stats.stored))
     };
     match limit {
+        // dfs never enters a state twice, so one first reached deep hides the shorter paths
+        // through it: its depth limit proves nothing (entering states again to make it
+        // complete took hundreds of expansions a state).
+        Limit::Depth if algorithm == Some(Algo::Dfs.name()) => {
+            let depth = args.max_depth.unwrap_or(0);
+            format!(
+                "dfs found no solution within {depth} (--max-depth); it enters each state once, \
+                 so one may exist: bfs or iddfs search every path within the depth"
+            )
+        }
         Limit::Depth => {
             let depth = args.max_depth.unwrap_or(0);
             let moves = if depth == 1 { "move" } else { "moves" };

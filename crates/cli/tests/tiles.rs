@@ -449,6 +449,23 @@ fn explore_3x3_has_181440_states_31_moves_deep() {
 }
 
 #[test]
+fn dfs_at_its_depth_limit_does_not_claim_there_is_no_solution() {
+    // The 31-move position has a 31-move solution, which dfs (each state entered once) misses:
+    // it said "no solution found within 31 moves".
+    let o = frontier(&[
+        "tiles",
+        "8 6 7 2 5 4 3 0 1",
+        "--algo",
+        "dfs",
+        "--max-depth",
+        "31",
+    ]);
+    assert_eq!(o.status.code(), Some(3));
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.contains("so one may exist"), "{out}");
+}
+
+#[test]
 fn explore_from_a_goal_takes_the_board_size_from_it() {
     // Sixteen tiles make the 15-puzzle: 1, 2, 4, 10, 24 layouts at distances 0 to 4 from its
     // goal with the blank in a corner (OEIS A089473). It was read against a 3x3 board.

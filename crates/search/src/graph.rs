@@ -132,9 +132,9 @@ where
             if let Insert::New(child) = arena.insert(next, id, mv) {
                 if space.is_goal(arena.state(child)) {
                     meter.hold(arena.len());
-                    return End::Found(child, cost + step);
+                    return End::Found(child, cost.saturating_add(step));
                 }
-                fresh.push((child, depth + 1, cost + step));
+                fresh.push((child, depth + 1, cost.saturating_add(step)));
             }
         }
         if let Err(limit) = meter.store(arena.len()) {
