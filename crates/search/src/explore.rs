@@ -297,6 +297,10 @@ struct Shard<S, T> {
     parents: Vec<u32>,
     /// The parents of the next layer's states found so far.
     next_parents: Vec<u32>,
+    /// The weight of the next layer's states found so far: each is weighed as it is stored, so
+    /// that a search stopped by a limit has none left to weigh (the cube's classes, weighed
+    /// all at the stop, overshot a timeout by 0.6 s).
+    weight: u64,
     _states: PhantomData<S>,
 }
 
@@ -306,6 +310,7 @@ impl<S: Hash + Eq, T: Store<S>> Shard<S, T> {
             store,
             parents: Vec::new(),
             next_parents: Vec::new(),
+            weight: 0,
             _states: PhantomData,
         }
     }
@@ -313,23 +318,26 @@ impl<S: Hash + Eq, T: Store<S>> Shard<S, T> {
     /// A shard of `store` whose current layer is the start alone (whose key is `key`).
     fn planted(store: T, start: S, key: u64) -> Self {
         let mut shard = Shard::new(store);
-        shard.admit(key, start, Some(NO_PARENT));
+        shard.admit(key, start, Some(NO_PARENT), &|_| 0);
         shard.advance();
         shard
     }
 
     /// Takes a successor of the current layer, reached from `parent` if parents are kept:
-    /// stores it in the next layer if it was not seen.
+    /// stores it in the next layer if it was not seen, and adds its weight.
     #[inline]
-    fn admit(&mut self, hash: u64, state: S, parent: Option<u32>) {
-        if let (true, Some(parent)) = (self.store.insert_next(hash, state), parent) {
-            self.next_parents.push(parent);
+    fn admit(&mut self, hash: u64, state: S, parent: Option<u32>, weigh: &impl Fn(&S) -> u64) {
+        if self.store.insert_next(hash, state) {
+            self.weight += weigh(self.store.found().last().expect("just stored"));
+            if let Some(parent) = parent {
+                self.next_parents.push(parent);
+            }
         }
     }
 
     /// Takes a batch of successors in order, prefetching the slots of those a few places ahead
     /// so that their cache misses overlap; leaves the batch empty.
-    fn admit_all(&mut self, batch: &mut Batch<S>) {
+    fn admit_all(&mut self, batch: &mut Batch<S>, weigh: &impl Fn(&S) -> u64) {
         self.store.reserve(batch.states.len());
         for &hash in batch.hashes.iter().take(AHEAD) {
             self.store.prefetch(hash);
@@ -339,7 +347,7 @@ impl<S: Hash + Eq, T: Store<S>> Shard<S, T> {
                 self.store.prefetch(ahead);
             }
             let parent = batch.parents.get(k).copied();
-            self.admit(batch.hashes[k], state, parent);
+            self.admit(batch.hashes[k], state, parent, weigh);
         }
         batch.hashes.clear();
         batch.parents.clear();
@@ -350,6 +358,7 @@ impl<S: Hash + Eq, T: Store<S>> Shard<S, T> {
         std::mem::swap(&mut self.parents, &mut self.next_parents);
         self.next_parents.clear();
         self.store.advance();
+        self.weight = 0;
     }
 
     /// How an expansion reads this shard's current layer.
@@ -384,7 +393,8 @@ impl<S: Hash + Eq, T: Store<S>> Shard<S, T> {
                 parents: &self.parents,
                 previous: &lent.previous,
             };
-            let (store, next_parents) = (&mut self.store, &mut self.next_parents);
+            let (store, next_parents, weight) =
+                (&mut self.store, &mut self.next_parents, &mut self.weight);
             let mut result = Ok(());
             for (_, slice) in slices {
                 if let Err(limit) = meter.expand_many(u64::from(depth), slice.len() as u64) {
@@ -393,8 +403,11 @@ impl<S: Hash + Eq, T: Store<S>> Shard<S, T> {
                 }
                 for position in slice.clone() {
                     let admit = |key, next, parent| {
-                        if let (true, Some(parent)) = (store.insert_next(key, next), parent) {
-                            next_parents.push(parent);
+                        if store.insert_next(key, next) {
+                            *weight += space.weight(store.found().last().expect("just stored"));
+                            if let Some(parent) = parent {
+                                next_parents.push(parent);
+                            }
                         }
                     };
                     generated += expand_state(space, &reading, position, key, admit);
@@ -403,6 +416,7 @@ impl<S: Hash + Eq, T: Store<S>> Shard<S, T> {
             self.store.restore(lent);
             result
         } else {
+            let weigh = |state: &S| space.weight(state);
             let mut result = Ok(());
             for (_, slice) in slices {
                 if let Err(limit) = meter.expand_many(u64::from(depth), slice.len() as u64) {
@@ -417,10 +431,10 @@ impl<S: Hash + Eq, T: Store<S>> Shard<S, T> {
                         generated += expand_state(space, &reading, position, key, push);
                         position += 1;
                     }
-                    self.admit_all(pending);
+                    self.admit_all(pending, &weigh);
                 }
             }
-            self.admit_all(pending);
+            self.admit_all(pending, &weigh);
             result
         };
         meter.stats.generated += generated;
@@ -529,16 +543,7 @@ where
         return Status::Limit(limit);
     }
     // The states found for the next layer, each counted with its weight.
-    let found = |shards: &[Shard<P::State, T>]| -> u64 {
-        let weigh = |s: &Shard<P::State, T>| -> u64 {
-            s.store
-                .found()
-                .iter()
-                .map(|state| space.weight(state))
-                .sum()
-        };
-        shards.par_iter().map(weigh).sum()
-    };
+    let found = |shards: &[Shard<P::State, T>]| -> u64 { shards.iter().map(|s| s.weight).sum() };
     let alone = rayon::current_num_threads() == 1;
     let splittable = T::fresh().is_some();
     let mut pending = Batch::new();
@@ -606,7 +611,7 @@ where
                 .zip(by_shard.into_par_iter())
                 .for_each(|(shard, buckets)| {
                     for mut bucket in buckets {
-                        shard.admit_all(&mut bucket);
+                        shard.admit_all(&mut bucket, &|state| space.weight(state));
                     }
                 });
             if let Err(limit) = check_room(meter, &shards) {

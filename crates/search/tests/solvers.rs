@@ -675,6 +675,60 @@ fn limits_and_progress_come_on_time_however_slow_the_space() {
     assert!(calls.load(std::sync::atomic::Ordering::Relaxed) >= 2);
 }
 
+/// A tree of eight children a state, instant to expand but a millisecond to weigh.
+struct HeavyWeights;
+
+impl Space for HeavyWeights {
+    type State = u64;
+    type Move = u8;
+
+    fn start(&self) -> u64 {
+        0
+    }
+
+    fn is_goal(&self, _: &u64) -> bool {
+        false
+    }
+
+    fn successors(&self, n: &u64, _: Option<&u8>, mut out: impl FnMut(u8, u64)) {
+        for child in 1..=8 {
+            out(child, 8 * n + u64::from(child));
+        }
+    }
+
+    fn weight(&self, _: &u64) -> u64 {
+        let started = std::time::Instant::now();
+        while started.elapsed() < Duration::from_millis(1) {}
+        1
+    }
+}
+
+#[test]
+fn explore_weighs_as_it_goes_and_stops_on_time() {
+    // A layer's states were weighed all at once, after it was found or when a limit stopped
+    // the search, without a look at the clock: here 512 ms for the third layer, against a
+    // timeout of 0.1 s.
+    for threads in [1, 2] {
+        let config = Config::default()
+            .timeout(Duration::from_millis(100))
+            .threads(threads);
+        let started = std::time::Instant::now();
+        let exploration = explore(&HeavyWeights, &config);
+        let seconds = started.elapsed().as_secs_f64();
+        assert_eq!(exploration.status, Status::Limit(Limit::Time));
+        assert!(
+            seconds < 0.4,
+            "{threads} threads: stopped after {seconds:.2} s"
+        );
+        // The complete layers hold 8^d states.
+        let complete = exploration.layers.len() - 1;
+        assert!(complete >= 2, "{:?}", exploration.layers);
+        for (depth, &count) in exploration.layers[..complete].iter().enumerate() {
+            assert_eq!(count, 1 << (3 * depth));
+        }
+    }
+}
+
 #[test]
 fn progress_is_reported_during_long_searches() {
     let calls = Arc::new(std::sync::atomic::AtomicU64::new(0));
