@@ -689,6 +689,8 @@ pub fn report_exploration(
 ) -> anyhow::Result<ExitCode> {
     ctx.clear_progress();
     let complete = exploration.is_complete();
+    // A limit other than the depth stops the search inside its last layer.
+    let partial = matches!(exploration.status, Status::Limit(l) if l != Limit::Depth);
     if args.json {
         let mut object = json!({
             "domain": domain,
@@ -697,9 +699,11 @@ pub fn report_exploration(
             "complete": complete,
             "stats": stats_json(&exploration.stats),
         });
-        // Which limit left it incomplete, named as a search's JSON names it.
+        // Which limit left it incomplete, named as a search's JSON names it, and whether it
+        // stopped inside the last layer (whose count is then a part of it).
         if let Status::Limit(limit) = exploration.status {
             object["limit"] = json!(limit.name());
+            object["last_layer_partial"] = json!(partial);
         }
         emit(|out| writeln!(out, "{object}"))?;
     } else {
@@ -707,8 +711,6 @@ pub fn report_exploration(
             if !args.quiet {
                 writeln!(out, "{:>5}  {:>15}", "depth", "states")?;
             }
-            // A limit other than the depth stops the search inside its last layer.
-            let partial = matches!(exploration.status, Status::Limit(l) if l != Limit::Depth);
             let last = exploration.layers.len().saturating_sub(1);
             for (depth, states) in exploration.layers.iter().enumerate() {
                 let note = if partial && depth == last {

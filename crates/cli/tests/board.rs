@@ -249,6 +249,7 @@ fn a_stopped_exploration_counts_its_last_layer_as_far_as_it_got() {
         assert_eq!(v["layers"], serde_json::json!([1, 0]), "{args:?}");
         assert_eq!(v["complete"], false);
         assert_eq!(v["limit"], "time", "{args:?}");
+        assert_eq!(v["last_layer_partial"], true, "{args:?}");
     }
     // Stopped within layer 2 by the state budget: the states found there so far are counted.
     let o = frontier(
@@ -258,4 +259,14 @@ fn a_stopped_exploration_counts_its_last_layer_as_far_as_it_got() {
     assert_eq!(o.status.code(), Some(3));
     assert_eq!(json(&o)["layers"], serde_json::json!([1, 1, 3]));
     assert_eq!(json(&o)["limit"], "states");
+    assert_eq!(json(&o)["last_layer_partial"], true);
+    // A depth limit stops between layers: the last one counted is whole.
+    let o = frontier(
+        &["explore", "board", "-", "--max-depth", "1", "--json"],
+        "AB\nAC\n",
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(json(&o)["layers"], serde_json::json!([1, 1]));
+    assert_eq!(json(&o)["limit"], "depth");
+    assert_eq!(json(&o)["last_layer_partial"], false);
 }
