@@ -80,7 +80,8 @@ pub trait Space {
     /// How many states of the problem `state` stands for; 1 unless overridden. A space that
     /// searches over classes of equivalent states (under a symmetry that keeps distances, say)
     /// gives each class its size, and [`crate::explore`] counts the states of the problem, not
-    /// the classes.
+    /// the classes. `explore` weighs each state once, when it first stores it, within the work
+    /// its limits watch: a slow weight is no reason for a late stop.
     ///
     /// ```
     /// use frontier_search::{explore, Config, Space};
