@@ -587,8 +587,8 @@ fn unsolvable_message(algorithm: &str, stats: &Stats) -> String {
         )
     } else if stats.stored == 0 {
         format!(
-            "unsolvable: every path was followed to its end without reaching a goal ({} states \
-             expanded)",
+            "unsolvable: every path was followed until it ended or came back to a state it had \
+             passed, without reaching a goal ({} states expanded)",
             count(stats.expanded)
         )
     } else {

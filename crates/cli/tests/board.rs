@@ -270,3 +270,25 @@ fn a_stopped_exploration_counts_its_last_layer_as_far_as_it_got() {
     assert_eq!(json(&o)["limit"], "depth");
     assert_eq!(json(&o)["last_layer_partial"], false);
 }
+
+#[test]
+fn tree_searches_prove_a_small_board_unsolvable() {
+    // Nine states, C out of reach (no B to jump from), and the robot can turn in circles:
+    // iddfs and idastar deepened forever, or at --max-depth blamed the depth.
+    for algo in ["iddfs", "idastar"] {
+        for limit in [&[][..], &["--max-depth", "12"][..]] {
+            let args = [
+                &["board", "-", "--algo", algo, "--timeout", "20"][..],
+                limit,
+            ]
+            .concat();
+            let o = frontier(&args, "AAC\n");
+            assert_eq!(o.status.code(), Some(1), "{args:?}: {}", stdout(&o));
+            assert!(
+                stdout(&o).contains("came back to a state"),
+                "{}",
+                stdout(&o)
+            );
+        }
+    }
+}

@@ -3,8 +3,16 @@
 //! They store no seen-set, so they revisit states reached by different paths; a space cuts that
 //! waste down by skipping moves that are redundant after the last one (see
 //! [`Space::successors`]), and the solvers themselves never step straight back to the state they
-//! came from. They prove a space unsolvable only when an iteration meets no cut-off, which needs
-//! a finite search tree; on spaces with longer cycles, bound them with `max_depth` or `timeout`.
+//! came from.
+//!
+//! They prove a space unsolvable when an iteration cuts off no path that is simple (visits no
+//! state twice): a shortest path to a goal is simple, and the bound would cut off its first part.
+//! So on a finite space they end once the bound passes the longest simple path, cycles or not.
+//! To know it, each level of the dive keeps its state and a link to its parent's level on the
+//! stack (nothing is allocated), and an iteration looks its cut-off paths over for a repeated
+//! state only until it finds a simple one, which on most spaces is the first.
+
+use std::cell::Cell;
 
 use crate::config::{weigh, Config, Meter};
 use crate::outcome::{Limit, Outcome, Solution, Status};
@@ -12,6 +20,10 @@ use crate::space::{Cost, Space};
 
 /// Iterative deepening depth-first search: a solution with the fewest moves, in memory linear
 /// in its length (the seed cube's method). Each iteration searches one move deeper.
+///
+/// Without a solution it still ends on a finite space, cycles or not: once an iteration cuts off
+/// no path that visits each state once, no goal is reachable ([`Status::Exhausted`]). Its tree
+/// grows exponentially with the depth, so that proof comes in reach on small spaces only.
 pub fn iddfs<P>(space: &P, config: &Config) -> Outcome<P::State, P::Move>
 where
     P: Space,
@@ -23,7 +35,8 @@ where
 /// IDA*: a cheapest solution in memory linear in its length; iterations are bounded by
 /// `g + heuristic` instead of depth. Optimal when the heuristic is admissible; with a
 /// [weight](Config::weight) `w`, the bound applies to `g + w·heuristic` and the solution costs at
-/// most `w` times the cheapest (weighted IDA*).
+/// most `w` times the cheapest (weighted IDA*). Like [`iddfs`], it proves a small space
+/// unsolvable once an iteration cuts off no path that visits each state once.
 pub fn idastar<P>(space: &P, config: &Config) -> Outcome<P::State, P::Move>
 where
     P: Space,
@@ -38,8 +51,11 @@ struct Bounds {
     bound: Cost,
     /// The smallest value beyond `bound` seen: the next iteration's bound; `None` if none was.
     next_bound: Option<Cost>,
-    /// Whether `max_depth` kept some node from being expanded.
+    /// Whether `max_depth` kept some node on a simple path from being expanded.
     depth_cut: bool,
+    /// Whether the bound cut off some simple path: only then may a deeper iteration find a
+    /// goal (the iteration is open).
+    open: bool,
 }
 
 /// How many levels the dive descends between two checks of the remaining thread stack.
@@ -68,6 +84,7 @@ where
                 bound,
                 next_bound: None,
                 depth_cut: false,
+                open: false,
             },
             informed,
             weight: config.effective_weight(),
@@ -77,8 +94,8 @@ where
         };
         // Weighted or not, the dive is compiled apart, so the exact search pays nothing.
         let found = match diver.weight {
-            None => diver.dive::<P, false>(space, &start, None, None, 0, 0),
-            Some(_) => diver.dive::<P, true>(space, &start, None, None, 0, 0),
+            None => diver.dive::<P, false>(space, &Trail::root(&start), None, None, 0, 0),
+            Some(_) => diver.dive::<P, true>(space, &Trail::root(&start), None, None, 0, 0),
         };
         let Diver {
             bounds,
@@ -97,7 +114,8 @@ where
         if let Some(limit) = stop {
             return Outcome::stopped(Status::Limit(limit), meter.finish());
         }
-        let Some(next_bound) = bounds.next_bound else {
+        let next_bound = bounds.next_bound.filter(|_| bounds.open);
+        let Some(next_bound) = next_bound else {
             let status = if bounds.depth_cut {
                 Status::Limit(Limit::Depth)
             } else {
@@ -109,6 +127,58 @@ where
         if let Err(limit) = meter.check(bound) {
             return Outcome::stopped(Status::Limit(limit), meter.finish());
         }
+    }
+}
+
+/// A level of the dive: its state and the level above, kept on the stack, so that a cut-off
+/// path can be looked over for a repeated state.
+struct Trail<'a, S> {
+    state: &'a S,
+    up: Option<&'a Trail<'a, S>>,
+    /// Whether the path from the start to here visits no state twice, once asked.
+    simple: Cell<Option<bool>>,
+}
+
+impl<'a, S: Eq> Trail<'a, S> {
+    fn root(state: &'a S) -> Self {
+        Trail {
+            state,
+            up: None,
+            simple: Cell::new(Some(true)),
+        }
+    }
+
+    fn below(&'a self, state: &'a S) -> Self {
+        Trail {
+            state,
+            up: Some(self),
+            simple: Cell::new(None),
+        }
+    }
+
+    /// Whether `state` lies on the path from the start to here.
+    fn holds(&self, state: &S) -> bool {
+        let mut level = Some(self);
+        while let Some(trail) = level {
+            if trail.state == state {
+                return true;
+            }
+            level = trail.up;
+        }
+        false
+    }
+
+    /// Whether the path from the start to here visits no state twice. Each level works it out
+    /// once, from the level above: a level below a repeat knows at once, one on a simple path
+    /// looks the path over.
+    #[cold]
+    fn is_simple(&self) -> bool {
+        if let Some(simple) = self.simple.get() {
+            return simple;
+        }
+        let simple = (self.up).is_none_or(|up| up.is_simple() && !up.holds(self.state));
+        self.simple.set(Some(simple));
+        simple
     }
 }
 
@@ -130,12 +200,12 @@ struct Diver<'m, 'c, S, M> {
 }
 
 impl<S: Clone + Eq, M: Clone> Diver<'_, '_, S, M> {
-    /// Searches below `state`, reached at `depth` moves and cost `g` from `parent` by `last`;
-    /// returns whether it reached a goal.
+    /// Searches below the state at the end of `trail`, reached at `depth` moves and cost `g` by
+    /// `last`; returns whether it reached a goal.
     fn dive<P, const WEIGHTED: bool>(
         &mut self,
         space: &P,
-        state: &S,
+        trail: &Trail<'_, S>,
         parent: Option<&S>,
         last: Option<&M>,
         depth: u32,
@@ -144,11 +214,12 @@ impl<S: Clone + Eq, M: Clone> Diver<'_, '_, S, M> {
     where
         P: Space<State = S, Move = M>,
     {
+        let state = trail.state;
         if space.is_goal(state) {
             return true;
         }
         if !self.meter.may_deepen(depth) {
-            self.bounds.depth_cut = true;
+            self.bounds.depth_cut = self.bounds.depth_cut || trail.is_simple();
             return false;
         }
         if let Err(limit) = self.meter.expand(self.bounds.bound) {
@@ -160,9 +231,11 @@ impl<S: Clone + Eq, M: Clone> Diver<'_, '_, S, M> {
         if !self.informed
             && child_depth > self.bounds.bound
             && self.bounds.next_bound == Some(child_depth)
+            && self.bounds.open
         {
-            // Iterative deepening at the bound: every child lies beyond it, and the next bound
-            // is already known to be one deeper, so generating them would change nothing.
+            // Iterative deepening at the bound: every child lies beyond it, the next bound is
+            // already known to be one deeper, and the iteration is known to be open, so
+            // generating them would change nothing.
             return false;
         }
         let mut found = false;
@@ -183,10 +256,14 @@ impl<S: Clone + Eq, M: Clone> Diver<'_, '_, S, M> {
             };
             if f > self.bounds.bound {
                 self.bounds.next_bound = Some(self.bounds.next_bound.map_or(f, |b| b.min(f)));
+                if !self.bounds.open && trail.is_simple() && !trail.holds(&child) {
+                    self.bounds.open = true;
+                }
                 return;
             }
+            let below = trail.below(&child);
             let mut descend = || {
-                self.dive::<P, WEIGHTED>(space, &child, Some(state), Some(&mv), depth + 1, child_g)
+                self.dive::<P, WEIGHTED>(space, &below, Some(state), Some(&mv), depth + 1, child_g)
             };
             let reached = if depth % STACK_CHECK_EVERY == STACK_CHECK_EVERY - 1 {
                 stacker::maybe_grow(STACK_RED_ZONE, STACK_SEGMENT, descend)

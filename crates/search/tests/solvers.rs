@@ -119,11 +119,16 @@ fn oracle_costs_to_goal(graph: &Graph) -> Vec<Option<Cost>> {
 /// A random graph with 1..24 nodes, random edges of cost 1..=9, random goals, and a heuristic
 /// that is a random fraction of the true remaining cost (so admissible, often inconsistent).
 fn graphs() -> impl Strategy<Value = Graph> {
-    (1u32..24).prop_flat_map(|nodes| {
+    graphs_of(1..24, 3)
+}
+
+/// [`graphs`] with a number of nodes in `nodes` and fewer than `per_node` edges a node.
+fn graphs_of(nodes: std::ops::Range<u32>, per_node: usize) -> impl Strategy<Value = Graph> {
+    nodes.prop_flat_map(move |nodes| {
         let edge = (0..nodes, 0..nodes, 1u64..10);
         (
             Just(nodes),
-            prop::collection::vec(edge, 0..(nodes as usize * 3)),
+            prop::collection::vec(edge, 0..(nodes as usize * per_node)),
             prop::collection::vec(0..nodes, 0..3),
             prop::collection::vec(0u64..=100, nodes as usize),
         )
@@ -197,8 +202,9 @@ proptest! {
         let config = Config::default();
         let depths = oracle_depths(&graph);
         let shortest = graph.goals.iter().filter_map(|&g| depths[g as usize]).min();
-        // Bounded, because on a cyclic graph without a solution iddfs never proves exhaustion
-        // (and its tree grows exponentially with the bound).
+        // Bounded: on a cyclic graph without a solution iddfs proves exhaustion only once the
+        // bound passes the longest simple path, and its tree grows exponentially with the bound
+        // (`tree_searches_prove_small_cyclic_graphs_unsolvable` has graphs small enough).
         let bounded = Config::default().max_depth(shortest.map_or(6, |l| l as u32 + 2));
         for (name, outcome) in [
             ("bfs", bfs(&graph, &config)),
@@ -226,7 +232,7 @@ proptest! {
     fn cheapest_solvers_agree_with_the_oracle(graph in graphs()) {
         let cheapest = oracle_costs_to_goal(&graph)[0];
         // A cheapest path has at most `nodes - 1` edges; the bound keeps the unsolvable
-        // cases' tree small (IDA* cannot prove exhaustion on a cyclic graph).
+        // cases' tree small (see `shortest_solvers_agree_with_the_oracle`).
         let bounded = Config::default().max_depth(cheapest.map_or(4, |_| graph.nodes));
         for (name, outcome) in [
             ("ucs", ucs(&graph, &Config::default())),
@@ -275,6 +281,32 @@ proptest! {
         if let Some(cost) = cheapest {
             let found = outcome.solution.as_ref().map(|s| s.cost);
             prop_assert!(found.is_some_and(|f| f as f64 <= MAX_WEIGHT * cost as f64), "{:?}", found);
+        }
+    }
+
+    #[test]
+    fn tree_searches_prove_small_cyclic_graphs_unsolvable(graph in graphs_of(1..8, 3)) {
+        // Without limits, iddfs and idastar end on every finite graph: an iteration that cuts
+        // off no simple path proves that no goal is reachable. Before, they deepened forever
+        // on any cycle; the timeout turns that into a failure here.
+        let depths = oracle_depths(&graph);
+        let shortest = graph.goals.iter().filter_map(|&g| depths[g as usize]).min();
+        let cheapest = oracle_costs_to_goal(&graph)[0];
+        let config = Config::default().timeout(Duration::from_secs(20));
+        for (name, outcome, best) in [
+            ("iddfs", iddfs(&graph, &config), shortest.map(|l| l as Cost)),
+            ("idastar", idastar(&graph, &config), cheapest),
+        ] {
+            match best {
+                Some(best) => {
+                    prop_assert_eq!(outcome.status, Status::Solved, "{}", name);
+                    let solution = outcome.solution.as_ref().unwrap();
+                    let found = if name == "iddfs" { solution.len() as Cost } else { solution.cost };
+                    prop_assert_eq!(found, best, "{}", name);
+                    assert_replays(&graph, &outcome);
+                }
+                None => prop_assert_eq!(outcome.status, Status::Exhausted, "{}", name),
+            }
         }
     }
 
@@ -769,6 +801,43 @@ fn a_start_that_is_a_goal_needs_no_moves() {
         assert!(solution.is_empty());
         assert_eq!(solution.states, [0]);
         assert_eq!(solution.cost, 0);
+    }
+}
+
+#[test]
+fn tree_searches_stop_at_the_depth_limit_only_on_a_simple_path() {
+    // A cycle 0 -> 1 -> 2 -> 3 -> 0 with a tail 2 -> 4 -> 5 -> 6 and the goal 7 unreachable:
+    // the longest simple path has 6 moves. The turns around the cycle reach any depth.
+    let graph = Graph {
+        nodes: 8,
+        edges: vec![
+            (0, 1, 1),
+            (1, 2, 1),
+            (2, 3, 1),
+            (3, 0, 1),
+            (2, 4, 1),
+            (4, 5, 1),
+            (5, 6, 1),
+        ],
+        goals: vec![7],
+        estimate: vec![0; 8],
+        undirected: false,
+    };
+    let within = |depth| Config::default().max_depth(depth);
+    type Solve = fn(&Graph, &Config) -> Outcome<u32, usize>;
+    let solvers: [(&str, Solve); 2] = [("iddfs", iddfs), ("idastar", idastar)];
+    for (name, solve) in solvers {
+        // Within 5 moves, the tail's end is cut off: a deeper search might find more.
+        assert_eq!(
+            solve(&graph, &within(5)).status,
+            Status::Limit(Limit::Depth),
+            "{name}"
+        );
+        // Within 6 moves or more, or without limit, only paths that came back round the cycle
+        // are cut off: proven unsolvable (the depth limit used to be blamed, at any depth).
+        for config in [within(6), within(40), Config::default()] {
+            assert_eq!(solve(&graph, &config).status, Status::Exhausted, "{name}");
+        }
     }
 }
 
