@@ -18,6 +18,20 @@ use frontier_search::{
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde_json::{json, Value};
 
+/// The shared flags as `frontier explore` shows them (`Command::mut_args`): the solver and the
+/// weight hidden (an exploration visits every state; they are refused), and the limits worded
+/// for a count instead of a search.
+pub fn for_exploring(arg: clap::Arg) -> clap::Arg {
+    match arg.get_id().as_str() {
+        "algo" | "weight" => arg.hide(true),
+        "max_depth" => arg.help("Count the states at most N moves away"),
+        "max_states" => {
+            arg.help("Store at most N states [default: about half of the available memory]")
+        }
+        _ => arg,
+    }
+}
+
 /// The flags shared by every solving command.
 #[derive(clap::Args, Debug, Clone, Default)]
 pub struct SearchArgs {
@@ -25,11 +39,11 @@ pub struct SearchArgs {
     #[arg(long, value_enum)]
     pub algo: Option<Algo>,
     /// Consider no solution longer than N moves
-    #[arg(long, value_name = "N", allow_negative_numbers = true)]
+    #[arg(long, value_name = "N", value_parser = parse_moves, allow_negative_numbers = true)]
     pub max_depth: Option<u32>,
     /// Store at most N states (ucs and astar count their open list's entries too) [default:
     /// about half of the available memory]
-    #[arg(long, value_name = "N", allow_negative_numbers = true)]
+    #[arg(long, value_name = "N", value_parser = parse_states, allow_negative_numbers = true)]
     pub max_states: Option<u64>,
     /// Stop after SECONDS (fractions allowed)
     #[arg(long, value_name = "SECONDS", value_parser = parse_seconds, allow_negative_numbers = true)]
@@ -39,7 +53,7 @@ pub struct SearchArgs {
     #[arg(
         long,
         value_name = "N",
-        value_parser = clap::value_parser!(u16).range(1..),
+        value_parser = parse_threads,
         allow_negative_numbers = true
     )]
     pub threads: Option<u16>,
@@ -131,6 +145,31 @@ fn parse_weight(text: &str) -> Result<f64, String> {
             "'{text}' is not a weight: a number from 1 (exact) to {MAX_WEIGHT}"
         )),
     }
+}
+
+/// A whole number of `what` from `least` to `most`, or a message that says what it should be.
+fn parse_whole(text: &str, what: &str, least: u64, most: u64) -> Result<u64, String> {
+    match text.parse::<u64>() {
+        Ok(n) if (least..=most).contains(&n) => Ok(n),
+        _ if most == u64::MAX => Err(format!(
+            "'{text}' is not a whole number of {what}, {least} or more (at most {most})"
+        )),
+        _ => Err(format!(
+            "'{text}' is not a whole number of {what} from {least} to {most}"
+        )),
+    }
+}
+
+fn parse_moves(text: &str) -> Result<u32, String> {
+    parse_whole(text, "moves", 0, u32::MAX.into()).map(|n| n as u32)
+}
+
+fn parse_states(text: &str) -> Result<u64, String> {
+    parse_whole(text, "states", 0, u64::MAX)
+}
+
+fn parse_threads(text: &str) -> Result<u16, String> {
+    parse_whole(text, "threads", 1, u16::MAX.into()).map(|n| n as u16)
 }
 
 fn parse_seconds(text: &str) -> Result<Duration, String> {

@@ -26,10 +26,35 @@ fn usage_errors_exit_2() {
     let bad_timeout = run(&["explore", "cube", "--timeout", "soon"]);
     assert_eq!(bad_timeout.status.code(), Some(2));
     assert!(stderr(&bad_timeout).contains("not a number of seconds"));
-    assert_eq!(
-        run(&["explore", "cube", "--threads", "0"]).status.code(),
-        Some(2)
-    );
+    // Whole numbers say what they count and what is allowed (they gave Rust's own words:
+    // "invalid digit found in string").
+    for (flag, value, says) in [
+        (
+            "--threads",
+            "0",
+            "not a whole number of threads from 1 to 65535",
+        ),
+        (
+            "--max-states",
+            "-5",
+            "not a whole number of states, 0 or more",
+        ),
+        ("--max-states", "1.5", "not a whole number of states"),
+        (
+            "--max-states",
+            "18446744073709551616",
+            "at most 18446744073709551615",
+        ),
+        (
+            "--max-depth",
+            "abc",
+            "not a whole number of moves from 0 to 4294967295",
+        ),
+    ] {
+        let o = run(&["river", "family", flag, value]);
+        assert_eq!(o.status.code(), Some(2), "{flag} {value}");
+        assert!(stderr(&o).contains(says), "{flag} {value}: {}", stderr(&o));
+    }
 }
 
 #[test]

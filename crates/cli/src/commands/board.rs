@@ -49,8 +49,7 @@ pub struct Args {
 
 /// The arguments of `frontier explore board`.
 #[derive(clap::Args, Debug)]
-// Shared with the solving commands, but refused here: an exploration visits every state.
-#[command(mut_arg("algo", |a| a.hide(true)), mut_arg("weight", |a| a.hide(true)))]
+#[command(mut_args(crate::common::for_exploring))]
 pub struct ExploreArgs {
     /// The board file (`-` reads standard input)
     #[arg(value_name = "FILE|-")]

@@ -331,8 +331,7 @@ fn optimal_solver(
 
 /// The arguments of `frontier explore cube`.
 #[derive(clap::Args, Debug)]
-// Shared with the solving commands, but refused here: an exploration visits every state.
-#[command(mut_arg("algo", |a| a.hide(true)), mut_arg("weight", |a| a.hide(true)))]
+#[command(mut_args(crate::common::for_exploring))]
 pub struct ExploreArgs {
     /// The metric whose moves count one: htm (18) or qtm (12)
     #[arg(long, value_enum, default_value = "htm")]

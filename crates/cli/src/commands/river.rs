@@ -31,8 +31,7 @@ pub struct Args {
 
 /// The arguments of `frontier explore river`.
 #[derive(clap::Args, Debug)]
-// Shared with the solving commands, but refused here: an exploration visits every state.
-#[command(mut_arg("algo", |a| a.hide(true)), mut_arg("weight", |a| a.hide(true)))]
+#[command(mut_args(crate::common::for_exploring))]
 pub struct ExploreArgs {
     /// A preset (see `frontier river --list`), a puzzle file in TOML, or - for standard input.
     /// A preset's name is read as the preset even if a file has that name: write ./NAME for

@@ -86,8 +86,7 @@ impl From<HeuristicArg> for HeuristicKind {
 
 /// The arguments of `frontier explore tiles`.
 #[derive(clap::Args, Debug)]
-// Shared with the solving commands, but refused here: an exploration visits every state.
-#[command(mut_arg("algo", |a| a.hide(true)), mut_arg("weight", |a| a.hide(true)))]
+#[command(mut_args(crate::common::for_exploring))]
 pub struct ExploreArgs {
     /// The layout to explore from [default: the goal]
     #[arg(value_name = "TILES")]
