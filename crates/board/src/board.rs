@@ -126,6 +126,15 @@ pub struct Board {
     start: Start,
 }
 
+/// "1 letter", "2 letters".
+fn letters(n: usize) -> String {
+    if n == 1 {
+        "1 letter".to_owned()
+    } else {
+        format!("{n} letters")
+    }
+}
+
 /// What is wrong in a board file; [`ParseError`] adds where.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum ParseErrorKind {
@@ -140,7 +149,8 @@ pub enum ParseErrorKind {
     NotALetter(char),
     /// A row whose width differs from the first row's.
     #[error(
-        "this row is {found} letters wide, but the first row (line {first_line}) is {expected}"
+        "this row is {} wide, but the first row (line {first_line}) is {expected}",
+        letters(*found)
     )]
     Ragged {
         /// The first row's width.
@@ -150,9 +160,12 @@ pub enum ParseErrorKind {
         /// The line of the first row.
         first_line: usize,
     },
-    /// An empty line between rows or before the start lines.
-    #[error("blank line inside the board")]
-    BlankLine,
+    /// More of the file after a blank line (only the end of the file may be blank).
+    #[error("the blank line {blank} comes before this one: only the end of the file may be blank")]
+    BlankLine {
+        /// The blank line's number.
+        blank: usize,
+    },
     /// A second `*`.
     #[error("a second '*' (the first is on line {first_line}, column {first_column})")]
     TwoStars {
@@ -477,8 +490,8 @@ impl Parser {
                 }
                 continue;
             }
-            if self.blank.is_some() {
-                return Err(err(line, 1, ParseErrorKind::BlankLine));
+            if let Some(blank) = self.blank {
+                return Err(err(line, 1, ParseErrorKind::BlankLine { blank }));
             }
             if content.contains('*') {
                 self.star_line(line, content)?;
@@ -509,15 +522,15 @@ impl Parser {
     }
 
     fn row(&mut self, line: usize, content: &str) -> Result<(), ParseError> {
-        if self.phase != Phase::Rows {
-            return Err(err(line, 1, ParseErrorKind::RowAfterStart));
-        }
         let mut row = Vec::with_capacity(content.len());
         for (col, c) in content.chars().enumerate() {
             if !c.is_ascii_uppercase() {
                 return Err(err(line, col + 1, ParseErrorKind::NotALetter(c)));
             }
             row.push(c as u8 - b'A');
+        }
+        if self.phase != Phase::Rows {
+            return Err(err(line, 1, ParseErrorKind::RowAfterStart));
         }
         if let Some(first) = self.rows.first() {
             if row.len() != first.len() {
@@ -740,12 +753,24 @@ mod tests {
         assert_eq!(kind("AB\nAx\n").0, 2);
         assert_eq!(kind("AB\nAx\n").1, 2);
         assert!(matches!(kind("AB\nABC\n"), (2, 3, Ragged { .. })));
-        assert!(matches!(kind("AB\n\nAB\n"), (3, 1, BlankLine)));
+        assert!(matches!(kind("AB\n\nAB\n"), (3, 1, BlankLine { blank: 2 })));
+        // After the board, before a start line: the same rule, not "inside the board".
+        let e = Board::parse("AB\n*\n\n0 0 N\n").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "line 4, column 1: the blank line 3 comes before this one: only the end of the file \
+             may be blank"
+        );
         assert!(matches!(kind("AB\n**\n"), (2, 2, TwoStars { .. })));
         assert!(matches!(kind("AB\n*\n *\n"), (3, 2, TwoStars { .. })));
         assert!(matches!(kind("AB\n  *\n"), (2, 3, StarOutside { .. })));
         assert!(matches!(kind("AB\n*x\n"), (2, 2, StarLineChar('x'))));
         assert!(matches!(kind("AB\n*\nAB\n"), (3, 1, RowAfterStart)));
+        // Not a row of letters at all: said so (it was called "a row of letters").
+        assert!(matches!(
+            kind("AB\n*\n0 0 N\n# comment\n"),
+            (4, 1, NotALetter('#'))
+        ));
         // The start lines before the rows (reported as "no board" before).
         assert!(matches!(kind("0 0 N\nAB\n"), (1, 1, StartBeforeRows)));
         assert!(matches!(kind("*\nAB\n"), (1, 1, StartBeforeRows)));
@@ -779,6 +804,11 @@ mod tests {
         assert_eq!(
             e.to_string(),
             "line 3, column 4: this row is 3 letters wide, but the first row (line 1) is 4"
+        );
+        let e = Board::parse("AB\nA\n").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "line 2, column 2: this row is 1 letter wide, but the first row (line 1) is 2"
         );
     }
 }

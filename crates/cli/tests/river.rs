@@ -244,6 +244,29 @@ capacity = 2
     assert_eq!(v["status"], "unsolvable");
     assert_eq!(v["stats"]["stored"], reachable);
     assert!(v.get("moves").is_none());
+    // The tree searches prove it too: they crossed back and forth forever.
+    for algo in ["iddfs", "idastar"] {
+        let out = frontier(&[
+            "river",
+            path.to_str().unwrap(),
+            "--algo",
+            algo,
+            "--timeout",
+            "20",
+        ]);
+        assert_eq!(out.status.code(), Some(1), "{algo}: {}", stdout(&out));
+    }
+}
+
+#[test]
+fn a_file_that_is_not_utf8_is_refused_with_its_place() {
+    let path = puzzle_file("not-utf8", "");
+    std::fs::write(&path, b"name = \"x\"\nrules = [\"\xc3\xa9\xff\"]\n").unwrap();
+    let out = frontier(&["river", path.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    // Line 2, column 12: the column counts characters (the \u{e9} is two bytes).
+    let expected = format!("{}:2:12: not UTF-8 text", path.display());
+    assert!(stderr(&out).contains(&expected), "{}", stderr(&out));
 }
 
 #[test]

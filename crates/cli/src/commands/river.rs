@@ -3,7 +3,6 @@
 use std::io::{self, Write};
 use std::process::ExitCode;
 
-use anyhow::Context as _;
 use frontier_river::{Bank, Preset, Puzzle, RiverError, RiverSpace, State, Trip, PRESETS};
 use frontier_search::{Solution, Status};
 use serde_json::json;
@@ -58,8 +57,26 @@ fn source(input: &str) -> anyhow::Result<(String, String)> {
     }
     let bytes = read_input(input, "a river puzzle", RIVER_FILE_LIMIT)?;
     let name = if input == "-" { "<stdin>" } else { input };
-    let text = String::from_utf8(bytes).with_context(|| format!("{name}: not UTF-8 text"))?;
+    let text = String::from_utf8(bytes).map_err(|e| {
+        let (line, column) = utf8_error_place(e.as_bytes(), e.utf8_error().valid_up_to());
+        anyhow::anyhow!("{name}:{line}:{column}: not UTF-8 text")
+    })?;
     Ok((text, name.to_string()))
+}
+
+/// The line and column (both from 1, the column in characters) of the first byte that is not
+/// UTF-8, which follows `valid` bytes that are.
+fn utf8_error_place(bytes: &[u8], valid: usize) -> (usize, usize) {
+    let good = &bytes[..valid];
+    let line_start = good.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+    let line = good.iter().filter(|&&b| b == b'\n').count() + 1;
+    // `good` is UTF-8, so its characters are its bytes that do not continue one.
+    let column = good[line_start..]
+        .iter()
+        .filter(|&&b| b & 0xC0 != 0x80)
+        .count()
+        + 1;
+    (line, column)
 }
 
 /// The largest river file read: far above any puzzle (rules of a million terms fit).
