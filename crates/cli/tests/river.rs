@@ -393,6 +393,18 @@ fn rule_syntax_errors_say_where_and_why() {
         let text = format!("rules = [\"{rule}\"]\n[roles]\na = 1\nb = 1\n[boat]\ncapacity = 2\n");
         rejects(test, &text, needles);
     }
+    // A rule over several lines: the place is in the file and in the rule, which is quoted on
+    // one line (it was quoted over three, and placed at its opening quote).
+    let message = rejects(
+        "multi_line",
+        "rules = [\"\"\"\na and\nc\"\"\"]\n[roles]\na = 1\n[boat]\ncapacity = 1\n",
+        &[
+            ":3:1:",
+            "rule 1 \"a and\\nc\", line 2, column 1",
+            "unknown role `c`",
+        ],
+    );
+    assert_eq!(message.lines().count(), 1, "{message}");
 }
 
 #[test]

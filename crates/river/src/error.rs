@@ -93,7 +93,11 @@ pub enum RiverError {
         message: String,
     },
     /// A rule that does not parse.
-    #[error("{location}: {which} \"{}\", column {rule_column}: {kind}", shorten(.rule))]
+    #[error(
+        "{location}: {which} \"{}\", {}: {kind}",
+        shorten(.rule),
+        place_in_rule(.rule, *.rule_column)
+    )]
     Rule {
         /// Where in the file the fault is (the rule's string, pointed at the column when the
         /// string holds no escapes).
@@ -141,12 +145,34 @@ impl RiverError {
     }
 }
 
-/// A rule's text as quoted in a message: at most 80 characters, the rest elided (a rule may be
-/// megabytes long).
+/// A rule's text as quoted in a message: on one line (line breaks and tabs written as `\n`,
+/// `\r`, `\t`), at most 80 characters, the rest elided (a rule may be megabytes long).
 fn shorten(rule: &str) -> String {
     const MOST: usize = 80;
-    match rule.char_indices().nth(MOST) {
-        Some((cut, _)) => format!("{}...", &rule[..cut]),
-        None => rule.to_string(),
+    let (kept, more) = match rule.char_indices().nth(MOST) {
+        Some((cut, _)) => (&rule[..cut], "..."),
+        None => (rule, ""),
+    };
+    let mut text = String::with_capacity(kept.len() + more.len());
+    for c in kept.chars() {
+        match c {
+            '\n' => text.push_str("\\n"),
+            '\r' => text.push_str("\\r"),
+            '\t' => text.push_str("\\t"),
+            c => text.push(c),
+        }
     }
+    text + more
+}
+
+/// Where character `column` (from 1) of a rule lies, as the message says it: `column 7`, or in
+/// a rule written over several lines, `line 2, column 1` of the rule.
+fn place_in_rule(rule: &str, column: usize) -> String {
+    if !rule.contains('\n') {
+        return format!("column {column}");
+    }
+    let before: String = rule.chars().take(column.saturating_sub(1)).collect();
+    let line = before.matches('\n').count() + 1;
+    let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+    format!("line {line}, column {column}")
 }

@@ -645,23 +645,7 @@ impl Builder<'_> {
         for (i, text) in rules.iter().enumerate() {
             let which = format!("{label} {}", i + 1);
             let rule = Rule::parse(text.get_ref(), names).map_err(|e| {
-                let span = text.span();
-                let start = Location::of_offset(self.source, span.start);
-                let raw = self.source.get(span.clone()).unwrap_or("");
-                let plain = [('"', '"'), ('\'', '\'')].iter().any(|(open, close)| {
-                    raw.strip_prefix(*open)
-                        .and_then(|r| r.strip_suffix(*close))
-                        .is_some_and(|inner| inner == text.get_ref() && !inner.contains('\\'))
-                });
-                // Without escapes or line breaks the rule's column maps straight into the file.
-                let location = if plain && !raw.contains('\n') {
-                    Location {
-                        line: start.line,
-                        column: start.column + e.column,
-                    }
-                } else {
-                    start
-                };
+                let location = place_in_string(self.source, text.span(), text.get_ref(), e.column);
                 RiverError::Rule {
                     location,
                     which: which.clone(),
@@ -676,9 +660,63 @@ impl Builder<'_> {
     }
 }
 
+/// Where in `source` the character `column` (from 1; one past the end is allowed) of a string
+/// value lies, when the value is written in the file as it reads (no escapes; a multi-line
+/// string's first line break aside); else the string's start, its quote.
+fn place_in_string(
+    source: &str,
+    span: std::ops::Range<usize>,
+    value: &str,
+    column: usize,
+) -> Location {
+    let raw = source.get(span.clone()).unwrap_or("");
+    // Triple quotes first: `"""` also starts with `"`. Only basic strings (`"`) have escapes.
+    for (quote, escapes) in [("\"\"\"", true), ("'''", false), ("\"", true), ("'", false)] {
+        let Some(inner) = raw.strip_prefix(quote).and_then(|r| r.strip_suffix(quote)) else {
+            continue;
+        };
+        // A multi-line string drops a line break right after its opening quotes.
+        let skip = match quote.len() {
+            3 if inner.starts_with("\r\n") => 2,
+            3 if inner.starts_with('\n') => 1,
+            _ => 0,
+        };
+        let body = &inner[skip..];
+        if body == value && !(escapes && body.contains('\\')) {
+            let at = body
+                .char_indices()
+                .nth(column.saturating_sub(1))
+                .map_or(body.len(), |(i, _)| i);
+            return Location::of_offset(source, span.start + quote.len() + skip + at);
+        }
+        break;
+    }
+    Location::of_offset(source, span.start)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_rule_error_points_into_the_file_when_the_rule_reads_as_written() {
+        // `source` holds one string, from its first quote to its last, whose value is `value`.
+        let place = |source: &str, value: &str, column| {
+            let start = source.find(['"', '\'']).unwrap();
+            let end = source.rfind(['"', '\'']).unwrap() + 1;
+            place_in_string(source, start..end, value, column)
+        };
+        let at = |line, column| Location { line, column };
+        assert_eq!(place("r = \"a and b\"", "a and b", 7), at(1, 12));
+        assert_eq!(place("r = 'a and b'", "a and b", 7), at(1, 12));
+        // One past the end: just before the closing quote.
+        assert_eq!(place("r = \"a b\"", "a b", 4), at(1, 9));
+        // Multi-line: the line break after the opening quotes is not part of the value.
+        assert_eq!(place("r = \"\"\"\na and\nb\"\"\"", "a and\nb", 7), at(3, 1));
+        assert_eq!(place("r = '''a and\nb'''", "a and\nb", 7), at(2, 1));
+        // An escape moves the characters: the string's start is all that is sure.
+        assert_eq!(place("r = \"a\\tb c\"", "a\tb c", 5), at(1, 5));
+    }
 
     #[test]
     fn load_counts() {
