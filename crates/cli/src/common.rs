@@ -67,7 +67,8 @@ pub struct SearchArgs {
     /// Print one JSON object on stdout instead of text
     #[arg(long)]
     pub json: bool,
-    /// Print only the answer: no drawings, no progress bar
+    /// Print only the answer (the moves; a river plan one trip a line): no titles, drawings or
+    /// progress bar
     #[arg(long, short)]
     pub quiet: bool,
 }
@@ -551,7 +552,8 @@ fn stats_json(stats: &Stats) -> Value {
     })
 }
 
-fn stats_line(stats: &Stats) -> String {
+/// The `--stats` line: `stats: 12 expanded, ... 0.001 s (12,000/s)`.
+pub fn stats_line(stats: &Stats) -> String {
     format!(
         "stats: {} expanded, {} generated, {} stored, peak frontier {}, {:.3} s ({}/s)",
         count(stats.expanded),

@@ -140,10 +140,13 @@ fn human_output_numbers_the_moves_and_draws_the_route() {
     assert!(lines[board + 3].ends_with('G'), "{text}");
     assert!(lines[board + 4].starts_with('*'), "{text}");
     assert!(lines[board + 4].ends_with('S'), "{text}");
-    // --quiet leaves the drawing out.
+    // --quiet prints the moves alone, on one line, as the other domains do.
     let o = frontier(&["board", "-", "--quiet"], SEED);
-    assert!(!stdout(&o).contains("board"));
-    assert_eq!(stdout(&o).lines().count(), 18);
+    let text = stdout(&o);
+    let moves: Vec<&str> = text.split_whitespace().collect();
+    assert_eq!(text.lines().count(), 1, "{text}");
+    assert_eq!(moves.len(), 17);
+    assert!(moves.iter().all(|m| ["Forward", "Jump", "Left", "Right"].contains(m)));
 }
 
 #[test]

@@ -90,6 +90,12 @@ fn family_human_output_has_one_line_per_trip_and_the_banks() {
         );
     }
     assert!(trips[16].contains("near: nobody"));
+    // --quiet: the trips alone, one a line.
+    let quiet = stdout(&frontier(&["river", "family", "--quiet"]));
+    let lines: Vec<&str> = quiet.lines().collect();
+    assert_eq!(lines.len(), 17, "{quiet}");
+    assert_eq!(lines[0], "--> police, prisoner");
+    assert!(lines.iter().all(|l| l.starts_with("--> ") || l.starts_with("<-- ")));
 }
 
 #[test]

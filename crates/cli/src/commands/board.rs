@@ -125,7 +125,8 @@ pub fn explore(args: ExploreArgs, ctx: &Context) -> anyhow::Result<ExitCode> {
 /// The most columns or rows drawn; larger boards are drawn cropped to the route.
 const MAX_DRAWN: usize = 100;
 
-/// The numbered moves and, unless `quiet`, the board beside the route.
+/// A title line, the numbered moves and the board beside the route; with `quiet`, only the
+/// moves, on one line (as the other domains print them).
 fn render(
     out: &mut dyn Write,
     puzzle: &Puzzle,
@@ -133,6 +134,10 @@ fn render(
     solution: &Solution<State, Move>,
     quiet: bool,
 ) -> io::Result<()> {
+    if quiet {
+        let moves: Vec<String> = solution.moves.iter().map(Move::to_string).collect();
+        return writeln!(out, "{}", moves.join(" "));
+    }
     let n = solution.len();
     writeln!(
         out,
@@ -146,11 +151,8 @@ fn render(
     for (i, mv) in solution.moves.iter().enumerate() {
         writeln!(out, "{:>digits$}. {mv}", i + 1)?;
     }
-    if !quiet {
-        writeln!(out)?;
-        draw(out, puzzle, &solution.states)?;
-    }
-    Ok(())
+    writeln!(out)?;
+    draw(out, puzzle, &solution.states)
 }
 
 /// What the route panel shows in a cell.

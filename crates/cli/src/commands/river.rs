@@ -187,7 +187,7 @@ pub fn explore(args: ExploreArgs, ctx: &Context) -> anyhow::Result<ExitCode> {
 }
 
 /// A title line, then one line per trip in the seed's style, `-->` away from the start bank and
-/// `<--` back, followed (unless `quiet`) by who stands on each bank after it.
+/// `<--` back, each followed by who stands on each bank after it; with `quiet`, only the trips.
 fn render(
     out: &mut dyn Write,
     space: &RiverSpace,
@@ -195,6 +195,16 @@ fn render(
     plan: &Solution<State, Trip>,
     quiet: bool,
 ) -> io::Result<()> {
+    if quiet {
+        for (i, trip) in plan.moves.iter().enumerate() {
+            let arrow = match space.boat(plan.states[i]) {
+                Bank::Near => "-->",
+                Bank::Far => "<--",
+            };
+            writeln!(out, "{arrow} {}", space.trip_names(*trip).join(", "))?;
+        }
+        return Ok(());
+    }
     let puzzle = space.puzzle();
     let n = plan.len();
     let title = if puzzle.name().is_empty() {
@@ -213,15 +223,5 @@ fn render(
         if n == 1 { "" } else { "s" },
         algo.name()
     )?;
-    if quiet {
-        for (i, trip) in plan.moves.iter().enumerate() {
-            let arrow = match space.boat(plan.states[i]) {
-                Bank::Near => "-->",
-                Bank::Far => "<--",
-            };
-            writeln!(out, "{arrow} {}", space.trip_names(*trip).join(", "))?;
-        }
-        return Ok(());
-    }
     write!(out, "{}", space.plan_text(plan))
 }

@@ -15,7 +15,8 @@ use frontier_tiles::{
 use serde_json::json;
 
 use crate::common::{
-    count, report, report_exploration, Algo, BuildBar, Context, SearchArgs, Stopwatch,
+    count, report, report_exploration, stats_line, Algo, BuildBar, Context, SearchArgs,
+    Stopwatch,
 };
 
 /// The arguments of `frontier tiles`.
@@ -342,6 +343,9 @@ pub fn run(args: Args, ctx: &Context) -> anyhow::Result<ExitCode> {
             ctx.clear_progress();
             let mut out = std::io::stdout().lock();
             let _ = writeln!(out, "unsolvable: {why} (decided without searching)");
+            if args.search.stats {
+                let _ = writeln!(out, "{}", stats_line(&outcome.stats));
+            }
             return Ok(ExitCode::from(1));
         }
         return report_unanswered(ctx, &args.search, &outcome);
