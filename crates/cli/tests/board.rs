@@ -146,7 +146,9 @@ fn human_output_numbers_the_moves_and_draws_the_route() {
     let moves: Vec<&str> = text.split_whitespace().collect();
     assert_eq!(text.lines().count(), 1, "{text}");
     assert_eq!(moves.len(), 17);
-    assert!(moves.iter().all(|m| ["Forward", "Jump", "Left", "Right"].contains(m)));
+    assert!(moves
+        .iter()
+        .all(|m| ["Forward", "Jump", "Left", "Right"].contains(m)));
 }
 
 #[test]

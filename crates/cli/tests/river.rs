@@ -95,7 +95,9 @@ fn family_human_output_has_one_line_per_trip_and_the_banks() {
     let lines: Vec<&str> = quiet.lines().collect();
     assert_eq!(lines.len(), 17, "{quiet}");
     assert_eq!(lines[0], "--> police, prisoner");
-    assert!(lines.iter().all(|l| l.starts_with("--> ") || l.starts_with("<-- ")));
+    assert!(lines
+        .iter()
+        .all(|l| l.starts_with("--> ") || l.starts_with("<-- ")));
 }
 
 #[test]

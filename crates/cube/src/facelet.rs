@@ -157,8 +157,12 @@ impl Facelets {
             .filter(|(_, c)| !c.is_whitespace())
             .map(|(i, c)| (i + 1, c))
             .collect();
+        // Six groups are six faces: each must hold nine letters, whatever the total.
+        if let Some(short) = face_length(text) {
+            return Err(short);
+        }
         if letters.len() != 54 {
-            return Err(face_length(text).unwrap_or(CubeError::Length(letters.len())));
+            return Err(CubeError::Length(letters.len()));
         }
         let mut colours = [Face::U; 54];
         for (slot, &(column, c)) in colours.iter_mut().zip(&letters) {
@@ -405,6 +409,19 @@ mod tests {
                 face: Face::F,
                 count: 8,
                 column: 21
+            })
+        );
+        // Groups of 8 and 10 letters make 54 all the same: the face is named (the colour
+        // count was blamed).
+        let mut uneven = faces.clone();
+        let moved = uneven[0].pop().unwrap();
+        uneven[1].insert(0, moved);
+        assert_eq!(
+            uneven.join(" ").parse::<Facelets>(),
+            Err(CubeError::FaceLength {
+                face: Face::U,
+                count: 8,
+                column: 1
             })
         );
         assert_eq!(

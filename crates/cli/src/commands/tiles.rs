@@ -15,8 +15,7 @@ use frontier_tiles::{
 use serde_json::json;
 
 use crate::common::{
-    count, report, report_exploration, stats_line, Algo, BuildBar, Context, SearchArgs,
-    Stopwatch,
+    count, report, report_exploration, stats_line, Algo, BuildBar, Context, SearchArgs, Stopwatch,
 };
 
 /// The arguments of `frontier tiles`.
