@@ -213,6 +213,12 @@ fn show_prints_a_preset_that_reads_back_the_same() {
     ]));
     assert_eq!(shown["name"], "jealous-husbands");
     assert_eq!(shown["toml"].as_str(), Some(stdout(&out).as_str()));
+    // A search option does nothing to --show: refused, as with --list (it was ignored).
+    for (flag, value) in [("--algo", "dfs"), ("--max-depth", "3")] {
+        let out = frontier(&["river", "--show", "family", flag, value]);
+        assert_eq!(out.status.code(), Some(2), "{flag}");
+        assert!(stderr(&out).contains("cannot be used with"), "{}", stderr(&out));
+    }
 }
 
 #[test]

@@ -22,7 +22,9 @@ pub struct Args {
     ])]
     pub list: bool,
     /// Print the puzzle's TOML (a preset's source, to copy and change) instead of solving it
-    #[arg(long)]
+    #[arg(long, conflicts_with_all = [
+        "algo", "max_depth", "max_states", "timeout", "threads", "weight", "stats",
+    ])]
     pub show: bool,
     #[command(flatten)]
     pub search: SearchArgs,
