@@ -73,16 +73,21 @@ pub struct SearchArgs {
     pub quiet: bool,
 }
 
+/// How messages name an input: its path, or `<stdin>` for `-`.
+pub fn input_name(input: &str) -> &str {
+    if input == "-" {
+        "<stdin>"
+    } else {
+        input
+    }
+}
+
 /// Reads a puzzle file, or standard input for `-`, refusing more than `limit` bytes: no
 /// input, however large (`/dev/zero`, `yes | frontier board -`), may take all the memory.
 /// `what` names the content in the error: "a board file".
 pub fn read_input(input: &str, what: &str, limit: u64) -> anyhow::Result<Vec<u8>> {
     use std::io::Read;
-    let name = if input == "-" {
-        "standard input"
-    } else {
-        input
-    };
+    let name = input_name(input);
     let mut bytes = Vec::new();
     let read = if input == "-" {
         io::stdin().lock().take(limit + 1).read_to_end(&mut bytes)
@@ -565,6 +570,15 @@ pub fn stats_line(stats: &Stats) -> String {
     )
 }
 
+/// "1 move", "3 moves".
+fn moves(n: u32) -> String {
+    if n == 1 {
+        "1 move".to_owned()
+    } else {
+        format!("{n} moves")
+    }
+}
+
 /// What to tell the user about a limit, with the flag that raises it; `algorithm` names the
 /// solver that stopped, if a search did.
 pub fn limit_message(
@@ -589,20 +603,15 @@ pub fn limit_message(
         // dfs never enters a state twice, so one first reached deep hides the shorter paths
         // through it: its depth limit proves nothing (entering states again to make it
         // complete took hundreds of expansions a state).
-        Limit::Depth if algorithm == Some(Algo::Dfs.name()) => {
-            let depth = args.max_depth.unwrap_or(0);
-            format!(
-                "dfs found no solution within {depth} (--max-depth); it enters each state once, \
-                 so one may exist: bfs or iddfs search every path within the depth"
-            )
-        }
-        Limit::Depth => {
-            let depth = args.max_depth.unwrap_or(0);
-            let moves = if depth == 1 { "move" } else { "moves" };
-            format!(
-                "no solution found within {depth} {moves} (--max-depth); raise it to search deeper"
-            )
-        }
+        Limit::Depth if algorithm == Some(Algo::Dfs.name()) => format!(
+            "dfs found no solution within {} (--max-depth); it enters each state once, so one \
+             may exist: bfs or iddfs search every path within the depth",
+            moves(args.max_depth.unwrap_or(0))
+        ),
+        Limit::Depth => format!(
+            "no solution found within {} (--max-depth); raise it to search deeper",
+            moves(args.max_depth.unwrap_or(0))
+        ),
         Limit::States if args.max_states.is_none() => format!(
             "stopped after storing {stored}, the default budget of about half the available \
              memory; raise it with --max-states N"

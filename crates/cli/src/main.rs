@@ -14,15 +14,16 @@ use clap::{Parser, Subcommand};
 use crate::common::Context;
 
 /// Find shortest (or cheapest) solutions to search puzzles, or prove that none exists.
-///
-/// Exit codes: 0 solved (or explore finished), 1 proven unsolvable, 2 bad input or usage,
-/// 3 a limit was hit before an answer, 130 interrupted by Ctrl-C.
 #[derive(Parser, Debug)]
-#[command(name = "frontier", version, about, long_about = None)]
+#[command(name = "frontier", version, after_help = EXIT_CODES)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
 }
+
+/// The exit codes, shown under `frontier --help`.
+const EXIT_CODES: &str = "Exit codes: 0 solved (or explore finished), 1 proven unsolvable, \
+2 bad input or usage, 3 a limit was hit before an answer, 130 interrupted by Ctrl-C";
 
 #[derive(Subcommand, Debug)]
 enum Command {

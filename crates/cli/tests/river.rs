@@ -217,7 +217,11 @@ fn show_prints_a_preset_that_reads_back_the_same() {
     for (flag, value) in [("--algo", "dfs"), ("--max-depth", "3")] {
         let out = frontier(&["river", "--show", "family", flag, value]);
         assert_eq!(out.status.code(), Some(2), "{flag}");
-        assert!(stderr(&out).contains("cannot be used with"), "{}", stderr(&out));
+        assert!(
+            stderr(&out).contains("cannot be used with"),
+            "{}",
+            stderr(&out)
+        );
     }
 }
 

@@ -79,13 +79,14 @@ pub struct Shape {
 }
 
 impl Shape {
-    /// A shape, if it has between 2 and [`MAX_CELLS`] cells.
+    /// A shape, if it has between 1 and [`MAX_CELLS`] cells (a board of one cell holds the
+    /// blank alone, and is solved as it stands).
     pub fn new(rows: usize, cols: usize) -> Result<Shape, ParseError> {
         let cells = rows.saturating_mul(cols);
-        if rows == 0 || cols == 0 || cells < 2 {
+        if rows == 0 || cols == 0 {
             return Err(ParseError::BadSize {
                 text: format!("{rows}x{cols}"),
-                reason: "a board needs at least 2 cells",
+                reason: "a board needs at least 1 row and 1 column",
             });
         }
         if cells > MAX_CELLS {
@@ -221,14 +222,6 @@ pub enum ParseError {
     Empty {
         /// `tiles` or `goal`.
         what: &'static str,
-    },
-    /// A single tile, without `--size`: no board is that small.
-    #[error("{what}: {} given, but a board needs at least 2 cells", tiles(.count))]
-    TooFew {
-        /// `tiles` or `goal`.
-        what: &'static str,
-        /// How many tiles were given.
-        count: usize,
     },
     /// More tiles than any board has, without `--size`.
     #[error("{what}: {} given, but a board has at most {MAX_CELLS} cells", tiles(.count))]
@@ -570,13 +563,10 @@ fn missing_tile(what: &'static str, tokens: &[Token], cells: usize) -> Option<Pa
 
 /// The square board `count` tiles make.
 fn infer_shape(what: &'static str, count: usize) -> Result<Shape, ParseError> {
-    if count < 2 {
-        return Err(ParseError::TooFew { what, count });
-    }
     if count > MAX_CELLS {
         return Err(ParseError::TooMany { what, count });
     }
-    match (2..=16).find(|s| s * s == count) {
+    match (1..=16).find(|s| s * s == count) {
         Some(s) => Shape::new(s, s),
         None => Err(ParseError::NotSquare { what, count }),
     }
@@ -675,7 +665,9 @@ mod tests {
             Shape::parse("16x17"),
             Err(ParseError::TooLarge { cells: 272 })
         ));
-        assert!(Shape::parse("1x1").is_err());
+        // One cell holds the blank alone (DESIGN's "any n x m"); no rows or columns is no board.
+        assert!(Shape::parse("1x1").is_ok());
+        assert!(Shape::parse("0x4").is_err());
     }
 
     #[test]
@@ -693,10 +685,10 @@ mod tests {
             message("1 2 0 0007", None, None),
             "tiles, column 7: tile 0007 is too large for a board of 4 cells (tiles are 0..3)"
         );
-        // Too few tiles for any board, too many for any.
+        // The blank alone is a board of one cell, solved; too many tiles for any board.
         assert_eq!(
-            message("0", None, None),
-            "tiles: 1 tile given, but a board needs at least 2 cells"
+            Puzzle::parse("0", None, None).map(|p| p.shape()),
+            Ok(Shape { rows: 1, cols: 1 })
         );
         assert_eq!(
             message("0", Some("2x2"), None),

@@ -8,7 +8,9 @@ use frontier_board::{Board, Heading, Move, Place, Puzzle, Rules, State, MAX_PADD
 use frontier_search::Solution;
 use serde_json::json;
 
-use crate::common::{read_input, report, report_exploration, Algo, Context, SearchArgs};
+use crate::common::{
+    input_name, read_input, report, report_exploration, Algo, Context, SearchArgs,
+};
 
 /// The rules the robot moves by.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -74,7 +76,7 @@ fn load(input: &str) -> anyhow::Result<Board> {
     // A board has at most MAX_PADDED_CELLS cells: its letters and line ends fit in twice that.
     let limit = 2 * MAX_PADDED_CELLS as u64;
     let bytes = read_input(input, "a board that can be searched", limit)?;
-    let name = if input == "-" { "<stdin>" } else { input };
+    let name = input_name(input);
     Board::from_bytes(&bytes).with_context(|| format!("{name}: not a valid board"))
 }
 

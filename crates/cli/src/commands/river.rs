@@ -7,7 +7,9 @@ use frontier_river::{Bank, Preset, Puzzle, RiverError, RiverSpace, State, Trip, 
 use frontier_search::{Solution, Status};
 use serde_json::json;
 
-use crate::common::{emit, read_input, report, report_exploration, Algo, Context, SearchArgs};
+use crate::common::{
+    emit, input_name, read_input, report, report_exploration, Algo, Context, SearchArgs,
+};
 
 /// The arguments of `frontier river`.
 #[derive(clap::Args, Debug)]
@@ -58,7 +60,7 @@ fn source(input: &str) -> anyhow::Result<(String, String)> {
         );
     }
     let bytes = read_input(input, "a river puzzle", RIVER_FILE_LIMIT)?;
-    let name = if input == "-" { "<stdin>" } else { input };
+    let name = input_name(input);
     let text = String::from_utf8(bytes).map_err(|e| {
         let (line, column) = utf8_error_place(e.as_bytes(), e.utf8_error().valid_up_to());
         anyhow::anyhow!("{name}:{line}:{column}: not UTF-8 text")
