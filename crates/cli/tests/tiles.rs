@@ -494,6 +494,11 @@ fn explore_from_a_goal_takes_the_board_size_from_it() {
     let o = frontier(&["explore", "tiles", "--goal", "1 2 3 0 5"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("goal: 5 tiles"), "{}", stderr(&o));
+    // A layout to explore from and a goal: the goal would change nothing, and is refused
+    // (it was ignored, even when out of the layout's reach).
+    let o = frontier(&["explore", "tiles", "1 2 3 0", "--goal", "2 1 3 0"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("cannot be used with"), "{}", stderr(&o));
 }
 
 #[test]

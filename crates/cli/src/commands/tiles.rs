@@ -94,8 +94,9 @@ pub struct ExploreArgs {
     /// The board as ROWSxCOLS [default: the square the tiles, or the goal, make; else 3x3]
     #[arg(long, value_name = "RxC")]
     pub size: Option<String>,
-    /// The goal layout [default: 1 2 ... n-1 with the blank last]
-    #[arg(long, value_name = "TILES")]
+    /// The goal layout, explored from when TILES is not given (the reachable set of a layout
+    /// does not depend on the goal) [default: 1 2 ... n-1 with the blank last]
+    #[arg(long, value_name = "TILES", conflicts_with = "tiles")]
     pub goal: Option<String>,
     #[command(flatten)]
     pub search: SearchArgs,
@@ -504,7 +505,7 @@ pub fn explore(args: ExploreArgs, ctx: &Context) -> anyhow::Result<ExitCode> {
     args.search.refuse_solver_flags()?;
     let goal = args.goal.as_deref();
     let puzzle = match &args.tiles {
-        Some(tiles) => read_puzzle(tiles, args.size.as_deref(), goal)?,
+        Some(tiles) => read_puzzle(tiles, args.size.as_deref(), None)?,
         None => {
             // From the goal: the size is --size, else the square the goal makes, else 3x3.
             let shape = args.size.as_deref().map(Shape::parse).transpose();
