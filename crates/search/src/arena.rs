@@ -560,6 +560,20 @@ impl<S: Hash + Eq, M: Clone> Arena<S, M> {
         insert
     }
 
+    /// [`Arena::insert`] that gives the move back with the id of a state already stored, for a
+    /// solver that may re-link it: `Ok(new id)` or `Err((seen id, mv))`; no move is cloned.
+    #[inline]
+    pub fn insert_or_return(&mut self, state: S, parent: u32, mv: M) -> Result<u32, (u32, M)> {
+        match self.set.insert_hashed(hash_of(&state), state) {
+            Insert::New(id) => {
+                self.parents.push(parent);
+                self.moves.push(mv);
+                Ok(id)
+            }
+            Insert::Seen(id) => Err((id, mv)),
+        }
+    }
+
     /// Makes `parent --mv-->` the way into `id` (for the cost-driven solvers, on a cheaper path).
     pub fn relink(&mut self, id: u32, parent: u32, mv: M) {
         self.parents[id as usize] = parent;

@@ -9,6 +9,12 @@ use crate::config::Config;
 use crate::explore::{Lent, Store};
 use crate::layers::Layer;
 
+#[cold]
+#[inline(never)]
+fn out_of_bound(index: u64, bound: u64) -> ! {
+    panic!("Indexed::index gave {index}, which is not below Indexed::index_bound, {bound}")
+}
+
 /// The most indexes a bit store takes: 2^33 bits, 1 GiB. A larger space is explored with a
 /// hash table instead.
 pub const MAX_INDEX_BOUND: u64 = 1 << 33;
@@ -25,6 +31,8 @@ pub(crate) fn bits_budget<S>(config: &Config) -> u64 {
 /// One bit per index below a bound: which [indexes](crate::Indexed::index) were seen.
 pub(crate) struct BitSet {
     words: Vec<u64>,
+    /// The indexes taken are those below it.
+    bound: u64,
 }
 
 impl BitSet {
@@ -41,7 +49,10 @@ impl BitSet {
         }
         let len = bound.div_ceil(64) as usize;
         if len == 0 {
-            return Some(BitSet { words: Vec::new() });
+            return Some(BitSet {
+                words: Vec::new(),
+                bound,
+            });
         }
         let layout = Layout::array::<u64>(len).ok()?;
         // SAFETY: the layout has a non-zero size; the allocator returns zeroed memory or null.
@@ -52,7 +63,7 @@ impl BitSet {
         // SAFETY: allocated by the global allocator with the layout of `len` u64s, all zero
         // (a valid u64), so a Vec of length and capacity `len` may own it.
         let words = unsafe { Vec::from_raw_parts(words, len, len) };
-        Some(BitSet { words })
+        Some(BitSet { words, bound })
     }
 
     /// The word holding index `index`'s bit, and the bit.
@@ -61,8 +72,18 @@ impl BitSet {
         ((index / 64) as usize, 1 << (index % 64))
     }
 
+    /// Panics, naming the index and the bound, unless `index` lies below the bound: a space
+    /// whose index breaks its promise gets told so, not an error about words.
+    #[inline(always)]
+    fn check(&self, index: u64) {
+        if index >= self.bound {
+            out_of_bound(index, self.bound);
+        }
+    }
+
     #[inline]
     pub fn contains(&self, index: u64) -> bool {
+        self.check(index);
         let (word, bit) = Self::place(index);
         self.words[word] & bit != 0
     }
@@ -70,6 +91,7 @@ impl BitSet {
     /// Sets `index`'s bit; returns whether it was clear.
     #[inline]
     pub fn insert(&mut self, index: u64) -> bool {
+        self.check(index);
         let (word, bit) = Self::place(index);
         if self.words[word] & bit != 0 {
             return false;
@@ -214,5 +236,14 @@ mod tests {
         }
         assert!(!set.contains(1));
         assert!(BitSet::new(0, 0).is_some());
+    }
+
+    #[test]
+    #[should_panic(
+        expected = "Indexed::index gave 12, which is not below Indexed::index_bound, 10"
+    )]
+    fn an_index_past_the_bound_is_named() {
+        // Inside the word the bits take, so it was taken without a word of complaint.
+        BitSet::new(10, 1 << 10).unwrap().insert(12);
     }
 }

@@ -328,7 +328,8 @@ impl<S: Hash + Eq, T: Store<S>> Shard<S, T> {
     #[inline]
     fn admit(&mut self, hash: u64, state: S, parent: Option<u32>, weigh: &impl Fn(&S) -> u64) {
         if self.store.insert_next(hash, state) {
-            self.weight += weigh(self.store.found().last().expect("just stored"));
+            let weight = weigh(self.store.found().last().expect("just stored"));
+            self.weight = self.weight.saturating_add(weight);
             if let Some(parent) = parent {
                 self.next_parents.push(parent);
             }
@@ -404,7 +405,8 @@ impl<S: Hash + Eq, T: Store<S>> Shard<S, T> {
                 for position in slice.clone() {
                     let admit = |key, next, parent| {
                         if store.insert_next(key, next) {
-                            *weight += space.weight(store.found().last().expect("just stored"));
+                            let stored = store.found().last().expect("just stored");
+                            *weight = weight.saturating_add(space.weight(stored));
                             if let Some(parent) = parent {
                                 next_parents.push(parent);
                             }

@@ -361,6 +361,11 @@ where
 
 /// Uniform-cost search (Dijkstra): a cheapest solution under [`Space::step_cost`].
 ///
+/// With `max_depth`, a state keeps only its cheapest path found, so the answer is the cheapest
+/// among the paths kept, not always the cheapest within the depth: a state first reached by a
+/// cheap path at the limit loses the dearer, shallower one that went on. [`idastar`](crate::idastar) returns
+/// the cheapest within the depth.
+///
 /// Memory: every seen state plus a heap of `(cost, id)` entries; stale entries are skipped.
 pub fn ucs<P>(space: &P, config: &Config) -> Outcome<P::State, P::Move>
 where
@@ -375,7 +380,7 @@ where
 /// are re-opened when a cheaper path turns up, so an inconsistent heuristic is still exact.
 /// With a [weight](crate::Config::weight) `w`, states are ranked by `g + w·heuristic` (weighted
 /// A*, Pohl 1970): the solution costs at most `w` times the cheapest, usually after far fewer
-/// expansions.
+/// expansions. With `max_depth`, the caveat of [`ucs`] holds.
 pub fn astar<P>(space: &P, config: &Config) -> Outcome<P::State, P::Move>
 where
     P: Space,
@@ -460,8 +465,8 @@ where
         for (mv, next) in children.drain(..) {
             let next_cost = cost.saturating_add(space.step_cost(arena.state(id), &mv));
             let next_f = next_cost.saturating_add(h(&next));
-            match arena.insert(next, id, mv.clone()) {
-                Insert::New(child) => {
+            match arena.insert_or_return(next, id, mv) {
+                Ok(child) => {
                     g.push(next_cost);
                     depths.push(depth + 1);
                     open.push(Open {
@@ -470,7 +475,7 @@ where
                         id: Reverse(child),
                     });
                 }
-                Insert::Seen(child) if next_cost < g[child as usize] => {
+                Err((child, mv)) if next_cost < g[child as usize] => {
                     arena.relink(child, id, mv);
                     g[child as usize] = next_cost;
                     depths[child as usize] = depth + 1;
@@ -480,7 +485,7 @@ where
                         id: Reverse(child),
                     });
                 }
-                Insert::Seen(_) => {}
+                Err(_) => {}
             }
         }
         meter.frontier(open.len());
@@ -552,7 +557,7 @@ where
     P::State: Hash + Eq,
 {
     forward.insert_root(space.start());
-    for goal in space.goals() {
+    for goal in space.goals().into_iter().filter(|g| space.is_goal(g)) {
         if let Insert::New(b) = backward.insert_root(goal) {
             if let Some(f) = forward.set.find(backward.state(b)) {
                 return Meet::Found(f, b);

@@ -9,11 +9,13 @@
 //! | [`dfs`] | a solution, not necessarily shortest | all seen states | `State: Hash + Eq` |
 //! | [`bfs`] / [`par_bfs`] | fewest moves | all seen states | `State: Hash + Eq` |
 //! | [`iddfs`] | fewest moves | linear in depth | `State: Eq` |
-//! | [`ucs`] | cheapest (Dijkstra) | all seen states | positive step costs |
+//! | [`ucs`] | cheapest (Dijkstra) | all seen states | step costs |
 //! | [`astar`] | cheapest | all seen states | an admissible heuristic |
 //! | [`idastar`] | cheapest | linear in depth | an admissible heuristic |
 //! | [`bidirectional`] / [`par_bidirectional`] | fewest moves | both seen-sets | [`Reversible`] |
 //! | [`explore`] | states at each distance (each counted with its [weight](Space::weight)), in parallel with `threads` | all seen states, or three layers if [undirected](Space::undirected) | `State: Hash + Eq` |
+//! | [`bfs_indexed`] | fewest moves | a bit per index, and every seen state | [`Indexed`] |
+//! | [`explore_indexed`] | states at each distance | a bit per index, and three layers | [`Indexed`] |
 //!
 //! Every solver takes a [`Config`] (max depth, max stored states, timeout, cancel flag, progress
 //! observer) and returns an outcome with three possible statuses: solved, proven unsolvable

@@ -7,7 +7,9 @@ use crate::space::{Cost, Space};
 /// The limit that stopped a search before it could answer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Limit {
-    /// `max_depth`: no solution within that many moves, but deeper states were cut off.
+    /// `max_depth`: no solution within that many moves; states at the limit were not expanded,
+    /// so deeper ones may exist (the solvers do not look beyond the limit to find out; only
+    /// [`crate::explore`] does).
     Depth,
     /// `max_states`: the store of seen states reached its budget.
     States,

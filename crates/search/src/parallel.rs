@@ -336,7 +336,8 @@ where
     pool.install(|| {
         let mut meter = Meter::new(config);
         let mut forward = Side::new(vec![space.start()]);
-        let mut backward = Side::new(space.goals());
+        let goals = space.goals().into_iter().filter(|g| space.is_goal(g));
+        let mut backward = Side::new(goals.collect());
         let end = run_par_bidirectional(space, &mut meter, &mut forward, &mut backward);
         let path = end.map(|hit| {
             hit.map(|(f, b)| {

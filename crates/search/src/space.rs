@@ -62,8 +62,9 @@ pub trait Space {
         out: impl FnMut(Self::Move, Self::State),
     );
 
-    /// The cost of playing `mv` in `from`; 1 unless overridden. Must be positive for `ucs`,
-    /// `astar` and `idastar` to return a cheapest path.
+    /// The cost of playing `mv` in `from`; 1 unless overridden. Free moves (cost 0) are allowed:
+    /// `ucs`, `astar` and `idastar` still return a cheapest path. Path costs saturate at
+    /// `Cost::MAX` (see [`Cost`]).
     fn step_cost(&self, _from: &Self::State, _mv: &Self::Move) -> Cost {
         1
     }
@@ -115,7 +116,10 @@ pub trait Space {
 
 /// A space that can also be searched backwards from its goals, as [`crate::bidirectional`] does.
 pub trait Reversible: Space {
-    /// Every goal state: the backward search starts from all of them at once.
+    /// Every goal state: the backward search starts from all of them at once. They must be
+    /// exactly the states [`Space::is_goal`] accepts: a goal left out is never found (the
+    /// search may then call the space unsolvable), and a listed state that `is_goal` refuses
+    /// is dropped.
     fn goals(&self) -> Vec<Self::State>;
 
     /// Calls `out(move, prev)` for every transition `prev --move--> state`.

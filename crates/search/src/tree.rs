@@ -88,6 +88,7 @@ where
             },
             informed,
             weight: config.effective_weight(),
+            max_path: config.max_states.unwrap_or(u64::MAX),
             moves: Vec::new(),
             states: Vec::new(),
             stop: None,
@@ -192,6 +193,8 @@ struct Diver<'m, 'c, S, M> {
     informed: bool,
     /// The heuristic's [weight](Config::weight), when it changes anything.
     weight: Option<f64>,
+    /// The most states a path may hold: `max_states`.
+    max_path: u64,
     /// The solution's moves and states, collected goal first while the dive unwinds.
     moves: Vec<M>,
     states: Vec<S>,
@@ -222,11 +225,6 @@ impl<S: Clone + Eq, M: Clone> Diver<'_, '_, S, M> {
             self.bounds.depth_cut = self.bounds.depth_cut || trail.is_simple();
             return false;
         }
-        if let Err(limit) = self.meter.expand(self.bounds.bound) {
-            self.stop = Some(limit);
-            return false;
-        }
-        self.meter.frontier(depth as usize + 1);
         let child_depth = Cost::from(depth) + 1;
         if !self.informed
             && child_depth > self.bounds.bound
@@ -235,9 +233,20 @@ impl<S: Clone + Eq, M: Clone> Diver<'_, '_, S, M> {
         {
             // Iterative deepening at the bound: every child lies beyond it, the next bound is
             // already known to be one deeper, and the iteration is known to be open, so
-            // generating them would change nothing.
+            // generating them would change nothing (and the state is not counted expanded).
             return false;
         }
+        // The path's states are what a dive holds: `max_states` bounds its depth, so that a
+        // dive that never ends (zero-cost moves on an endless space) stops before memory does.
+        if Cost::from(depth) >= self.max_path {
+            self.stop = Some(Limit::States);
+            return false;
+        }
+        if let Err(limit) = self.meter.expand(self.bounds.bound) {
+            self.stop = Some(limit);
+            return false;
+        }
+        self.meter.frontier(depth as usize + 1);
         let mut found = false;
         space.successors(state, last, |mv, child| {
             if found || self.stop.is_some() {
@@ -247,7 +256,15 @@ impl<S: Clone + Eq, M: Clone> Diver<'_, '_, S, M> {
             if parent == Some(&child) {
                 return; // never straight back to where this state came from
             }
-            let child_g = g.saturating_add(space.step_cost(state, &mv));
+            let step = space.step_cost(state, &mv);
+            // A free move, or a bound that takes in every cost, no longer makes each step
+            // cost some of the bound, and a cycle could be followed forever within it: there,
+            // a path that comes back to a state it passed is dropped (no cheapest path needs
+            // one).
+            if (step == 0 || self.bounds.bound == Cost::MAX) && trail.holds(&child) {
+                return;
+            }
+            let child_g = g.saturating_add(step);
             let f = if self.informed {
                 let h = space.heuristic(&child);
                 child_g.saturating_add(if WEIGHTED { weigh(self.weight, h) } else { h })

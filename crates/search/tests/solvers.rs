@@ -435,8 +435,9 @@ impl Space for Endless {
         0
     }
 
-    fn is_goal(&self, _: &u64) -> bool {
-        false
+    /// A goal no search gets near, for the backward side of bidirectional search.
+    fn is_goal(&self, n: &u64) -> bool {
+        *n == u64::MAX
     }
 
     fn successors(&self, n: &u64, _: Option<&()>, mut out: impl FnMut((), u64)) {
@@ -633,8 +634,9 @@ impl Space for SlowTree {
         0
     }
 
-    fn is_goal(&self, _: &u64) -> bool {
-        false
+    /// A goal no search gets near, for the backward side of bidirectional search.
+    fn is_goal(&self, n: &u64) -> bool {
+        *n == u64::MAX
     }
 
     fn successors(&self, n: &u64, _: Option<&bool>, mut out: impl FnMut(bool, u64)) {
@@ -1213,4 +1215,239 @@ fn breadth_first_searches_cross_a_grid_of_millions() {
     // bfs held every cell when it reached the far corner, found last.
     let stored = bfs(&walk, &Config::default()).stats.stored;
     assert_eq!(stored, u64::from(n * n));
+}
+
+/// A ring of `size` states, `n -> n + 1`, each move costing `cost`, with `heuristic` for every
+/// state, and no goal (or `goal`).
+struct Ring {
+    size: u8,
+    cost: Cost,
+    heuristic: Cost,
+    goal: Option<u8>,
+}
+
+impl Space for Ring {
+    type State = u8;
+    type Move = u8;
+
+    fn start(&self) -> u8 {
+        0
+    }
+
+    fn is_goal(&self, n: &u8) -> bool {
+        self.goal == Some(*n)
+    }
+
+    fn successors(&self, n: &u8, _: Option<&u8>, mut out: impl FnMut(u8, u8)) {
+        out(0, (n + 1) % self.size);
+    }
+
+    fn step_cost(&self, _: &u8, _: &u8) -> Cost {
+        self.cost
+    }
+
+    fn heuristic(&self, _: &u8) -> Cost {
+        self.heuristic
+    }
+}
+
+#[test]
+fn tree_searches_end_on_free_cycles_and_saturated_bounds() {
+    // Free moves round a ring kept f within the bound forever: the dive went millions of
+    // levels deep (1.6 GB of stack) until the timeout. So did a move costing u64::MAX (the
+    // bound saturates and takes in every path) and a heuristic of u64::MAX.
+    let config = Config::default()
+        .timeout(Duration::from_secs(5))
+        .max_states(1 << 20);
+    for ring in [
+        Ring {
+            size: 3,
+            cost: 0,
+            heuristic: 0,
+            goal: None,
+        },
+        Ring {
+            size: 3,
+            cost: Cost::MAX,
+            heuristic: 0,
+            goal: None,
+        },
+        Ring {
+            size: 3,
+            cost: 1,
+            heuristic: Cost::MAX,
+            goal: None,
+        },
+    ] {
+        let outcome = idastar(&ring, &config);
+        assert_eq!(outcome.status, Status::Exhausted, "cost {}", ring.cost);
+        assert_eq!(iddfs(&ring, &config).status, Status::Exhausted);
+    }
+    let free = Ring {
+        size: 3,
+        cost: 0,
+        heuristic: 0,
+        goal: Some(2),
+    };
+    let solution = idastar(&free, &config).solution.unwrap();
+    assert_eq!((solution.len(), solution.cost), (2, 0));
+    // An endless line of free moves: the path's length is bounded by max_states.
+    struct FreeLine;
+    impl Space for FreeLine {
+        type State = u64;
+        type Move = ();
+        fn start(&self) -> u64 {
+            0
+        }
+        fn is_goal(&self, _: &u64) -> bool {
+            false
+        }
+        fn successors(&self, n: &u64, _: Option<&()>, mut out: impl FnMut((), u64)) {
+            out((), n + 1);
+        }
+        fn step_cost(&self, _: &u64, _: &()) -> Cost {
+            0
+        }
+    }
+    let outcome = idastar(&FreeLine, &Config::default().max_states(1000));
+    assert_eq!(outcome.status, Status::Limit(Limit::States));
+    assert!(outcome.stats.peak_frontier <= 1000);
+}
+
+#[test]
+fn iddfs_counts_expanded_only_the_states_it_expanded() {
+    // At the bound it skips a state's successors once the next bound is known; it counted the
+    // state expanded all the same (1,953 against 1,216 successor calls on a grid).
+    struct Grid(std::cell::Cell<u64>);
+    impl Space for Grid {
+        type State = (u8, u8);
+        type Move = u8;
+        fn start(&self) -> (u8, u8) {
+            (0, 0)
+        }
+        fn is_goal(&self, _: &(u8, u8)) -> bool {
+            false
+        }
+        fn successors(
+            &self,
+            &(x, y): &(u8, u8),
+            _: Option<&u8>,
+            mut out: impl FnMut(u8, (u8, u8)),
+        ) {
+            self.0.set(self.0.get() + 1);
+            out(0, (x.saturating_add(1).min(9), y));
+            out(1, (x, y.saturating_add(1).min(9)));
+        }
+    }
+    let grid = Grid(std::cell::Cell::new(0));
+    let outcome = iddfs(&grid, &Config::default().max_depth(8));
+    assert_eq!(outcome.stats.expanded, grid.0.get());
+}
+
+#[test]
+fn bidirectional_starts_only_from_real_goals() {
+    // 0 -> 1 -> 2, the goal 2; the space also lists 1 among its goals, which is not one: the
+    // answer ended at 1.
+    struct Line;
+    impl Space for Line {
+        type State = u8;
+        type Move = ();
+        fn start(&self) -> u8 {
+            0
+        }
+        fn is_goal(&self, n: &u8) -> bool {
+            *n == 2
+        }
+        fn successors(&self, n: &u8, _: Option<&()>, mut out: impl FnMut((), u8)) {
+            if *n < 2 {
+                out((), n + 1);
+            }
+        }
+    }
+    impl Reversible for Line {
+        fn goals(&self) -> Vec<u8> {
+            vec![1, 2]
+        }
+        fn predecessors(&self, n: &u8, mut out: impl FnMut((), u8)) {
+            if *n > 0 {
+                out((), n - 1);
+            }
+        }
+    }
+    for outcome in [
+        bidirectional(&Line, &Config::default()),
+        par_bidirectional(&Line, &two_threads(&Config::default())),
+    ] {
+        assert_eq!(outcome.solution.unwrap().states, [0, 1, 2]);
+    }
+}
+
+#[test]
+fn explore_weights_saturate() {
+    // Two states weighing half of u64::MAX each: the layer's count wrapped to 0 in release
+    // and overflowed in debug.
+    struct Heavy;
+    impl Space for Heavy {
+        type State = u8;
+        type Move = u8;
+        fn start(&self) -> u8 {
+            0
+        }
+        fn is_goal(&self, _: &u8) -> bool {
+            false
+        }
+        fn successors(&self, n: &u8, _: Option<&u8>, mut out: impl FnMut(u8, u8)) {
+            if *n == 0 {
+                out(1, 1);
+                out(2, 2);
+            }
+        }
+        fn weight(&self, _: &u8) -> u64 {
+            u64::MAX / 2 + 1
+        }
+    }
+    assert_eq!(explore(&Heavy, &Config::default()).layers[1], u64::MAX);
+}
+
+#[test]
+fn cost_searches_clone_no_move_per_successor() {
+    // ucs and astar cloned every successor's move in case it re-linked a state: an allocation
+    // a successor for a String move.
+    static CLONES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    #[derive(Debug, PartialEq, Eq)]
+    struct Counted;
+    impl Clone for Counted {
+        fn clone(&self) -> Self {
+            CLONES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            Counted
+        }
+    }
+    struct Square;
+    impl Space for Square {
+        type State = (u8, u8);
+        type Move = Counted;
+        fn start(&self) -> (u8, u8) {
+            (0, 0)
+        }
+        fn is_goal(&self, &(x, y): &(u8, u8)) -> bool {
+            (x, y) == (20, 20)
+        }
+        fn successors(
+            &self,
+            &(x, y): &(u8, u8),
+            _: Option<&Counted>,
+            mut out: impl FnMut(Counted, (u8, u8)),
+        ) {
+            out(Counted, (x.saturating_add(1).min(20), y));
+            out(Counted, (x, y.saturating_add(1).min(20)));
+            out(Counted, (x.saturating_sub(1), y));
+        }
+    }
+    for solve in [ucs::<Square>, astar::<Square>] {
+        CLONES.store(0, std::sync::atomic::Ordering::Relaxed);
+        let outcome = solve(&Square, &Config::default());
+        assert_eq!(outcome.solution.unwrap().len(), 40);
+        // The path's moves are cloned once each at most.
+        assert!(CLONES.load(std::sync::atomic::Ordering::Relaxed) <= 40);
+    }
 }
