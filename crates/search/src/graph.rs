@@ -219,7 +219,13 @@ impl<S: Hash + Eq + Clone, M: Clone> Layers<S, M> {
         }
         meter.frontier(self.layer.len());
         if !meter.may_deepen(self.depth) {
-            *cut = true;
+            let states = self.layer.clone().map(|id| arena.state(id as u32));
+            match lies_beyond(space, meter, self.depth, states, |s| {
+                arena.set.find(s).is_some()
+            }) {
+                Ok(beyond) => *cut = beyond,
+                Err(limit) => return Some(limit.into()),
+            }
             return Some(End::Exhausted);
         }
         let goal = |state: &S| space.is_goal(state);
@@ -309,7 +315,12 @@ where
     while !layer.is_empty() {
         meter.frontier(layer.len());
         if !meter.may_deepen(depth) {
-            *cut = true;
+            let states = layer.clone().map(|id| arena.state(id));
+            let seen = |s: &P::State| seen.contains(space.index(s));
+            match lies_beyond(space, meter, depth, states, seen) {
+                Ok(beyond) => *cut = beyond,
+                Err(limit) => return limit.into(),
+            }
             break;
         }
         for id in layer.clone() {
@@ -343,6 +354,35 @@ where
         depth += 1;
     }
     End::Exhausted
+}
+
+/// Whether a successor of the last layer a depth limit allows (`states`, at `depth`) was never
+/// seen: whether anything lies beyond the limit. If nothing does, the search that stopped there
+/// has seen the whole reachable set and proved it has no goal; else the limit cut it short.
+/// Each state is counted expanded, so the limits apply.
+pub(crate) fn lies_beyond<'a, P: Space>(
+    space: &P,
+    meter: &mut Meter,
+    depth: u32,
+    states: impl Iterator<Item = &'a P::State>,
+    seen: impl Fn(&P::State) -> bool,
+) -> Result<bool, Limit>
+where
+    P::State: 'a,
+{
+    for state in states {
+        meter.expand(depth.into())?;
+        let (mut beyond, mut generated) = (false, 0);
+        space.successors(state, None, |_, next| {
+            generated += 1;
+            beyond = beyond || !seen(&next);
+        });
+        meter.stats.generated += generated;
+        if beyond {
+            return Ok(true);
+        }
+    }
+    Ok(false)
 }
 
 /// The summed step costs of the arena path to `id`.

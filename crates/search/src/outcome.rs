@@ -7,9 +7,10 @@ use crate::space::{Cost, Space};
 /// The limit that stopped a search before it could answer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Limit {
-    /// `max_depth`: no solution within that many moves; states at the limit were not expanded,
-    /// so deeper ones may exist (the solvers do not look beyond the limit to find out; only
-    /// [`crate::explore`] does).
+    /// `max_depth`: no solution within that many moves, and states lie beyond the limit. The
+    /// breadth-first searches and [`crate::explore`] look at the successors of the last layer:
+    /// when none is new they report [`Status::Exhausted`] instead. The other solvers do not
+    /// look, so for them deeper states may or may not exist.
     Depth,
     /// `max_states`: the store of seen states reached its budget.
     States,

@@ -11,7 +11,8 @@ use rayon::prelude::*;
 use crate::arena::{hash_of, Arena, Insert, ARENA_START, LARGE_FROM};
 use crate::config::{Config, Meter};
 use crate::graph::{
-    concluded, plant_start, Backward, Ends, Expand, Forward, Hit, Layers, Successors, BATCH,
+    concluded, lies_beyond, plant_start, Backward, Ends, Expand, Forward, Hit, Layers, Successors,
+    BATCH,
 };
 use crate::outcome::{Limit, Outcome, Solution, Stats, Status};
 use crate::space::{Reversible, Space};
@@ -92,7 +93,14 @@ where
     while side.layer_len() > 0 {
         meter.frontier(side.layer_len());
         if !meter.may_deepen(depth) {
-            return Err(Limit::Depth);
+            let layer = (side.layer.iter().enumerate())
+                .flat_map(|(k, ids)| ids.clone().map(move |local| global(k, local as u32)));
+            let states = layer.map(|id| side.state(id));
+            let seen = |state: &P::State| side.find(state).is_some();
+            return match lies_beyond(space, meter, depth, states, seen)? {
+                true => Err(Limit::Depth),
+                false => Ok(None),
+            };
         }
         let goal = |_| Ends::Goal(is_goal);
         if let Some(Hit::Goal(id)) = grow_side(meter, depth.into(), side, goal, 0, Forward(space))?

@@ -311,6 +311,32 @@ proptest! {
     }
 
     #[test]
+    fn breadth_first_searches_prove_exhaustion_within_a_depth_limit(
+        mut graph in graphs(),
+        limit in 0u32..8,
+    ) {
+        // No goal: the reachable set reaches `deepest` moves out. Within a depth limit at least
+        // that deep, the searches saw it all and prove there is no goal; they said the depth
+        // limit stopped them.
+        graph.goals.clear();
+        let deepest = oracle_depths(&graph).iter().flatten().max().copied().unwrap_or(0);
+        let expected = if deepest as u32 <= limit {
+            Status::Exhausted
+        } else {
+            Status::Limit(Limit::Depth)
+        };
+        let config = Config::default().max_depth(limit);
+        for (name, outcome) in [
+            ("bfs", bfs(&graph, &config)),
+            ("bfs_indexed", bfs_indexed(&graph, &config)),
+            ("par_bfs", par_bfs(&graph, &two_threads(&config))),
+            ("par_bfs, handed over", par_bfs(&graph, &handed_over(&config))),
+        ] {
+            prop_assert_eq!(outcome.status, expected, "{}", name);
+        }
+    }
+
+    #[test]
     fn dfs_finds_a_valid_path_exactly_when_one_exists(graph in graphs()) {
         let outcome = dfs(&graph, &Config::default());
         let solvable = graph.goals.iter().any(|&g| oracle_depths(&graph)[g as usize].is_some());
