@@ -85,7 +85,8 @@ impl BitSet {
     pub fn contains(&self, index: u64) -> bool {
         self.check(index);
         let (word, bit) = Self::place(index);
-        self.words[word] & bit != 0
+        // SAFETY: `check` passed, so `index < bound <= 64 * words.len()`: the word exists.
+        unsafe { self.words.get_unchecked(word) & bit != 0 }
     }
 
     /// Sets `index`'s bit; returns whether it was clear.
@@ -93,10 +94,12 @@ impl BitSet {
     pub fn insert(&mut self, index: u64) -> bool {
         self.check(index);
         let (word, bit) = Self::place(index);
-        if self.words[word] & bit != 0 {
+        // SAFETY: `check` passed, so `index < bound <= 64 * words.len()`: the word exists.
+        let word = unsafe { self.words.get_unchecked_mut(word) };
+        if *word & bit != 0 {
             return false;
         }
-        self.words[word] |= bit;
+        *word |= bit;
         true
     }
 

@@ -360,6 +360,8 @@ where
 /// seen: whether anything lies beyond the limit. If nothing does, the search that stopped there
 /// has seen the whole reachable set and proved it has no goal; else the limit cut it short.
 /// Each state is counted expanded, so the limits apply.
+#[cold]
+#[inline(never)]
 pub(crate) fn lies_beyond<'a, P: Space>(
     space: &P,
     meter: &mut Meter,
