@@ -77,6 +77,7 @@ where
     let start_is_goal = space.is_goal(&start);
     arena.insert_root(start);
     if start_is_goal {
+        meter.hold(1);
         return Some(End::Found(0, 0));
     }
     meter.store(1).err().map(End::from)
@@ -304,6 +305,7 @@ where
     let start_is_goal = space.is_goal(&start);
     arena.push(start, None);
     if start_is_goal {
+        meter.hold(1);
         return End::Found(0, 0);
     }
     if let Err(limit) = meter.store(1) {
@@ -471,6 +473,7 @@ where
     let start = space.start();
     let f0 = h(&start);
     arena.insert_root(start);
+    meter.hold(1);
     // Per id: the cheapest known cost from the start, and the depth in moves of that path.
     let mut g: Vec<Cost> = vec![0];
     let mut depths: Vec<u32> = vec![0];
@@ -602,6 +605,7 @@ where
     for goal in space.goals().into_iter().filter(|g| space.is_goal(g)) {
         if let Insert::New(b) = backward.insert_root(goal) {
             if let Some(f) = forward.set.find(backward.state(b)) {
+                meter.hold(forward.len() + backward.len());
                 return Meet::Found(f, b);
             }
         }

@@ -377,6 +377,7 @@ where
         for b in backward.layer[shard].clone() {
             let b = global(shard, b as u32);
             if let Some(f) = forward.find(backward.state(b)) {
+                meter.hold(forward.len() + backward.len());
                 return Ok(Some((f, b)));
             }
         }

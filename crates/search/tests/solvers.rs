@@ -812,19 +812,36 @@ fn a_start_that_is_a_goal_needs_no_moves() {
         estimate: vec![0, 0],
         undirected: false,
     };
-    for outcome in [
-        dfs(&graph, &Config::default()),
-        bfs(&graph, &Config::default()),
-        iddfs(&graph, &Config::default()),
-        ucs(&graph, &Config::default()),
-        astar(&graph, &Config::default()),
-        idastar(&graph, &Config::default()),
-        bidirectional(&graph, &Config::default()),
-        par_bidirectional(&graph, &two_threads(&Config::default())),
-        par_bfs(&graph, &two_threads(&Config::default())),
-        par_bidirectional(&graph, &narrow(&Config::default())),
-        par_bfs(&graph, &narrow(&Config::default())),
+    for (name, outcome) in [
+        ("dfs", dfs(&graph, &Config::default())),
+        ("bfs", bfs(&graph, &Config::default())),
+        ("bfs_indexed", bfs_indexed(&graph, &Config::default())),
+        ("iddfs", iddfs(&graph, &Config::default())),
+        ("ucs", ucs(&graph, &Config::default())),
+        ("astar", astar(&graph, &Config::default())),
+        ("idastar", idastar(&graph, &Config::default())),
+        ("bidirectional", bidirectional(&graph, &Config::default())),
+        (
+            "par_bidirectional",
+            par_bidirectional(&graph, &two_threads(&Config::default())),
+        ),
+        ("par_bfs", par_bfs(&graph, &two_threads(&Config::default()))),
+        (
+            "par_bidirectional, narrow",
+            par_bidirectional(&graph, &narrow(&Config::default())),
+        ),
+        (
+            "par_bfs, narrow",
+            par_bfs(&graph, &narrow(&Config::default())),
+        ),
     ] {
+        // The solvers that store states stored the start (they said 0).
+        let stores = !matches!(name, "iddfs" | "idastar");
+        assert!(
+            !stores || outcome.stats.stored >= 1,
+            "{name}: {:?}",
+            outcome.stats
+        );
         let solution = outcome.solution.unwrap();
         assert!(solution.is_empty());
         assert_eq!(solution.states, [0]);
