@@ -405,12 +405,10 @@ where
 
 /// Uniform-cost search (Dijkstra): a cheapest solution under [`Space::step_cost`].
 ///
-/// With `max_depth`, a state keeps only its cheapest path found, so the answer is the cheapest
-/// among the paths kept, not always the cheapest within the depth: a state first reached by a
-/// cheap path at the limit loses the dearer, shallower one that went on. [`idastar`](crate::idastar) returns
-/// the cheapest within the depth.
-///
 /// Memory: every seen state plus a heap of `(cost, id)` entries; stale entries are skipped.
+/// With `max_depth`, the answer is the cheapest within that many moves, and a state is stored
+/// once for each depth it is reached at (a dearer path that reached a state in fewer moves may
+/// be the one with moves left to go on), so memory may grow up to `max_depth` times.
 pub fn ucs<P>(space: &P, config: &Config) -> Outcome<P::State, P::Move>
 where
     P: Space,
@@ -424,7 +422,7 @@ where
 /// are re-opened when a cheaper path turns up, so an inconsistent heuristic is still exact.
 /// With a [weight](crate::Config::weight) `w`, states are ranked by `g + w·heuristic` (weighted
 /// A*, Pohl 1970): the solution costs at most `w` times the cheapest, usually after far fewer
-/// expansions. With `max_depth`, the caveat of [`ucs`] holds.
+/// expansions. With `max_depth`, states are stored by depth as in [`ucs`].
 pub fn astar<P>(space: &P, config: &Config) -> Outcome<P::State, P::Move>
 where
     P: Space,
@@ -446,9 +444,64 @@ where
     P: Space,
     P::State: Hash + Eq,
 {
-    with_arena(config, |meter, arena, cut| {
-        run_best_first(space, meter, arena, cut, informed)
-    })
+    if config.max_depth.is_none() {
+        return with_arena(config, |meter, arena, cut| {
+            run_best_first(space, meter, arena, cut, informed)
+        });
+    }
+    // Within a depth limit, a dearer path that reached a state in fewer moves may be the one
+    // that still has the moves to go on: each (state, depth) is a node of its own.
+    let layered = Layered(space);
+    let outcome = with_arena(config, |meter, arena, cut| {
+        run_best_first(&layered, meter, arena, cut, informed)
+    });
+    Outcome {
+        status: outcome.status,
+        solution: outcome.solution.map(|solution| Solution {
+            moves: solution.moves,
+            states: solution
+                .states
+                .into_iter()
+                .map(|(state, _)| state)
+                .collect(),
+            cost: solution.cost,
+        }),
+        stats: outcome.stats,
+    }
+}
+
+/// A space whose states carry their depth, for the cost-driven searches under a depth limit.
+struct Layered<'a, P>(&'a P);
+
+impl<P: Space> Space for Layered<'_, P> {
+    type State = (P::State, u32);
+    type Move = P::Move;
+
+    fn start(&self) -> Self::State {
+        (self.0.start(), 0)
+    }
+
+    fn is_goal(&self, (state, _): &Self::State) -> bool {
+        self.0.is_goal(state)
+    }
+
+    fn successors(
+        &self,
+        (state, depth): &Self::State,
+        last: Option<&P::Move>,
+        mut out: impl FnMut(P::Move, Self::State),
+    ) {
+        self.0
+            .successors(state, last, |mv, next| out(mv, (next, depth + 1)));
+    }
+
+    fn step_cost(&self, (state, _): &Self::State, mv: &P::Move) -> Cost {
+        self.0.step_cost(state, mv)
+    }
+
+    fn heuristic(&self, (state, _): &Self::State) -> Cost {
+        self.0.heuristic(state)
+    }
 }
 
 fn run_best_first<P>(

@@ -116,6 +116,32 @@ fn oracle_costs_to_goal(graph: &Graph) -> Vec<Option<Cost>> {
     cost
 }
 
+/// Oracle: the cheapest cost from node 0 to a goal in at most `limit` moves (Bellman-Ford by
+/// number of moves).
+fn oracle_cheapest_within(graph: &Graph, limit: u32) -> Option<Cost> {
+    let mut reach: Vec<Option<Cost>> = vec![None; graph.nodes as usize];
+    reach[0] = Some(0);
+    let mut best = graph.goals.contains(&0).then_some(0);
+    for _ in 0..limit {
+        let mut next: Vec<Option<Cost>> = vec![None; graph.nodes as usize];
+        for &(from, to, c) in &graph.edges {
+            if let Some(g) = reach[from as usize] {
+                let g = g + c;
+                if next[to as usize].is_none_or(|known| g < known) {
+                    next[to as usize] = Some(g);
+                }
+            }
+        }
+        for &goal in &graph.goals {
+            if let Some(g) = next[goal as usize] {
+                best = Some(best.map_or(g, |b: Cost| b.min(g)));
+            }
+        }
+        reach = next;
+    }
+    best
+}
+
 /// A random graph with 1..24 nodes, random edges of cost 1..=9, random goals, and a heuristic
 /// that is a random fraction of the true remaining cost (so admissible, often inconsistent).
 fn graphs() -> impl Strategy<Value = Graph> {
@@ -243,6 +269,31 @@ proptest! {
                 Some(cost) => {
                     prop_assert_eq!(outcome.status, Status::Solved, "{}", name);
                     prop_assert_eq!(outcome.solution.as_ref().unwrap().cost, cost, "{}", name);
+                    assert_replays(&graph, &outcome);
+                }
+                None => prop_assert_ne!(outcome.status, Status::Solved, "{}", name),
+            }
+        }
+    }
+
+    #[test]
+    fn cheapest_solvers_keep_to_a_depth_limit(graph in graphs(), limit in 0u32..6) {
+        // ucs and astar kept one path a state: with a depth limit, the cheap path that reached
+        // a state at the limit hid a dearer one with moves left, and a dearer answer came out
+        // as the cheapest (cost 100 where 6 was within the depth).
+        let cheapest = oracle_cheapest_within(&graph, limit);
+        let config = Config::default().max_depth(limit);
+        for (name, outcome) in [
+            ("ucs", ucs(&graph, &config)),
+            ("astar", astar(&graph, &config)),
+            ("idastar", idastar(&graph, &config)),
+        ] {
+            match cheapest {
+                Some(cost) => {
+                    prop_assert_eq!(outcome.status, Status::Solved, "{}", name);
+                    let solution = outcome.solution.as_ref().unwrap();
+                    prop_assert_eq!(solution.cost, cost, "{}", name);
+                    prop_assert!(solution.len() <= limit as usize, "{}", name);
                     assert_replays(&graph, &outcome);
                 }
                 None => prop_assert_ne!(outcome.status, Status::Solved, "{}", name),
