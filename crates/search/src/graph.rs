@@ -221,9 +221,8 @@ impl<S: Hash + Eq + Clone, M: Clone> Layers<S, M> {
         meter.frontier(self.layer.len());
         if !meter.may_deepen(self.depth) {
             let states = self.layer.clone().map(|id| arena.state(id as u32));
-            match lies_beyond(space, meter, self.depth, states, |s| {
-                arena.set.find(s).is_some()
-            }) {
+            let seen = |s: &S| arena.set.find(s).is_some();
+            match lies_beyond(Forward(space), meter, self.depth, states, seen) {
                 Ok(beyond) => *cut = beyond,
                 Err(limit) => return Some(limit.into()),
             }
@@ -319,7 +318,7 @@ where
         if !meter.may_deepen(depth) {
             let states = layer.clone().map(|id| arena.state(id));
             let seen = |s: &P::State| seen.contains(space.index(s));
-            match lies_beyond(space, meter, depth, states, seen) {
+            match lies_beyond(Forward(space), meter, depth, states, seen) {
                 Ok(beyond) => *cut = beyond,
                 Err(limit) => return limit.into(),
             }
@@ -358,26 +357,23 @@ where
     End::Exhausted
 }
 
-/// Whether a successor of the last layer a depth limit allows (`states`, at `depth`) was never
-/// seen: whether anything lies beyond the limit. If nothing does, the search that stopped there
-/// has seen the whole reachable set and proved it has no goal; else the limit cut it short.
-/// Each state is counted expanded, so the limits apply.
+/// Whether a neighbour (in the direction `grow`) of the last layer a depth limit allows
+/// (`states`, at `depth`) was never seen: whether anything lies beyond the limit. If nothing
+/// does, the search that stopped there has seen the whole reachable set and proved it has no
+/// goal; else the limit cut it short. Each state is counted expanded, so the limits apply.
 #[cold]
 #[inline(never)]
-pub(crate) fn lies_beyond<'a, P: Space>(
-    space: &P,
+pub(crate) fn lies_beyond<'a, S: 'a, M>(
+    grow: impl Expand<S, M>,
     meter: &mut Meter,
     depth: u32,
-    states: impl Iterator<Item = &'a P::State>,
-    seen: impl Fn(&P::State) -> bool,
-) -> Result<bool, Limit>
-where
-    P::State: 'a,
-{
+    states: impl Iterator<Item = &'a S>,
+    seen: impl Fn(&S) -> bool,
+) -> Result<bool, Limit> {
     for state in states {
         meter.expand(depth.into())?;
         let (mut beyond, mut generated) = (false, 0);
-        space.successors(state, None, |_, next| {
+        grow.expand(state, |_, next| {
             generated += 1;
             beyond = beyond || !seen(&next);
         });
@@ -672,7 +668,23 @@ where
     let mut batch = Successors::new();
     while !ahead.is_empty() && !behind.is_empty() {
         if !meter.may_deepen(depth_ahead + depth_behind) {
-            *cut = true;
+            // Proven unsolvable if either side has nothing new beyond its last layer: it
+            // holds its whole ball, and no state of it met the other side.
+            let depth = depth_ahead + depth_behind;
+            let ahead_states = ahead.clone().map(|id| forward.state(id as u32));
+            let seen_ahead = |s: &P::State| forward.set.find(s).is_some();
+            *cut = match lies_beyond(Forward(space), meter, depth, ahead_states, seen_ahead) {
+                Ok(false) => false,
+                Ok(true) => {
+                    let behind_states = behind.clone().map(|id| backward.state(id as u32));
+                    let seen_behind = |s: &P::State| backward.set.find(s).is_some();
+                    match lies_beyond(Backward(space), meter, depth, behind_states, seen_behind) {
+                        Ok(beyond) => beyond,
+                        Err(limit) => return limit.into(),
+                    }
+                }
+                Err(limit) => return limit.into(),
+            };
             return Meet::Exhausted;
         }
         meter.frontier(ahead.len() + behind.len());

@@ -8,9 +8,9 @@ use crate::space::{Cost, Space};
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Limit {
     /// `max_depth`: no solution within that many moves, and states lie beyond the limit. The
-    /// breadth-first searches and [`crate::explore`] look at the successors of the last layer:
-    /// when none is new they report [`Status::Exhausted`] instead. The other solvers do not
-    /// look, so for them deeper states may or may not exist.
+    /// breadth-first and bidirectional searches and [`crate::explore`] look at the neighbours of
+    /// their last layers: when none is new they report [`Status::Exhausted`] instead. The other
+    /// solvers do not look, so for them deeper states may or may not exist.
     Depth,
     /// `max_states`: the store of seen states reached its budget.
     States,

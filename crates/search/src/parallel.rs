@@ -93,11 +93,8 @@ where
     while side.layer_len() > 0 {
         meter.frontier(side.layer_len());
         if !meter.may_deepen(depth) {
-            let layer = (side.layer.iter().enumerate())
-                .flat_map(|(k, ids)| ids.clone().map(move |local| global(k, local as u32)));
-            let states = layer.map(|id| side.state(id));
             let seen = |state: &P::State| side.find(state).is_some();
-            return match lies_beyond(space, meter, depth, states, seen)? {
+            return match lies_beyond(Forward(space), meter, depth, side.layer_states(), seen)? {
                 true => Err(Limit::Depth),
                 false => Ok(None),
             };
@@ -196,6 +193,13 @@ impl<S: Hash + Eq + Clone, M: Clone> Side<S, M> {
 
     fn len(&self) -> usize {
         self.shards.iter().map(Arena::len).sum()
+    }
+
+    /// The states of the current layer, shard by shard.
+    fn layer_states(&self) -> impl Iterator<Item = &S> {
+        (self.layer.iter().enumerate())
+            .flat_map(|(k, ids)| ids.clone().map(move |local| global(k, local as u32)))
+            .map(|id| self.state(id))
     }
 
     fn layer_len(&self) -> usize {
@@ -386,6 +390,18 @@ where
     let (mut depth_ahead, mut depth_behind) = (0u32, 0u32);
     while forward.layer_len() > 0 && backward.layer_len() > 0 {
         if !meter.may_deepen(depth_ahead + depth_behind) {
+            // Proven unsolvable if either side has nothing new beyond its last layer.
+            let depth = depth_ahead + depth_behind;
+            let seen_ahead = |state: &P::State| forward.find(state).is_some();
+            let states = forward.layer_states();
+            if !lies_beyond(Forward(space), meter, depth, states, seen_ahead)? {
+                return Ok(None);
+            }
+            let seen_behind = |state: &P::State| backward.find(state).is_some();
+            let states = backward.layer_states();
+            if !lies_beyond(Backward(space), meter, depth, states, seen_behind)? {
+                return Ok(None);
+            }
             return Err(Limit::Depth);
         }
         meter.frontier(forward.layer_len() + backward.layer_len());

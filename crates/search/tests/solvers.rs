@@ -1545,3 +1545,33 @@ fn cost_searches_clone_no_move_per_successor() {
         assert!(CLONES.load(std::sync::atomic::Ordering::Relaxed) <= 40);
     }
 }
+
+#[test]
+fn bidirectional_proves_exhaustion_at_its_depth_limit_when_a_side_is_closed() {
+    // 0 -> 1, and the goal 3 behind 2 -> 3: within one move the forward side's last layer,
+    // {1}, leads nowhere new, so no goal is reachable (the depth limit was blamed).
+    let closed = Graph {
+        nodes: 4,
+        edges: vec![(0, 1, 1), (2, 3, 1)],
+        goals: vec![3],
+        estimate: vec![0; 4],
+        undirected: false,
+    };
+    // 0 -> 1 -> 2 and 3 -> 4 (the goal): both sides go on past one move.
+    let open = Graph {
+        nodes: 5,
+        edges: vec![(0, 1, 1), (1, 2, 1), (3, 4, 1)],
+        goals: vec![4],
+        estimate: vec![0; 5],
+        undirected: false,
+    };
+    let config = Config::default().max_depth(1);
+    for (graph, expected) in [
+        (&closed, Status::Exhausted),
+        (&open, Status::Limit(Limit::Depth)),
+    ] {
+        assert_eq!(bidirectional(graph, &config).status, expected);
+        let parallel = par_bidirectional(graph, &narrow(&config)).status;
+        assert_eq!(parallel, expected);
+    }
+}
