@@ -25,9 +25,10 @@ pub fn for_exploring(arg: clap::Arg) -> clap::Arg {
     match arg.get_id().as_str() {
         "algo" | "weight" => arg.hide(true),
         "max_depth" => arg.help("Count the states at most N moves away"),
-        "max_states" => {
-            arg.help("Store at most N states [default: about half of the available memory]")
-        }
+        "max_states" => arg.help(
+            "Stop once more than N states are stored, at most one expansion's successors past N \
+             [default: about half of the available memory]",
+        ),
         _ => arg,
     }
 }
@@ -41,8 +42,9 @@ pub struct SearchArgs {
     /// Consider no solution longer than N moves
     #[arg(long, value_name = "N", value_parser = parse_moves, allow_negative_numbers = true)]
     pub max_depth: Option<u32>,
-    /// Store at most N states (ucs and astar count their open list's entries too) [default:
-    /// about half of the available memory]
+    /// Stop once more than N states are stored, at most one expansion's successors past N (ucs
+    /// and astar count their open list's entries too) [default: about half of the available
+    /// memory]
     #[arg(long, value_name = "N", value_parser = parse_states, allow_negative_numbers = true)]
     pub max_states: Option<u64>,
     /// Stop after SECONDS (fractions allowed)

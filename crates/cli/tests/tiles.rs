@@ -135,6 +135,9 @@ fn unsolvable_parity_exits_1_without_searching() {
     let o = frontier(&["tiles", loyd]);
     assert_eq!(o.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&o.stdout).contains("without searching"));
+    // Under --solver stages, the JSON names stages (it said idastar).
+    let o = frontier(&["tiles", loyd, "--solver", "stages", "--json"]);
+    assert_eq!(json(&o)["algorithm"], "stages");
     // --stats shows the nothing it did, as every other outcome shows its statistics.
     let o = frontier(&["tiles", loyd, "--stats"]);
     assert!(String::from_utf8_lossy(&o.stdout).contains("stats: 0 expanded"));

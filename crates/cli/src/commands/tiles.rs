@@ -188,7 +188,7 @@ fn refuse_large_tables(
             solution: None,
             stats: Stats::default(),
         };
-        return report_unanswered(ctx, search, &outcome).map(Some);
+        return report_unanswered(ctx, search, algorithm_of(search), &outcome).map(Some);
     }
     let sizes: Vec<String> = groups.iter().map(|g| g.len().to_string()).collect();
     let (limit, raise) = match search.max_states {
@@ -245,14 +245,19 @@ fn pattern_db(
     db.map(Arc::new)
 }
 
+/// The solver `--algo` names, or the tiles' own IDA*.
+fn algorithm_of(search: &SearchArgs) -> &'static str {
+    search.algo.map_or("idastar", Algo::name)
+}
+
 /// Reports an outcome that has no solution to draw (decided by parity, or stopped before the
-/// search began), under the algorithm that would have searched.
+/// search began), under `algorithm`, the solver that would have searched.
 fn report_unanswered(
     ctx: &Context,
     search: &SearchArgs,
+    algorithm: &str,
     outcome: &Outcome<Vec<u8>, Dir>,
 ) -> anyhow::Result<ExitCode> {
-    let algorithm = search.algo.map_or("idastar", Algo::name);
     report(
         ctx,
         search,
@@ -348,7 +353,12 @@ pub fn run(args: Args, ctx: &Context) -> anyhow::Result<ExitCode> {
             }
             return Ok(ExitCode::from(1));
         }
-        return report_unanswered(ctx, &args.search, &outcome);
+        let algorithm = if stages {
+            "stages"
+        } else {
+            algorithm_of(&args.search)
+        };
+        return report_unanswered(ctx, &args.search, algorithm, &outcome);
     }
     if stages {
         let config = args.search.config::<u64, Dir>(ctx);
@@ -380,7 +390,10 @@ pub fn run(args: Args, ctx: &Context) -> anyhow::Result<ExitCode> {
             }
             match pattern_db(&puzzle, &groups, ctx, quiet, &stop) {
                 Some(db) => Estimate::Pdb(db),
-                None => return report_unanswered(ctx, &args.search, &clock.stopped()),
+                None => {
+                    let algorithm = algorithm_of(&args.search);
+                    return report_unanswered(ctx, &args.search, algorithm, &clock.stopped());
+                }
             }
         }
     };
