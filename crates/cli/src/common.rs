@@ -572,12 +572,11 @@ pub fn stats_line(stats: &Stats) -> String {
     )
 }
 
-/// "1 move", "3 moves".
-fn moves(n: u32) -> String {
-    if n == 1 {
-        "1 move".to_owned()
-    } else {
-        format!("{n} moves")
+/// `n` of `noun`, which takes an s in the plural: "1 move", "3 moves".
+pub fn plural(n: impl Into<u64>, noun: &str) -> String {
+    match n.into() {
+        1 => format!("1 {noun}"),
+        n => format!("{n} {noun}s"),
     }
 }
 
@@ -608,11 +607,11 @@ pub fn limit_message(
         Limit::Depth if algorithm == Some(Algo::Dfs.name()) => format!(
             "dfs found no solution within {} (--max-depth); it enters each state once, so one \
              may exist: bfs or iddfs search every path within the depth",
-            moves(args.max_depth.unwrap_or(0))
+            plural(args.max_depth.unwrap_or(0), "move")
         ),
         Limit::Depth => format!(
             "no solution found within {} (--max-depth); raise it to search deeper",
-            moves(args.max_depth.unwrap_or(0))
+            plural(args.max_depth.unwrap_or(0), "move")
         ),
         Limit::States if args.max_states.is_none() => format!(
             "stopped after storing {stored}, the default budget of about half the available \

@@ -367,6 +367,14 @@ impl<'a> Meter<'a> {
     /// batches start small and double, each timed before the next (see [`Meter::batch`]).
     pub const FIRST_BATCH: usize = 1 << 9;
 
+    /// The next batch of a layer: [`Meter::batch`] of `most`, and no more than `ramp`, which
+    /// starts each layer at [`Meter::FIRST_BATCH`] and doubles at each batch.
+    pub fn ramped_batch(&self, ramp: &mut usize, most: usize) -> usize {
+        let states = self.batch(most).min(*ramp);
+        *ramp = ramp.saturating_mul(2);
+        states
+    }
+
     /// Records that the store now holds `stored` states; fails once past `max_states`.
     #[inline]
     pub fn store(&mut self, stored: usize) -> Result<(), Limit> {

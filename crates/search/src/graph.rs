@@ -220,9 +220,7 @@ impl<S: Hash + Eq + Clone, M: Clone> Layers<S, M> {
         }
         meter.frontier(self.layer.len());
         if !meter.may_deepen(self.depth) {
-            let states = self.layer.clone().map(|id| arena.state(id as u32));
-            let seen = |s: &S| arena.set.find(s).is_some();
-            match lies_beyond(Forward(space), meter, self.depth, states, seen) {
+            match lies_beyond_layer(Forward(space), meter, self.depth, arena, &self.layer) {
                 Ok(beyond) => *cut = beyond,
                 Err(limit) => return Some(limit.into()),
             }
@@ -383,6 +381,24 @@ pub(crate) fn lies_beyond<'a, S: 'a, M>(
         }
     }
     Ok(false)
+}
+
+/// The goals a backward search starts from: those [`Reversible::goals`] lists that
+/// [`Space::is_goal`] accepts.
+pub(crate) fn goals_of<P: Reversible>(space: &P) -> impl Iterator<Item = P::State> + '_ {
+    space.goals().into_iter().filter(|goal| space.is_goal(goal))
+}
+
+/// [`lies_beyond`] for a layer of `arena`, a range of its ids.
+fn lies_beyond_layer<S: Hash + Eq, M: Clone>(
+    grow: impl Expand<S, M>,
+    meter: &mut Meter,
+    depth: u32,
+    arena: &Arena<S, M>,
+    layer: &std::ops::Range<usize>,
+) -> Result<bool, Limit> {
+    let states = layer.clone().map(|id| arena.state(id as u32));
+    lies_beyond(grow, meter, depth, states, |s| arena.set.find(s).is_some())
 }
 
 /// The summed step costs of the arena path to `id`.
@@ -651,7 +667,7 @@ where
     P::State: Hash + Eq,
 {
     forward.insert_root(space.start());
-    for goal in space.goals().into_iter().filter(|g| space.is_goal(g)) {
+    for goal in goals_of(space) {
         if let Insert::New(b) = backward.insert_root(goal) {
             if let Some(f) = forward.set.find(backward.state(b)) {
                 meter.hold(forward.len() + backward.len());
@@ -671,18 +687,13 @@ where
             // Proven unsolvable if either side has nothing new beyond its last layer: it
             // holds its whole ball, and no state of it met the other side.
             let depth = depth_ahead + depth_behind;
-            let ahead_states = ahead.clone().map(|id| forward.state(id as u32));
-            let seen_ahead = |s: &P::State| forward.set.find(s).is_some();
-            *cut = match lies_beyond(Forward(space), meter, depth, ahead_states, seen_ahead) {
-                Ok(false) => false,
-                Ok(true) => {
-                    let behind_states = behind.clone().map(|id| backward.state(id as u32));
-                    let seen_behind = |s: &P::State| backward.set.find(s).is_some();
-                    match lies_beyond(Backward(space), meter, depth, behind_states, seen_behind) {
-                        Ok(beyond) => beyond,
-                        Err(limit) => return limit.into(),
-                    }
-                }
+            let both_open = lies_beyond_layer(Forward(space), meter, depth, forward, &ahead)
+                .and_then(|open| {
+                    let behind = &behind;
+                    Ok(open && lies_beyond_layer(Backward(space), meter, depth, backward, behind)?)
+                });
+            *cut = match both_open {
+                Ok(open) => open,
                 Err(limit) => return limit.into(),
             };
             return Meet::Exhausted;

@@ -11,8 +11,8 @@ use rayon::prelude::*;
 use crate::arena::{hash_of, Arena, Insert, ARENA_START, LARGE_FROM};
 use crate::config::{Config, Meter};
 use crate::graph::{
-    concluded, lies_beyond, plant_start, Backward, Ends, Expand, Forward, Hit, Layers, Successors,
-    BATCH,
+    concluded, goals_of, lies_beyond, plant_start, Backward, Ends, Expand, Forward, Hit, Layers,
+    Successors, BATCH,
 };
 use crate::outcome::{Limit, Outcome, Solution, Stats, Status};
 use crate::space::{Reversible, Space};
@@ -348,8 +348,7 @@ where
     pool.install(|| {
         let mut meter = Meter::new(config);
         let mut forward = Side::new(vec![space.start()]);
-        let goals = space.goals().into_iter().filter(|g| space.is_goal(g));
-        let mut backward = Side::new(goals.collect());
+        let mut backward = Side::new(goals_of(space).collect());
         let end = run_par_bidirectional(space, &mut meter, &mut forward, &mut backward);
         let path = end.map(|hit| {
             hit.map(|(f, b)| {
@@ -462,8 +461,7 @@ where
     loop {
         // Near the state budget, fewer states are expanded at once (see `Meter::batch`).
         let part = |k: usize| own.layer[k].clone();
-        let states = meter.batch(4 * threads * CHUNK).min(ramp);
-        ramp = ramp.saturating_mul(2);
+        let states = meter.ramped_batch(&mut ramp, 4 * threads * CHUNK);
         let slices = next_slices(&mut cursor, SHARDS, part, states, 4 * threads);
         if slices.is_empty() {
             return Ok(None);

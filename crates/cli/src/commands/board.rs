@@ -9,7 +9,7 @@ use frontier_search::Solution;
 use serde_json::json;
 
 use crate::common::{
-    input_name, read_input, report, report_exploration, Algo, Context, SearchArgs,
+    input_name, plural, read_input, report, report_exploration, Algo, Context, SearchArgs,
 };
 
 /// The rules the robot moves by.
@@ -143,8 +143,8 @@ fn render(
     let n = solution.len();
     writeln!(
         out,
-        "{n} move{} to {} ({}, rules {})",
-        if n == 1 { "" } else { "s" },
+        "{} to {} ({}, rules {})",
+        plural(n as u64, "move"),
         puzzle.target(),
         algo.name(),
         puzzle.rules()

@@ -8,7 +8,7 @@ use frontier_search::{Solution, Status};
 use serde_json::json;
 
 use crate::common::{
-    emit, input_name, read_input, report, report_exploration, Algo, Context, SearchArgs,
+    emit, input_name, plural, read_input, report, report_exploration, Algo, Context, SearchArgs,
 };
 
 /// The arguments of `frontier river`.
@@ -223,8 +223,8 @@ fn render(
     };
     writeln!(
         out,
-        "{title}: {n} crossing{}{time} ({})",
-        if n == 1 { "" } else { "s" },
+        "{title}: {}{time} ({})",
+        plural(n as u64, "crossing"),
         algo.name()
     )?;
     write!(out, "{}", space.plan_text(plan))

@@ -15,7 +15,8 @@ use frontier_tiles::{
 use serde_json::json;
 
 use crate::common::{
-    count, report, report_exploration, stats_line, Algo, BuildBar, Context, SearchArgs, Stopwatch,
+    count, plural, report, report_exploration, stats_line, Algo, BuildBar, Context, SearchArgs,
+    Stopwatch,
 };
 
 /// The arguments of `frontier tiles`.
@@ -475,9 +476,8 @@ fn report_solution(
             writeln!(out, "\nsolution: {moves}")?;
             writeln!(
                 out,
-                "length: {} move{} (the blank moves U, D, L, R){}",
-                solution.len(),
-                if solution.len() == 1 { "" } else { "s" },
+                "length: {} (the blank moves U, D, L, R){}",
+                plural(solution.len() as u64, "move"),
                 if algorithm == "stages" {
                     "; found in stages, not proven shortest"
                 } else {
