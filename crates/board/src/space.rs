@@ -367,6 +367,11 @@ impl Space for Puzzle {
         let climb = self.target.saturating_sub(self.here(index));
         Cost::from(climb).max(Cost::from(self.distances()[index]))
     }
+
+    /// Every move costs 1.
+    fn max_step_cost(&self) -> Option<Cost> {
+        Some(1)
+    }
 }
 
 impl Reversible for Puzzle {

@@ -629,8 +629,16 @@ pub fn limit_message(
 }
 
 /// What to tell the user about a proof of unsolvability, which depends on how it was found.
-fn unsolvable_message(algorithm: &str, stats: &Stats) -> String {
-    if algorithm == Algo::Bidirectional.name() {
+fn unsolvable_message(algorithm: &str, args: &SearchArgs, stats: &Stats) -> String {
+    let cost_driven = [Algo::Ucs.name(), Algo::Astar.name()].contains(&algorithm);
+    if cost_driven && args.max_depth.is_some() {
+        // Under a depth limit they store a state once for each depth they reach it at.
+        format!(
+            "unsolvable: every reachable state was examined and none is a goal ({} states \
+             stored, a state once for each depth within --max-depth it was reached at)",
+            count(stats.stored)
+        )
+    } else if algorithm == Algo::Bidirectional.name() {
         format!(
             "unsolvable: the search from the start and the search back from the goals ran out \
              of states without meeting ({} states stored)",
@@ -710,9 +718,11 @@ pub fn report<S, M>(
                         )?;
                     }
                 }
-                (Status::Exhausted, _) => {
-                    writeln!(out, "{}", unsolvable_message(algorithm, &outcome.stats))?
-                }
+                (Status::Exhausted, _) => writeln!(
+                    out,
+                    "{}",
+                    unsolvable_message(algorithm, args, &outcome.stats)
+                )?,
                 (Status::Limit(limit), _) => {
                     writeln!(
                         out,

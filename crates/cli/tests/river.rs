@@ -274,6 +274,18 @@ capacity = 2
         ]);
         assert_eq!(out.status.code(), Some(1), "{algo}: {}", stdout(&out));
     }
+    // Under a depth limit deeper than the reachable set, every solver with a seen-set proves
+    // it; ucs, astar and dfs used to blame the limit.
+    for algo in ["bfs", "dfs", "ucs", "astar", "bidirectional"] {
+        let args = ["river", path.to_str().unwrap(), "--algo", algo];
+        let out = frontier(&[&args[..], &["--max-depth", "30"]].concat());
+        assert_eq!(out.status.code(), Some(1), "{algo}: {}", stdout(&out));
+        assert!(
+            stdout(&out).starts_with("unsolvable:"),
+            "{algo}: {}",
+            stdout(&out)
+        );
+    }
 }
 
 #[test]

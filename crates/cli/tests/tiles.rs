@@ -410,6 +410,24 @@ fn limits_exit_3() {
     ]);
     assert_eq!(o.status.code(), Some(3));
     assert_eq!(json(&o)["status"], "limit");
+    // The generic IDA* one move short of the answer: the tiles tell the engine that a slide
+    // costs 1, so it stops once its bound covers 30 moves. It used to search on, bound after
+    // bound, until the timeout.
+    let o = frontier(&[
+        "tiles",
+        HARDEST_8,
+        "--algo",
+        "idastar",
+        "--heuristic",
+        "manhattan",
+        "--max-depth",
+        "30",
+        "--timeout",
+        "60",
+        "--json",
+    ]);
+    assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
+    assert_eq!(json(&o)["limit"], "depth");
 }
 
 #[test]

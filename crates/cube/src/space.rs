@@ -69,6 +69,11 @@ impl Space for CubeSpace {
         Heuristic::get(self.metric).estimate(*cube)
     }
 
+    /// Every move costs 1, in either metric.
+    fn max_step_cost(&self) -> Option<Cost> {
+        Some(1)
+    }
+
     /// Every turn is undone by its inverse, which is in both metrics' move sets.
     fn undirected(&self) -> bool {
         true

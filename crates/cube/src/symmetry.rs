@@ -10,7 +10,7 @@
 
 use std::sync::OnceLock;
 
-use frontier_search::{Reversible, Space};
+use frontier_search::{Cost, Reversible, Space};
 
 use crate::cube::Cube;
 use crate::cubie::CubieCube;
@@ -409,6 +409,11 @@ impl Space for SymmetricCubeSpace {
     /// Every turn is undone by its inverse, and views of views are views.
     fn undirected(&self) -> bool {
         true
+    }
+
+    /// Every move costs 1, in either metric.
+    fn max_step_cost(&self) -> Option<Cost> {
+        Some(1)
     }
 
     /// A class stands for `48 / symmetries` positions, so that `explore` counts positions.

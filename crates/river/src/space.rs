@@ -520,6 +520,15 @@ impl Space for RiverSpace {
         }
     }
 
+    /// A trip takes as long as its slowest rower, so at most the slowest role's time.
+    fn max_step_cost(&self) -> Option<Cost> {
+        if self.puzzle.is_timed() {
+            self.puzzle.roles().iter().map(|role| role.time).max()
+        } else {
+            Some(1)
+        }
+    }
+
     /// Admissible: at least `fewest_trips` trips remain (one more when the boat must first come
     /// back), each taking at least the quickest role's time; and the slowest person still on the
     /// near bank must cross once, after that return trip if there is one.

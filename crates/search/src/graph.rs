@@ -116,9 +116,12 @@ where
     let mut stack: Vec<(u32, u32, Cost)> = vec![(0, 0, 0)];
     let mut children = Vec::new();
     let mut fresh = Vec::new();
+    // The states the depth limit kept from being expanded: once the search is over, whether
+    // anything lies beyond them says whether it saw the whole reachable set.
+    let mut at_the_limit = Vec::new();
     while let Some((id, depth, cost)) = stack.pop() {
         if !meter.may_deepen(depth) {
-            *cut = true;
+            at_the_limit.push(id);
             continue;
         }
         if let Err(limit) = meter.expand(u64::from(depth)) {
@@ -144,6 +147,15 @@ where
         // Reversed, so the first successor is explored first.
         stack.extend(fresh.drain(..).rev());
         meter.frontier(stack.len());
+    }
+    if !at_the_limit.is_empty() {
+        let depth = meter.config().max_depth.unwrap_or(0);
+        let states = at_the_limit.iter().map(|&id| arena.state(id));
+        let seen = |state: &_| arena.set.find(state).is_some();
+        match lies_beyond(Forward(space), meter, depth, states, seen) {
+            Ok(beyond) => *cut = beyond,
+            Err(limit) => return limit.into(),
+        }
     }
     End::Exhausted
 }
@@ -457,15 +469,26 @@ where
     P::State: Hash + Eq,
 {
     if config.max_depth.is_none() {
+        // Nothing is cut off by depth, so nothing is asked what lies beyond.
         return with_arena(config, |meter, arena, cut| {
-            run_best_first(space, meter, arena, cut, informed)
+            run_best_first(space, meter, arena, cut, informed, |_, _| Ok(true))
         });
     }
     // Within a depth limit, a dearer path that reached a state in fewer moves may be the one
-    // that still has the moves to go on: each (state, depth) is a node of its own.
+    // that still has the moves to go on: each (state, depth) is a node of its own. Once the
+    // search is over, a successor of a state at the limit lies beyond it if no depth within
+    // the limit holds it.
     let layered = Layered(space);
+    let beyond = |arena: &Arena<(P::State, u32), _>, meter: &mut Meter| {
+        let limit = meter.config().max_depth.unwrap_or(0);
+        let states = arena.set.states.iter();
+        let at_the_limit = states.filter(|(_, d)| *d == limit).map(|(state, _)| state);
+        let stored =
+            |next: &P::State| (0..=limit).any(|d| arena.set.find(&(next.clone(), d)).is_some());
+        lies_beyond(Forward(space), meter, limit, at_the_limit, stored)
+    };
     let outcome = with_arena(config, |meter, arena, cut| {
-        run_best_first(&layered, meter, arena, cut, informed)
+        run_best_first(&layered, meter, arena, cut, informed, beyond)
     });
     Outcome {
         status: outcome.status,
@@ -511,17 +534,25 @@ impl<P: Space> Space for Layered<'_, P> {
         self.0.step_cost(state, mv)
     }
 
+    fn max_step_cost(&self) -> Option<Cost> {
+        self.0.max_step_cost()
+    }
+
     fn heuristic(&self, (state, _): &Self::State) -> Cost {
         self.0.heuristic(state)
     }
 }
 
+/// Best-first search from the start. If the depth limit kept some state from being expanded,
+/// `beyond` says, once the search is over, whether any of its successors was never stored:
+/// whether the search missed part of the reachable set (see [`lies_beyond`]).
 fn run_best_first<P>(
     space: &P,
     meter: &mut Meter,
     arena: &mut Arena<P::State, P::Move>,
     cut: &mut bool,
     informed: bool,
+    beyond: impl Fn(&Arena<P::State, P::Move>, &mut Meter) -> Result<bool, Limit>,
 ) -> End
 where
     P: Space,
@@ -601,6 +632,12 @@ where
         meter.frontier(open.len());
         if let Err(limit) = meter.store_with_queue(arena.len(), open.len()) {
             return limit.into();
+        }
+    }
+    if *cut {
+        match beyond(arena, meter) {
+            Ok(lies_beyond) => *cut = lies_beyond,
+            Err(limit) => return limit.into(),
         }
     }
     End::Exhausted

@@ -8,9 +8,11 @@ use crate::space::{Cost, Space};
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Limit {
     /// `max_depth`: no solution within that many moves, and states lie beyond the limit. The
-    /// breadth-first and bidirectional searches and [`crate::explore`] look at the neighbours of
-    /// their last layers: when none is new they report [`Status::Exhausted`] instead. The other
-    /// solvers do not look, so for them deeper states may or may not exist.
+    /// solvers with a seen-set look at the neighbours of the states the limit kept them from
+    /// expanding: when none is new they report [`Status::Exhausted`] instead (`dfs` may still
+    /// say `Depth` when it reached a state by a longer path first and left it at the limit).
+    /// The tree searches (`iddfs`, `idastar`) report `Exhausted` only when the limit cut off no
+    /// path that visits each state once.
     Depth,
     /// `max_states`: the store of seen states reached its budget.
     States,

@@ -69,6 +69,40 @@ pub trait Space {
         1
     }
 
+    /// The most any single step may cost, if the space knows it; `None` (unknown) unless
+    /// overridden. A space whose moves all cost 1 says `Some(1)`.
+    ///
+    /// [`crate::idastar`] under a depth limit `d` uses it to stop: once an iteration's bound
+    /// reaches `d` times this cost, every path within the limit has been searched (given an
+    /// admissible heuristic), and a deeper bound could only re-search them. Without it, each
+    /// later iteration searches the whole tree within the limit again, up to a bound that
+    /// covers every path in it. Claiming less than some step costs can end the search with
+    /// `Limit(Depth)` when a solution lies within the limit.
+    ///
+    /// ```
+    /// use frontier_search::{idastar, Config, Limit, Space, Status};
+    ///
+    /// /// Counting up by one, with no end: the goal, 40, lies beyond a depth limit of 10.
+    /// struct Count;
+    /// impl Space for Count {
+    ///     type State = u32;
+    ///     type Move = ();
+    ///     fn start(&self) -> u32 { 0 }
+    ///     fn is_goal(&self, n: &u32) -> bool { *n == 40 }
+    ///     fn successors(&self, n: &u32, _: Option<&()>, mut out: impl FnMut((), u32)) {
+    ///         out((), n + 1);
+    ///         out((), n + 2);
+    ///     }
+    ///     fn max_step_cost(&self) -> Option<u64> { Some(1) }
+    /// }
+    ///
+    /// let outcome = idastar(&Count, &Config::default().max_depth(10));
+    /// assert_eq!(outcome.status, Status::Limit(Limit::Depth));
+    /// ```
+    fn max_step_cost(&self) -> Option<Cost> {
+        None
+    }
+
     /// Whether every move can be undone: whenever `next` is a successor of `state`, `state` is
     /// a successor of `next` (the graph is undirected, as in sliding tiles or the cube). Then a
     /// successor of a state at distance `d` lies at `d - 1`, `d` or `d + 1`, and [`crate::explore`]

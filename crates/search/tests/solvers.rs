@@ -22,6 +22,24 @@ struct Graph {
     estimate: Vec<Cost>,
     /// Whether every edge has its reverse (declared to the engine through `undirected`).
     undirected: bool,
+    /// What the graph tells the engine through `max_step_cost`.
+    max_step: Option<Cost>,
+}
+
+impl Graph {
+    /// The same graph, telling the engine its dearest edge's cost.
+    fn declaring_its_max_step(&self) -> Graph {
+        let max_step = self
+            .edges
+            .iter()
+            .map(|&(_, _, cost)| cost)
+            .max()
+            .unwrap_or(0);
+        Graph {
+            max_step: Some(max_step),
+            ..self.clone()
+        }
+    }
 }
 
 impl Space for Graph {
@@ -54,6 +72,10 @@ impl Space for Graph {
 
     fn undirected(&self) -> bool {
         self.undirected
+    }
+
+    fn max_step_cost(&self) -> Option<Cost> {
+        self.max_step
     }
 }
 
@@ -165,6 +187,7 @@ fn graphs_of(nodes: std::ops::Range<u32>, per_node: usize) -> impl Strategy<Valu
                     goals,
                     estimate: vec![0; nodes as usize],
                     undirected: false,
+                    max_step: None,
                 };
                 let to_goal = oracle_costs_to_goal(&graph);
                 graph.estimate = to_goal
@@ -264,6 +287,7 @@ proptest! {
             ("ucs", ucs(&graph, &Config::default())),
             ("astar", astar(&graph, &Config::default())),
             ("idastar", idastar(&graph, &bounded)),
+            ("idastar, max step told", idastar(&graph.declaring_its_max_step(), &bounded)),
         ] {
             match cheapest {
                 Some(cost) => {
@@ -287,6 +311,9 @@ proptest! {
             ("ucs", ucs(&graph, &config)),
             ("astar", astar(&graph, &config)),
             ("idastar", idastar(&graph, &config)),
+            // Told the dearest step, idastar stops once its bound covers every path within
+            // the limit: no later than the search above, and with the same answer.
+            ("idastar, max step told", idastar(&graph.declaring_its_max_step(), &config)),
         ] {
             match cheapest {
                 Some(cost) => {
@@ -302,6 +329,29 @@ proptest! {
     }
 
     #[test]
+    fn weighted_idastar_keeps_to_a_depth_limit(
+        graph in graphs(),
+        limit in 0u32..6,
+        weight in 1.0f64..4.0,
+    ) {
+        // Told the dearest step, weighted IDA* stops once its bound covers every path within
+        // the limit, as weighted: `g + w·h` may pass the dearest path's cost by the weight.
+        let cheapest = oracle_cheapest_within(&graph, limit);
+        let config = Config::default().weight(weight).max_depth(limit);
+        let outcome = idastar(&graph.declaring_its_max_step(), &config);
+        match cheapest {
+            Some(cost) => {
+                prop_assert_eq!(outcome.status, Status::Solved);
+                let solution = outcome.solution.as_ref().unwrap();
+                prop_assert!(solution.cost >= cost && solution.cost as f64 <= weight * cost as f64);
+                prop_assert!(solution.len() <= limit as usize);
+                assert_replays(&graph, &outcome);
+            }
+            None => prop_assert_ne!(outcome.status, Status::Solved),
+        }
+    }
+
+    #[test]
     fn weighted_solvers_stay_within_their_weight(graph in graphs(), weight in 1.0f64..4.0) {
         // Weighted A* and IDA* (Pohl 1970; Korf 1993): with an admissible heuristic, the
         // solution costs at most `weight` times the cheapest.
@@ -311,6 +361,7 @@ proptest! {
         for (name, outcome) in [
             ("astar", astar(&graph, &config)),
             ("idastar", idastar(&graph, &bounded)),
+            ("idastar, max step told", idastar(&graph.declaring_its_max_step(), &bounded)),
         ] {
             match cheapest {
                 Some(cost) => {
@@ -362,13 +413,13 @@ proptest! {
     }
 
     #[test]
-    fn breadth_first_searches_prove_exhaustion_within_a_depth_limit(
+    fn searches_with_a_seen_set_prove_exhaustion_within_a_depth_limit(
         mut graph in graphs(),
         limit in 0u32..8,
     ) {
         // No goal: the reachable set reaches `deepest` moves out. Within a depth limit at least
         // that deep, the searches saw it all and prove there is no goal; they said the depth
-        // limit stopped them.
+        // limit stopped them (ucs and astar until they too looked past the limit).
         graph.goals.clear();
         let deepest = oracle_depths(&graph).iter().flatten().max().copied().unwrap_or(0);
         let expected = if deepest as u32 <= limit {
@@ -382,8 +433,22 @@ proptest! {
             ("bfs_indexed", bfs_indexed(&graph, &config)),
             ("par_bfs", par_bfs(&graph, &two_threads(&config))),
             ("par_bfs, handed over", par_bfs(&graph, &handed_over(&config))),
+            ("ucs", ucs(&graph, &config)),
+            ("astar", astar(&graph, &config)),
         ] {
             prop_assert_eq!(outcome.status, expected, "{}", name);
+        }
+        // dfs may reach a state first by a longer path and leave it at the limit, so a limit
+        // as deep as the reachable set does not make it see everything; but it proves
+        // exhaustion only when it has, and never from a limit shallower than the set.
+        let outcome = dfs(&graph, &config);
+        if deepest as u32 > limit {
+            prop_assert_eq!(outcome.status, Status::Limit(Limit::Depth));
+        } else {
+            let longest_simple_path = graph.nodes - 1;
+            if limit >= longest_simple_path {
+                prop_assert_eq!(outcome.status, Status::Exhausted);
+            }
         }
     }
 
@@ -580,6 +645,82 @@ fn every_solver_stops_at_the_depth_limit() {
         assert_eq!(outcome.status, Status::Limit(Limit::Depth), "{name}");
         assert!(outcome.solution.is_none(), "{name}");
     }
+}
+
+/// Steps of 1 or 2 up to 1,000, each costing 1, with an admissible heuristic (half the way
+/// left) under which `g + h` grows by one for every two steps of 1: within 30 moves, IDA* has
+/// 16 bounds to go through, the last ones taking in most of the 2^30 paths.
+struct Ladder {
+    tells_max_step: bool,
+}
+
+impl Space for Ladder {
+    type State = u64;
+    type Move = u8;
+
+    fn start(&self) -> u64 {
+        0
+    }
+
+    fn is_goal(&self, n: &u64) -> bool {
+        *n == 1000
+    }
+
+    fn successors(&self, n: &u64, _: Option<&u8>, mut out: impl FnMut(u8, u64)) {
+        out(1, n + 1);
+        out(2, n + 2);
+    }
+
+    fn heuristic(&self, n: &u64) -> Cost {
+        1000u64.saturating_sub(*n) / 2
+    }
+
+    fn max_step_cost(&self) -> Option<Cost> {
+        self.tells_max_step.then_some(1)
+    }
+}
+
+#[test]
+fn idastar_told_the_dearest_step_ends_once_its_bound_covers_the_depth_limit() {
+    // Every path within 30 moves costs at most 30, and the start's estimate is 500: the first
+    // iteration shows that no goal lies within the limit. Without the rule, the iterations
+    // went on for minutes.
+    let config = Config::default()
+        .max_depth(30)
+        .timeout(Duration::from_secs(5));
+    let told = idastar(
+        &Ladder {
+            tells_max_step: true,
+        },
+        &config,
+    );
+    assert_eq!(told.status, Status::Limit(Limit::Depth));
+    assert!(told.stats.expanded < 10_000, "{:?}", told.stats);
+    let untold = idastar(
+        &Ladder {
+            tells_max_step: false,
+        },
+        &config.timeout(Duration::from_millis(200)),
+    );
+    assert_eq!(untold.status, Status::Limit(Limit::Time));
+}
+
+#[test]
+fn weighted_idastar_told_the_dearest_step_searches_up_to_the_weighted_cost() {
+    // 0 -> 1 -> 2 -> 3, each step 1, estimates [2, 2, 1, 0]: with weight 2 the bounds are 4
+    // (f(1) = 1 + 2·2 = 5 is cut), then 5, which finds the goal. A bound of 4 already passes
+    // the 3 that three steps cost: stopping there would miss the solution within the limit.
+    let chain = Graph {
+        nodes: 4,
+        edges: vec![(0, 1, 1), (1, 2, 1), (2, 3, 1)],
+        goals: vec![3],
+        estimate: vec![2, 2, 1, 0],
+        undirected: false,
+        max_step: Some(1),
+    };
+    let outcome = idastar(&chain, &Config::default().weight(2.0).max_depth(3));
+    assert_eq!(outcome.status, Status::Solved);
+    assert_eq!(outcome.solution.unwrap().cost, 3);
 }
 
 #[test]
@@ -862,6 +1003,7 @@ fn a_start_that_is_a_goal_needs_no_moves() {
         goals: vec![0],
         estimate: vec![0, 0],
         undirected: false,
+        max_step: None,
     };
     for (name, outcome) in [
         ("dfs", dfs(&graph, &Config::default())),
@@ -918,6 +1060,7 @@ fn tree_searches_stop_at_the_depth_limit_only_on_a_simple_path() {
         goals: vec![7],
         estimate: vec![0; 8],
         undirected: false,
+        max_step: None,
     };
     let within = |depth| Config::default().max_depth(depth);
     type Solve = fn(&Graph, &Config) -> Outcome<u32, usize>;
@@ -946,6 +1089,7 @@ fn tree_searches_prove_unsolvable_on_a_finite_tree() {
         goals: vec![3],
         estimate: vec![0; 4],
         undirected: false,
+        max_step: None,
     };
     assert_eq!(iddfs(&graph, &Config::default()).status, Status::Exhausted);
     assert_eq!(
@@ -1556,6 +1700,7 @@ fn bidirectional_proves_exhaustion_at_its_depth_limit_when_a_side_is_closed() {
         goals: vec![3],
         estimate: vec![0; 4],
         undirected: false,
+        max_step: None,
     };
     // 0 -> 1 -> 2 and 3 -> 4 (the goal): both sides go on past one move.
     let open = Graph {
@@ -1564,6 +1709,7 @@ fn bidirectional_proves_exhaustion_at_its_depth_limit_when_a_side_is_closed() {
         goals: vec![4],
         estimate: vec![0; 5],
         undirected: false,
+        max_step: None,
     };
     let config = Config::default().max_depth(1);
     for (graph, expected) in [

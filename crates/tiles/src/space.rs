@@ -210,6 +210,11 @@ impl<E: Encoding> Space for TilesSpace<E> {
         true
     }
 
+    /// Every slide costs 1.
+    fn max_step_cost(&self) -> Option<Cost> {
+        Some(1)
+    }
+
     fn heuristic(&self, state: &E) -> Cost {
         // A stack copy of the layout: no allocation per node.
         let n = self.tables.cells();
