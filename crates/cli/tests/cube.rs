@@ -112,12 +112,38 @@ fn the_default_optimal_solver_is_as_short_as_bidirectional_search() {
     }
 }
 
+/// A scramble too long for the search that runs before any table is needed.
+const EIGHT_MOVES: &str = "R U F D L B R' U2";
+
+#[test]
+fn short_answers_need_no_table() {
+    // Within six moves, bidirectional search answers before a table is loaded or built: the
+    // first run used to build the optimal solver's table for seconds to solve `R U`.
+    let dir = std::env::temp_dir().join(format!("frontier-cli-short-{}", std::process::id()));
+    for solver in ["optimal", "twophase"] {
+        let _ = std::fs::remove_dir_all(&dir);
+        let out = Command::new(env!("CARGO_BIN_EXE_frontier"))
+            .args(["cube", "R U F2 D' L B", "--solver", solver, "--json"])
+            .env("FRONTIER_CACHE_DIR", &dir)
+            .output()
+            .expect("the frontier binary runs");
+        assert_eq!(out.status.code(), Some(0), "{solver}: {}", stderr(&out));
+        let value: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+        assert_eq!(value["algorithm"], solver);
+        assert_eq!(value["length"], 6, "{solver}");
+        let start = Cube::from_scramble("R U F2 D' L B", Notation::Wca).unwrap();
+        assert_solves(start.to_facelets(), &value, Notation::Wca);
+        assert!(!dir.join("cube").exists(), "{solver}: a table was cached");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn a_table_build_stops_at_the_timeout_and_writes_nothing() {
     let dir = std::env::temp_dir().join(format!("frontier-cli-optimal-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     let out = Command::new(env!("CARGO_BIN_EXE_frontier"))
-        .args(["cube", "R U F", "--timeout", "0.3", "--json"])
+        .args(["cube", EIGHT_MOVES, "--timeout", "0.3", "--json"])
         .env("FRONTIER_CACHE_DIR", &dir)
         .output()
         .expect("the frontier binary runs");
@@ -136,7 +162,7 @@ fn twophase_counts_its_tables_against_the_timeout() {
     for timeout in ["0.01", "0"] {
         let _ = std::fs::remove_dir_all(&dir);
         let out = Command::new(env!("CARGO_BIN_EXE_frontier"))
-            .args(["cube", "R U", "--solver", "twophase", "--json"])
+            .args(["cube", EIGHT_MOVES, "--solver", "twophase", "--json"])
             .args(["--timeout", timeout])
             .env("FRONTIER_CACHE_DIR", &dir)
             .output()

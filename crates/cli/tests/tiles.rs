@@ -431,6 +431,33 @@ fn limits_exit_3() {
 }
 
 #[test]
+fn short_answers_need_no_pattern_database() {
+    // Within 16 moves, bidirectional search answers before a pattern database is loaded or
+    // built: the first run used to build the 15-puzzle's for 8 s to slide one tile, and a
+    // solved board with a small --max-states was refused for the tables it would need.
+    let dir = cache("short");
+    let solved = "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 0";
+    let nine = "5 1 2 3 9 6 7 4 13 10 11 8 0 14 15 12";
+    let goal: Vec<u32> = (1..16).chain([0]).collect();
+    for (start, length, extra) in [
+        (solved, 0, &[][..]),
+        (solved, 0, &["--max-states", "10"][..]),
+        (nine, 9, &[][..]),
+        (nine, 9, &["--algo", "astar"][..]),
+    ] {
+        let args = [&["tiles", start, "--json"][..], extra].concat();
+        let o = frontier_in(&dir, &args);
+        assert_eq!(o.status.code(), Some(0), "{args:?}: {}", stderr(&o));
+        let v = json(&o);
+        assert_eq!(v["length"], length, "{args:?}");
+        assert_eq!(replay(start, 4, &v["moves"]), goal, "{args:?}");
+    }
+    let cached = std::fs::read_dir(&dir).unwrap().count();
+    assert_eq!(cached, 0, "a pattern database was cached");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn pattern_databases_are_cached_and_rebuilt_when_damaged() {
     let dir = cache("pdb");
     let run = || frontier_in(&dir, &["tiles", HARDEST_8, "--heuristic", "pdb", "--json"]);
@@ -528,7 +555,8 @@ fn a_timeout_stops_a_pattern_database_build_and_leaves_no_table() {
     // the build too (it used to run to the end and then solve, exit 0).
     let dir = std::env::temp_dir().join(format!("frontier-tiles-{}-stopped", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
-    let puzzle = "1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15";
+    // Far past the reach of the short search that needs no table.
+    let puzzle = "0 12 9 13 15 11 10 14 3 7 2 5 4 8 6 1";
     let o = frontier_in(&dir, &["tiles", puzzle, "--timeout", "0.2", "--json"]);
     assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
     let value = json(&o);

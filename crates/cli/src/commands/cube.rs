@@ -9,7 +9,7 @@ use frontier_cube::{
     cache, scramble_facelets, unfold, BuildProgress, Cube, CubeError, CubeSpace, Facelets, Metric,
     Move, Notation, Optimal, SymmetricCubeSpace, TwoPhase,
 };
-use frontier_search::{Limit, Space, Status};
+use frontier_search::{Limit, Outcome, Space, Status};
 use serde_json::json;
 
 use crate::common::{report, report_exploration, Algo, BuildBar, Context, SearchArgs, Stopwatch};
@@ -171,7 +171,15 @@ pub fn run(args: Args, ctx: &Context) -> anyhow::Result<ExitCode> {
     // crates/cube/README.md). Without --algo, --solver search is bidirectional search.
     // Whether a search ran (a table build may have been stopped first).
     let mut searched = true;
-    let (algorithm, outcome) = if solver == Solver::Optimal {
+    // A short answer needs no table: the first run would otherwise build one for seconds
+    // (the optimal solver's, once) or half a second (two-phase, each run) to solve `R U`.
+    let short = (solver != Solver::Search)
+        .then(|| short_solution(&args.search, ctx, cube, metric))
+        .transpose()?
+        .flatten();
+    let (algorithm, outcome) = if let Some(outcome) = short {
+        (if twophase { "twophase" } else { "optimal" }, outcome)
+    } else if solver == Solver::Optimal {
         // Building the table (once) stops at --timeout and Ctrl-C like the search does.
         let clock = Stopwatch::start(&args.search, ctx);
         match optimal_solver(metric, ctx, args.search.quiet, &|| clock.stop()) {
@@ -228,17 +236,7 @@ pub fn run(args: Args, ctx: &Context) -> anyhow::Result<ExitCode> {
         args.search.algo,
         None | Some(Algo::Bfs | Algo::Bidirectional)
     ) {
-        // The graph searches store every state they see, so they run on classes of cubes
-        // under the 48 symmetries (up to 48 times fewer states around the solved cube), and
-        // the path of classes is unfolded into turns of the real cube.
-        let classes = SymmetricCubeSpace::new(cube, metric);
-        let (algo, mut outcome) = args.search.solve(ctx, &classes, Algo::Bidirectional);
-        if let Some(solution) = outcome.solution.as_mut() {
-            let moves = unfold(cube, &solution.states, metric)
-                .context("internal error: the path of classes does not unfold into turns")?;
-            solution.states = cube.path(&moves);
-            solution.moves = moves;
-        }
+        let (algo, outcome) = search_classes(&args.search, ctx, cube, metric)?;
         (algo.name(), outcome)
     } else {
         let (algo, outcome) = args.search.solve(ctx, &space, Algo::Idastar);
@@ -290,6 +288,50 @@ pub fn run(args: Args, ctx: &Context) -> anyhow::Result<ExitCode> {
         eprintln!("hint: --solver twophase solves any cube in at most 20 moves within a second, not always the fewest");
     }
     Ok(code)
+}
+
+/// Answers within this many moves are found by bidirectional search before any table is
+/// loaded or built: a few milliseconds (about 3,000 positions a side in htm).
+const SHORT: u32 = 6;
+
+/// A shortest solution of at most [`SHORT`] moves (or `--max-depth`, if less), or the limit
+/// that stopped the search for it; `None` when the cube lies further away.
+fn short_solution(
+    search: &SearchArgs,
+    ctx: &Context,
+    cube: Cube,
+    metric: Metric,
+) -> anyhow::Result<Option<Outcome<Cube, Move>>> {
+    let short = SearchArgs {
+        algo: Some(Algo::Bidirectional),
+        max_depth: Some(search.max_depth.map_or(SHORT, |depth| depth.min(SHORT))),
+        weight: None,
+        ..search.clone()
+    };
+    let (_, outcome) = search_classes(&short, ctx, cube, metric)?;
+    let further = outcome.status == Status::Limit(Limit::Depth)
+        && search.max_depth.is_none_or(|depth| depth > SHORT);
+    Ok((!further).then_some(outcome))
+}
+
+/// The graph searches store every state they see, so they run on classes of cubes under the
+/// 48 symmetries (up to 48 times fewer states around the solved cube), and the path of classes
+/// is unfolded into turns of the real cube.
+fn search_classes(
+    search: &SearchArgs,
+    ctx: &Context,
+    cube: Cube,
+    metric: Metric,
+) -> anyhow::Result<(Algo, Outcome<Cube, Move>)> {
+    let classes = SymmetricCubeSpace::new(cube, metric);
+    let (algo, mut outcome) = search.solve(ctx, &classes, Algo::Bidirectional);
+    if let Some(solution) = outcome.solution.as_mut() {
+        let moves = unfold(cube, &solution.states, metric)
+            .context("internal error: the path of classes does not unfold into turns")?;
+        solution.states = cube.path(&moves);
+        solution.moves = moves;
+    }
+    Ok((algo, outcome))
 }
 
 /// The optimal solver for `metric`, its table loaded from the cache or built there (with a

@@ -386,6 +386,11 @@ pub fn run(args: Args, ctx: &Context) -> anyhow::Result<ExitCode> {
         (true, HeuristicKind::Conflict) => Estimate::Conflict,
         (true, HeuristicKind::Pdb) => {
             let groups = pdb_groups(&puzzle, args.pdb.as_deref())?;
+            // A short answer needs no pattern database: the first run would otherwise build
+            // one for seconds (the 15-puzzle's: 8 s) to slide a tile or two.
+            if let Some(outcome) = short_solution(&args.search, ctx, &puzzle) {
+                return report_solution(ctx, &args, &puzzle, algorithm_of(&args.search), &outcome);
+            }
             if let Some(code) = refuse_large_tables(ctx, &args.search, &puzzle, &groups)? {
                 return Ok(code);
             }
@@ -407,21 +412,7 @@ pub fn run(args: Args, ctx: &Context) -> anyhow::Result<ExitCode> {
             ctx.clear_progress();
             ("idastar", outcome)
         }
-        Some(_) => {
-            let n = shape.cells();
-            // `--algo` is given here; the default only completes the call.
-            let default = Algo::Idastar;
-            if n <= u64::MAX_CELLS {
-                // A bit per arrangement for `--algo bfs` (up to 13 cells).
-                generic::<u64>(&puzzle, estimate, |s| search.solve_indexed(ctx, s, default))
-            } else if n <= u128::MAX_CELLS {
-                generic::<u128>(&puzzle, estimate, |s| search.solve(ctx, s, default))
-            } else if n <= Wide::<64>::MAX_CELLS {
-                generic::<Wide<64>>(&puzzle, estimate, |s| search.solve(ctx, s, default))
-            } else {
-                generic::<Wide<256>>(&puzzle, estimate, |s| search.solve(ctx, s, default))
-            }
-        }
+        Some(_) => generic(ctx, &search, &puzzle, estimate),
     };
     // The time the command took, pattern databases included, as --timeout counts it.
     outcome.stats.seconds = clock.seconds();
@@ -488,9 +479,54 @@ fn report_solution(
     )
 }
 
-/// Runs a generic solver (`solve`: the one `--algo` names) over the encoding `E`; states come
-/// back as layouts.
-fn generic<E: Encoding>(
+/// Answers within this many moves are found by bidirectional search before a pattern database
+/// is loaded or built: about a millisecond (some thousands of layouts a side).
+const SHORT: u32 = 16;
+
+/// A shortest solution of at most [`SHORT`] moves (or `--max-depth`, if less), or the limit
+/// that stopped the search for it; `None` when the layout lies further away.
+fn short_solution(
+    search: &SearchArgs,
+    ctx: &Context,
+    puzzle: &Puzzle,
+) -> Option<Outcome<Vec<u8>, Dir>> {
+    let short = SearchArgs {
+        algo: Some(Algo::Bidirectional),
+        max_depth: Some(search.max_depth.map_or(SHORT, |depth| depth.min(SHORT))),
+        weight: None,
+        ..search.clone()
+    };
+    let (_, outcome) = generic(ctx, &short, puzzle, Estimate::Zero);
+    let further = outcome.status == Status::Limit(Limit::Depth)
+        && search.max_depth.is_none_or(|depth| depth > SHORT);
+    (!further).then_some(outcome)
+}
+
+/// Runs the generic solver `search.algo` names over the smallest encoding that holds the
+/// board; states come back as layouts.
+fn generic(
+    ctx: &Context,
+    search: &SearchArgs,
+    puzzle: &Puzzle,
+    estimate: Estimate,
+) -> (&'static str, Outcome<Vec<u8>, Dir>) {
+    let n = puzzle.shape().cells();
+    // `--algo` is given here; the default only completes the call.
+    let default = Algo::Idastar;
+    if n <= u64::MAX_CELLS {
+        // A bit per arrangement for `--algo bfs` (up to 13 cells).
+        encoded::<u64>(puzzle, estimate, |s| search.solve_indexed(ctx, s, default))
+    } else if n <= u128::MAX_CELLS {
+        encoded::<u128>(puzzle, estimate, |s| search.solve(ctx, s, default))
+    } else if n <= Wide::<64>::MAX_CELLS {
+        encoded::<Wide<64>>(puzzle, estimate, |s| search.solve(ctx, s, default))
+    } else {
+        encoded::<Wide<256>>(puzzle, estimate, |s| search.solve(ctx, s, default))
+    }
+}
+
+/// Runs a generic solver (`solve`) over the encoding `E`; states come back as layouts.
+fn encoded<E: Encoding>(
     puzzle: &Puzzle,
     estimate: Estimate,
     solve: impl FnOnce(&TilesSpace<E>) -> (Algo, Outcome<E, Dir>),
