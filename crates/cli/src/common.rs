@@ -9,7 +9,6 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use anyhow::Context as _;
 use frontier_search::{
     astar, bfs, bfs_indexed, bidirectional, bytes_per_state, dfs, explore, idastar, iddfs, par_bfs,
     par_bidirectional, ucs, Config, Exploration, Indexed, Limit, Outcome, Progress, Reversible,
@@ -84,6 +83,15 @@ pub fn input_name(input: &str) -> &str {
     }
 }
 
+/// An I/O error as a person reads it: the system's words without their "(os error 2)".
+pub fn plain(error: &io::Error) -> String {
+    let text = error.to_string();
+    match text.rfind(" (os error ") {
+        Some(at) if text.ends_with(')') => text[..at].to_owned(),
+        _ => text,
+    }
+}
+
 /// Reads a puzzle file, or standard input for `-`, refusing more than `limit` bytes: no
 /// input, however large (`/dev/zero`, `yes | frontier board -`), may take all the memory.
 /// `what` names the content in the error: "a board file".
@@ -96,7 +104,7 @@ pub fn read_input(input: &str, what: &str, limit: u64) -> anyhow::Result<Vec<u8>
     } else {
         std::fs::File::open(input).and_then(|file| file.take(limit + 1).read_to_end(&mut bytes))
     };
-    read.with_context(|| format!("reading {name}"))?;
+    read.map_err(|e| anyhow::anyhow!("cannot read {name}: {}", plain(&e)))?;
     if bytes.len() as u64 > limit {
         anyhow::bail!(
             "{name}: more than {} MiB; {what} is never that large",
@@ -194,8 +202,15 @@ fn parse_seconds(text: &str) -> Result<Duration, String> {
 /// The fraction of the available memory a search may fill by default.
 const MEMORY_SHARE: f64 = 0.5;
 
-/// Bytes of memory available to this process: `MemAvailable` from `/proc/meminfo`, or 8 GiB
-/// where that cannot be read.
+/// What a level of a tree search's path (`iddfs`, `idastar`) is budgeted at: its frame on the
+/// stack, the space's successor callback inlined in it. Measured: 345 bytes on a board
+/// (`--algo idastar` on one row of 2 million cells peaked at 691 MB); budgeted at three times
+/// that, since other spaces inline other code.
+const PATH_LEVEL_BYTES: u64 = 1024;
+
+/// Bytes of memory available to this process: the least of `MemAvailable` (from
+/// `/proc/meminfo`) and the room left under the memory limits of its cgroup (a container's),
+/// or 8 GiB where neither can be read.
 fn available_memory() -> u64 {
     let from_meminfo = std::fs::read_to_string("/proc/meminfo")
         .ok()
@@ -204,7 +219,43 @@ fn available_memory() -> u64 {
             let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
             Some(kib * 1024)
         });
-    from_meminfo.unwrap_or(8 << 30)
+    let from_cgroup = std::fs::read_to_string("/proc/self/cgroup")
+        .ok()
+        .and_then(|text| cgroup_room(std::path::Path::new("/sys/fs/cgroup"), &text));
+    match (from_meminfo, from_cgroup) {
+        (Some(free), Some(room)) => free.min(room),
+        (free, room) => free.or(room).unwrap_or(8 << 30),
+    }
+}
+
+/// The room left under the cgroup v2 memory limits (`memory.max`) of the group that
+/// `proc_cgroup` (the text of `/proc/self/cgroup`) names and of its ancestors, in the hierarchy
+/// mounted at `root`: the least of each limit less the group's anonymous memory (page cache
+/// can be reclaimed). `None` without a v2 group or a limit.
+fn cgroup_room(root: &std::path::Path, proc_cgroup: &str) -> Option<u64> {
+    let read = |dir: &std::path::Path, file: &str| std::fs::read_to_string(dir.join(file)).ok();
+    let group = proc_cgroup
+        .lines()
+        .find_map(|line| line.strip_prefix("0::"))?;
+    let mut dir = root.join(group.trim().trim_start_matches('/'));
+    let mut least: Option<u64> = None;
+    while dir.starts_with(root) {
+        // "max" (no limit) does not parse.
+        if let Some(max) = read(&dir, "memory.max").and_then(|t| t.trim().parse::<u64>().ok()) {
+            let stat = read(&dir, "memory.stat").unwrap_or_default();
+            let anon = stat.lines().find_map(|line| line.strip_prefix("anon "));
+            let used = anon
+                .or(read(&dir, "memory.current").as_deref())
+                .and_then(|t| t.trim().parse::<u64>().ok())
+                .unwrap_or(0);
+            let room = max.saturating_sub(used);
+            least = Some(least.map_or(room, |l| l.min(room)));
+        }
+        if !dir.pop() {
+            break;
+        }
+    }
+    least
 }
 
 /// Process-wide state of one run: the Ctrl-C flag, the terminals, the progress bar.
@@ -479,7 +530,11 @@ impl SearchArgs {
         P::Move: Send + Sync,
     {
         let algo = self.algo.unwrap_or(default);
-        let config = self.config::<P::State, P::Move>(ctx);
+        let mut config = self.config::<P::State, P::Move>(ctx);
+        if matches!(algo, Algo::Iddfs | Algo::Idastar) && self.max_states.is_none() {
+            // The tree searches hold a path, not a store: budget its levels.
+            config.max_states = Some(Self::memory_budget() / PATH_LEVEL_BYTES);
+        }
         let outcome = match algo {
             Algo::Dfs => dfs(space, &config),
             Algo::Bfs if config.threads > 1 => par_bfs(space, &config),
@@ -557,6 +612,16 @@ fn stats_json(stats: &Stats) -> Value {
         "stored": stats.stored,
         "seconds": stats.seconds,
     })
+}
+
+/// A solution's moves as a JSON array, each turned into JSON (by the function) as it is
+/// written.
+struct JsonMoves<'a, M, F>(&'a [M], &'a F);
+
+impl<M, F: Fn(&M) -> Value> serde::Serialize for JsonMoves<'_, M, F> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.0.iter().map(self.1))
+    }
 }
 
 /// The `--stats` line: `stats: 12 expanded, ... 0.001 s (12,000/s)`.
@@ -664,7 +729,8 @@ pub fn emit(write: impl FnOnce(&mut dyn Write) -> io::Result<()>) -> anyhow::Res
     let mut out = BufWriter::new(stdout.lock());
     match write(&mut out).and_then(|()| out.flush()) {
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => std::process::exit(0),
-        other => Ok(other?),
+        Err(e) => anyhow::bail!("cannot write the answer to standard output: {}", plain(&e)),
+        Ok(()) => Ok(()),
     }
 }
 
@@ -684,28 +750,35 @@ pub fn report<S, M>(
 ) -> anyhow::Result<ExitCode> {
     ctx.clear_progress();
     if args.json {
-        let mut object = json!({
-            "domain": domain,
-            "algorithm": algorithm,
-            "status": match outcome.status {
+        // Written field by field, the moves one at a time: a long answer (ten million moves
+        // on a board) is never held as JSON values, which took four times the search's memory.
+        emit(|out| {
+            use serde::ser::{SerializeMap, Serializer};
+            let mut json = serde_json::Serializer::new(&mut *out);
+            let mut object = json.serialize_map(None)?;
+            object.serialize_entry("domain", domain)?;
+            object.serialize_entry("algorithm", algorithm)?;
+            let status = match outcome.status {
                 Status::Solved => "solved",
                 Status::Exhausted => "unsolvable",
                 Status::Limit(_) => "limit",
-            },
-        });
-        if let Status::Limit(limit) = outcome.status {
-            object["limit"] = json!(limit.name());
-        }
-        if let Some(solution) = &outcome.solution {
-            object["length"] = json!(solution.len());
-            object["cost"] = json!(solution.cost);
-            object["moves"] = solution.moves.iter().map(&move_json).collect();
-        }
-        if let Some(w) = args.weight {
-            object["weight"] = json!(w);
-        }
-        object["stats"] = stats_json(&outcome.stats);
-        emit(|out| writeln!(out, "{object}"))?;
+            };
+            object.serialize_entry("status", status)?;
+            if let Status::Limit(limit) = outcome.status {
+                object.serialize_entry("limit", limit.name())?;
+            }
+            if let Some(solution) = &outcome.solution {
+                object.serialize_entry("length", &solution.len())?;
+                object.serialize_entry("cost", &solution.cost)?;
+                object.serialize_entry("moves", &JsonMoves(&solution.moves, &move_json))?;
+            }
+            if let Some(w) = args.weight {
+                object.serialize_entry("weight", &w)?;
+            }
+            object.serialize_entry("stats", &stats_json(&outcome.stats))?;
+            object.end()?;
+            writeln!(out)
+        })?;
     } else {
         emit(|out| {
             match (&outcome.status, &outcome.solution) {
@@ -815,6 +888,43 @@ pub fn report_exploration(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_memory_budget_keeps_within_the_cgroup_limits() {
+        let root = std::env::temp_dir().join(format!("frontier-cgroup-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&root);
+        let (outer, inner) = (root.join("a"), root.join("a/b"));
+        std::fs::create_dir_all(&inner).unwrap();
+        let write = |dir: &std::path::Path, file: &str, text: &str| {
+            std::fs::write(dir.join(file), text).unwrap();
+        };
+        // The outer group: 1,000,000 bytes, 200,000 of them taken by anonymous memory (the
+        // page cache, reclaimable, does not count).
+        write(&outer, "memory.max", "1000000\n");
+        write(&outer, "memory.stat", "file 700000\nanon 200000\n");
+        write(&inner, "memory.max", "max\n");
+        let proc_cgroup = "0::/a/b\n";
+        assert_eq!(cgroup_room(&root, proc_cgroup), Some(800_000));
+        // A tighter inner limit wins; without memory.stat, memory.current counts.
+        write(&inner, "memory.max", "500000\n");
+        write(&inner, "memory.current", "150000\n");
+        assert_eq!(cgroup_room(&root, proc_cgroup), Some(350_000));
+        // No limit, or no v2 group: nothing to say.
+        write(&outer, "memory.max", "max\n");
+        write(&inner, "memory.max", "max\n");
+        assert_eq!(cgroup_room(&root, proc_cgroup), None);
+        assert_eq!(cgroup_room(&root, "1:memory:/a/b\n"), None);
+        let _ = std::fs::remove_dir_all(&root);
+    }
+
+    #[test]
+    fn io_errors_lose_their_error_numbers() {
+        let missing = io::Error::from_raw_os_error(2);
+        assert!(missing.to_string().ends_with("(os error 2)"), "{missing}");
+        assert_eq!(plain(&missing), "No such file or directory");
+        let own = io::Error::other("a message (of ours)");
+        assert_eq!(plain(&own), "a message (of ours)");
+    }
 
     #[test]
     fn counts_get_thousands_separators() {

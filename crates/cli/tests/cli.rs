@@ -360,3 +360,25 @@ fn endless_input_is_refused_not_read_into_memory() {
         );
     }
 }
+
+#[test]
+fn file_and_output_errors_say_what_failed_in_plain_words() {
+    // They ended in the system's numbers: "No such file or directory (os error 2)", and a
+    // full disk said only "No space left on device (os error 28)".
+    let missing = run(&["river", "no-such-puzzle.toml"]);
+    assert_eq!(missing.status.code(), Some(2));
+    let text = stderr(&missing);
+    assert!(text.contains("cannot read no-such-puzzle.toml"), "{text}");
+    assert!(!text.contains("os error"), "{text}");
+    if let Ok(full) = std::fs::File::create("/dev/full") {
+        let out = frontier()
+            .args(["river", "family"])
+            .stdout(full)
+            .output()
+            .expect("frontier runs");
+        assert_eq!(out.status.code(), Some(2));
+        let text = stderr(&out);
+        assert!(text.contains("cannot write the answer"), "{text}");
+        assert!(!text.contains("os error"), "{text}");
+    }
+}

@@ -137,8 +137,11 @@ fn render(
     quiet: bool,
 ) -> io::Result<()> {
     if quiet {
-        let moves: Vec<String> = solution.moves.iter().map(Move::to_string).collect();
-        return writeln!(out, "{}", moves.join(" "));
+        // Written one move at a time: ten million of them made 700 MB of strings.
+        for (i, mv) in solution.moves.iter().enumerate() {
+            write!(out, "{}{mv}", if i == 0 { "" } else { " " })?;
+        }
+        return writeln!(out);
     }
     let n = solution.len();
     writeln!(
@@ -179,13 +182,19 @@ fn draw(out: &mut dyn Write, puzzle: &Puzzle, states: &[State]) -> io::Result<()
     // The columns and rows drawn: the whole board, or the route's box on a large board.
     let (mut x0, mut x1, mut y0, mut y1) = (0, width - 1, 0, height - 1);
     if width > MAX_DRAWN || height > MAX_DRAWN {
-        let cells: Vec<(usize, usize)> = states.iter().filter_map(cell).collect();
-        let xs = cells.iter().map(|c| c.0);
-        let ys = cells.iter().map(|c| c.1);
-        x0 = xs.clone().min().unwrap_or(0).saturating_sub(1);
-        x1 = (xs.max().unwrap_or(0) + 1).min(width - 1);
-        y0 = ys.clone().min().unwrap_or(0).saturating_sub(1);
-        y1 = (ys.max().unwrap_or(0) + 1).min(height - 1);
+        // The route's box, in one pass (a route may be millions of cells long).
+        let (mut left, mut right, mut bottom, mut top) = (usize::MAX, 0, usize::MAX, 0);
+        for (x, y) in states.iter().filter_map(cell) {
+            (left, right) = (left.min(x), right.max(x));
+            (bottom, top) = (bottom.min(y), top.max(y));
+        }
+        if left == usize::MAX {
+            (left, bottom) = (0, 0);
+        }
+        x0 = left.saturating_sub(1);
+        x1 = (right + 1).min(width - 1);
+        y0 = bottom.saturating_sub(1);
+        y1 = (top + 1).min(height - 1);
         if x1 - x0 >= MAX_DRAWN || y1 - y0 >= MAX_DRAWN {
             return writeln!(
                 out,
