@@ -297,3 +297,18 @@ fn tree_searches_prove_a_small_board_unsolvable() {
         }
     }
 }
+
+#[test]
+fn a_large_board_is_drawn_cropped_to_the_route() {
+    // A row of 301 cells, the B at column 50: the route's box, one cell of margin, is drawn.
+    let board = format!("{}B{}\n", "A".repeat(50), "A".repeat(250));
+    let o = frontier(&["board", "-"], &board);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let text = stdout(&o);
+    assert!(
+        text.contains("columns 0-51, rows 0-0 (from the bottom) of the 301 x 1 board:"),
+        "{text}"
+    );
+    let drawn = format!("{}BA ", "A".repeat(50));
+    assert!(text.contains(&drawn), "{text}");
+}
