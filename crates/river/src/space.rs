@@ -4,6 +4,7 @@ use std::fmt::{self, Write as _};
 use std::sync::atomic::{AtomicU8, Ordering};
 
 use frontier_search::{Cost, Reversible, Solution, Space};
+use unicode_width::UnicodeWidthStr;
 
 use crate::error::Bank;
 use crate::puzzle::{width, Puzzle};
@@ -314,11 +315,8 @@ impl RiverSpace {
                 false => String::new(),
             })
             .collect();
-        let wide = crossers
-            .iter()
-            .map(|c| c.chars().count())
-            .max()
-            .unwrap_or(0);
+        // Columns on a terminal, not characters: 狼 takes two.
+        let wide = crossers.iter().map(|c| c.width()).max().unwrap_or(0);
         let wide_time = times.iter().map(String::len).max().unwrap_or(0);
         let digits = plan.moves.len().to_string().len();
         let banks = |state: State| {
@@ -343,7 +341,7 @@ impl RiverSpace {
                 Bank::Near => "-->",
                 Bank::Far => "<--",
             };
-            let pad = wide - who.chars().count();
+            let pad = wide - who.width();
             let _ = writeln!(
                 out,
                 "{:>digits$}. {arrow} {who}{:pad$}{time:<wide_time$}   {}",
@@ -570,6 +568,30 @@ mod tests {
     use super::*;
     use crate::presets::couples_toml;
     use std::collections::{HashSet, VecDeque};
+
+    #[test]
+    fn the_plan_lines_up_names_that_take_two_columns() {
+        // Padded by characters, 狼 (two columns on a terminal) pushed its row's banks out.
+        let text = r#"
+            name = "农夫过河"
+            rules = ["狼 and 山羊 -> 农夫", "山羊 and 白菜 -> 农夫"]
+            [roles]
+            "农夫" = 1
+            "狼" = 1
+            "山羊" = 1
+            "白菜" = 1
+            [boat]
+            capacity = 2
+            rowers = ["农夫"]
+        "#;
+        let space = RiverSpace::new(Puzzle::from_toml(text).unwrap());
+        let plan = frontier_search::bfs(&space, &frontier_search::Config::default());
+        let lines = space.plan_text(&plan.solution.unwrap());
+        let columns: HashSet<usize> = (lines.lines())
+            .map(|line| line[..line.find("near:").unwrap()].width())
+            .collect();
+        assert_eq!(columns.len(), 1, "{lines}");
+    }
 
     fn all_successors(space: &RiverSpace, state: State) -> Vec<(Trip, State)> {
         let mut out = Vec::new();
