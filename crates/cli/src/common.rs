@@ -472,6 +472,14 @@ impl SearchArgs {
         (available_memory() as f64 * MEMORY_SHARE) as u64
     }
 
+    /// The bytes a solver's tables may take: a byte counts as a stored state, so that
+    /// `--max-states N` allows N bytes (never more memory than N states of a search take), and
+    /// the default allows what the default state budget allows a search: about half the
+    /// available memory.
+    pub fn table_budget(&self) -> u64 {
+        self.max_states.unwrap_or_else(Self::memory_budget)
+    }
+
     /// The worker threads to start: `--threads`, but no more than the machine's logical CPUs.
     /// More never helps, and thousands of them (the flag takes up to 65,535) swamped the
     /// machine: the 8-puzzle's BFS took 108 s on 4,000 threads against 0.04 s on 2, running
@@ -720,6 +728,82 @@ fn unsolvable_message(algorithm: &str, args: &SearchArgs, stats: &Stats) -> Stri
             "unsolvable: all {} reachable states were examined and none is a goal",
             count(stats.stored)
         )
+    }
+}
+
+/// The tables a solver needs before it can search (pattern databases, pruning tables), for
+/// refusing those that the memory budget does not allow.
+pub struct TableNeed {
+    /// The domain and the solver, for the JSON answer.
+    pub domain: &'static str,
+    pub algorithm: &'static str,
+    /// What takes the memory: "building the pattern databases (split 6-6-3)".
+    pub what: String,
+    /// The bytes they take.
+    pub bytes: u64,
+    /// The ways around them, which the message follows with "or raise --max-states".
+    pub instead: &'static str,
+}
+
+impl TableNeed {
+    /// Refuses tables past [`SearchArgs::table_budget`] as a limit (exit 3) that says what they
+    /// need and how to proceed; `None` when they fit. The check is made whether or not the
+    /// tables are cached, so that the answer does not depend on the cache.
+    pub fn refuse_beyond(
+        &self,
+        ctx: &Context,
+        search: &SearchArgs,
+    ) -> anyhow::Result<Option<ExitCode>> {
+        let budget = search.table_budget();
+        if self.bytes <= budget {
+            return Ok(None);
+        }
+        if search.json {
+            let outcome: Outcome<(), ()> = Outcome {
+                status: Status::Limit(Limit::States),
+                solution: None,
+                stats: Stats::default(),
+            };
+            let (domain, algorithm) = (self.domain, self.algorithm);
+            let code = report(
+                ctx,
+                search,
+                domain,
+                algorithm,
+                &outcome,
+                |_| Value::Null,
+                |_, _| Ok(()),
+            );
+            return code.map(Some);
+        }
+        let (limit, raise) = match search.max_states {
+            Some(n) => (
+                format!("more than --max-states {} allows", count(n)),
+                "raise --max-states",
+            ),
+            None => (
+                format!(
+                    "more than the default budget of {} bytes (about half the available memory)",
+                    count(budget)
+                ),
+                "raise the budget with --max-states N",
+            ),
+        };
+        ctx.clear_progress();
+        emit(|out| {
+            writeln!(
+                out,
+                "no answer: {} takes {} bytes: {limit}",
+                self.what,
+                count(self.bytes)
+            )?;
+            writeln!(
+                out,
+                "{}, or {raise} (a byte of a table counts as a stored state)",
+                self.instead
+            )
+        })?;
+        Ok(Some(ExitCode::from(3)))
     }
 }
 

@@ -139,6 +139,49 @@ fn short_answers_need_no_table() {
 }
 
 #[test]
+fn tables_count_against_the_state_budget() {
+    // A byte of a table counts as a stored state, as for the tiles' pattern databases: the
+    // table solvers used to ignore --max-states altogether.
+    for (solver, way_out) in [
+        ("optimal", "--solver twophase"),
+        ("twophase", "--solver search"),
+    ] {
+        let args = [
+            "cube",
+            EIGHT_MOVES,
+            "--solver",
+            solver,
+            "--max-states",
+            "1000000",
+        ];
+        let out = frontier(&args);
+        assert_eq!(out.status.code(), Some(3), "{solver}: {}", stderr(&out));
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            text.contains("more than --max-states 1,000,000 allows"),
+            "{text}"
+        );
+        assert!(text.contains(way_out), "{solver}: {text}");
+        let (value, code) = json(&[&args[..], &["--json"]].concat());
+        assert_eq!(code, 3);
+        assert_eq!(
+            (value["algorithm"].as_str(), value["limit"].as_str()),
+            (Some(solver), Some("states"))
+        );
+    }
+    // Two-phase's 16 MB fit in 20 million.
+    let args = [
+        "cube",
+        EIGHT_MOVES,
+        "--solver",
+        "twophase",
+        "--max-states",
+        "20000000",
+    ];
+    assert_eq!(frontier(&args).status.code(), Some(0));
+}
+
+#[test]
 fn a_table_build_stops_at_the_timeout_and_writes_nothing() {
     let dir = std::env::temp_dir().join(format!("frontier-cli-optimal-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);

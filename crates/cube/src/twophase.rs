@@ -264,6 +264,11 @@ struct Search<'a> {
 type Stop = bool;
 
 impl TwoPhase {
+    /// About the bytes its tables take, built or loaded: phase 1's heuristic tables (6.6 MB),
+    /// phase 2's pruning tables (1.9 MB) and the move tables. Measured: a first run peaked at
+    /// 21 MB, against 5 MB for a run that loads no table.
+    pub const BYTES: u64 = 16 << 20;
+
     /// The solver's tables, loaded on first use (phase 1's from the HTM [`Heuristic`], phase
     /// 2's from the disk cache, or built in about 0.1 s and saved there) and shared by the
     /// whole process.

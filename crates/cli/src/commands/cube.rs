@@ -12,7 +12,9 @@ use frontier_cube::{
 use frontier_search::{Limit, Outcome, Space, Status};
 use serde_json::json;
 
-use crate::common::{report, report_exploration, Algo, BuildBar, Context, SearchArgs, Stopwatch};
+use crate::common::{
+    report, report_exploration, Algo, BuildBar, Context, SearchArgs, Stopwatch, TableNeed,
+};
 
 /// The arguments of `frontier cube`.
 #[derive(clap::Args, Debug)]
@@ -177,6 +179,29 @@ pub fn run(args: Args, ctx: &Context) -> anyhow::Result<ExitCode> {
         .then(|| short_solution(&args.search, ctx, cube, metric))
         .transpose()?
         .flatten();
+    // Like a search's states, the tables count against the memory budget, a byte a state.
+    let tables = match solver {
+        Solver::Optimal => Some(TableNeed {
+            domain: "cube",
+            algorithm: "optimal",
+            what: "building the optimal solver's table".to_owned(),
+            bytes: Optimal::BUILD_BYTES,
+            instead: "use --solver twophase (16 MB of tables, not always the fewest moves)",
+        }),
+        Solver::TwoPhase => Some(TableNeed {
+            domain: "cube",
+            algorithm: "twophase",
+            what: "two-phase's tables".to_owned(),
+            bytes: TwoPhase::BYTES,
+            instead: "use --solver search (it stores states instead)",
+        }),
+        Solver::Search => None,
+    };
+    if let (None, Some(tables)) = (&short, tables) {
+        if let Some(code) = tables.refuse_beyond(ctx, &args.search)? {
+            return Ok(code);
+        }
+    }
     let (algorithm, outcome) = if let Some(outcome) = short {
         (if twophase { "twophase" } else { "optimal" }, outcome)
     } else if solver == Solver::Optimal {
@@ -295,7 +320,8 @@ pub fn run(args: Args, ctx: &Context) -> anyhow::Result<ExitCode> {
 const SHORT: u32 = 6;
 
 /// A shortest solution of at most [`SHORT`] moves (or `--max-depth`, if less), or the limit
-/// that stopped the search for it; `None` when the cube lies further away.
+/// that stopped the search for it; `None` when the cube lies further away or the state budget
+/// is too small for the search.
 fn short_solution(
     search: &SearchArgs,
     ctx: &Context,
@@ -309,8 +335,12 @@ fn short_solution(
         ..search.clone()
     };
     let (_, outcome) = search_classes(&short, ctx, cube, metric)?;
-    let further = outcome.status == Status::Limit(Limit::Depth)
-        && search.max_depth.is_none_or(|depth| depth > SHORT);
+    // A budget too small for this search is too small for the tables: they say so.
+    let further = match outcome.status {
+        Status::Limit(Limit::Depth) => search.max_depth.is_none_or(|depth| depth > SHORT),
+        Status::Limit(Limit::States) => true,
+        _ => false,
+    };
     Ok((!further).then_some(outcome))
 }
 

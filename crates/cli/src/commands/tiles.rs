@@ -16,7 +16,7 @@ use serde_json::json;
 
 use crate::common::{
     count, plural, report, report_exploration, stats_line, Algo, BuildBar, Context, SearchArgs,
-    Stopwatch,
+    Stopwatch, TableNeed,
 };
 
 /// The arguments of `frontier tiles`.
@@ -160,16 +160,8 @@ fn pdb_groups(puzzle: &Puzzle, sizes: Option<&str>) -> anyhow::Result<Vec<Vec<u8
     Ok(groups)
 }
 
-/// The bytes pattern databases may take: one a table entry, each entry counted as a stored
-/// state, so that `--max-states N` allows N entries (never more memory than N states of a
-/// search take), and the default allows what the default state budget allows a search: about
-/// half the available memory.
-fn table_budget(search: &SearchArgs) -> u64 {
-    search.max_states.unwrap_or_else(SearchArgs::memory_budget)
-}
-
 /// Refuses to build pattern databases that would take more memory than the budget allows
-/// ([`table_budget`]), as a limit (exit 3) that says what they need and how to proceed. The
+/// ([`SearchArgs::table_budget`]), as a limit (exit 3) that says what they need and how to proceed. The
 /// check is made whether or not the tables are cached, so that the answer does not depend on
 /// the cache. `None` when they fit.
 fn refuse_large_tables(
@@ -178,47 +170,15 @@ fn refuse_large_tables(
     puzzle: &Puzzle,
     groups: &[Vec<u8>],
 ) -> anyhow::Result<Option<ExitCode>> {
-    let need = build_bytes(puzzle.shape().cells(), groups);
-    let budget = table_budget(search);
-    if need <= budget {
-        return Ok(None);
-    }
-    if search.json {
-        let outcome: Outcome<Vec<u8>, Dir> = Outcome {
-            status: Status::Limit(Limit::States),
-            solution: None,
-            stats: Stats::default(),
-        };
-        return report_unanswered(ctx, search, algorithm_of(search), &outcome).map(Some);
-    }
     let sizes: Vec<String> = groups.iter().map(|g| g.len().to_string()).collect();
-    let (limit, raise) = match search.max_states {
-        Some(n) => (
-            format!("more than --max-states {} allows", count(n)),
-            "raise --max-states",
-        ),
-        None => (
-            format!(
-                "more than the default budget of {} bytes (about half the available memory)",
-                count(budget)
-            ),
-            "raise the budget with --max-states N",
-        ),
+    let need = TableNeed {
+        domain: "tiles",
+        algorithm: algorithm_of(search),
+        what: format!("building the pattern databases (split {})", sizes.join("-")),
+        bytes: build_bytes(puzzle.shape().cells(), groups),
+        instead: "use smaller groups (--pdb), another --heuristic",
     };
-    ctx.clear_progress();
-    crate::common::emit(|out| {
-        writeln!(
-            out,
-            "no answer: building the pattern databases (split {}) takes {} bytes, a byte an entry: {limit}",
-            sizes.join("-"),
-            count(need)
-        )?;
-        writeln!(
-            out,
-            "use smaller groups (--pdb), another --heuristic, or {raise} (an entry counts as a stored state)"
-        )
-    })?;
-    Ok(Some(ExitCode::from(3)))
+    need.refuse_beyond(ctx, search)
 }
 
 /// Loads (or builds, with a progress bar, and caches) the pattern databases of `groups` for
@@ -484,7 +444,8 @@ fn report_solution(
 const SHORT: u32 = 16;
 
 /// A shortest solution of at most [`SHORT`] moves (or `--max-depth`, if less), or the limit
-/// that stopped the search for it; `None` when the layout lies further away.
+/// that stopped the search for it; `None` when the layout lies further away or the state budget
+/// is too small for the search.
 fn short_solution(
     search: &SearchArgs,
     ctx: &Context,
@@ -497,8 +458,12 @@ fn short_solution(
         ..search.clone()
     };
     let (_, outcome) = generic(ctx, &short, puzzle, Estimate::Zero);
-    let further = outcome.status == Status::Limit(Limit::Depth)
-        && search.max_depth.is_none_or(|depth| depth > SHORT);
+    // A budget too small for this search is too small for the tables: they say so.
+    let further = match outcome.status {
+        Status::Limit(Limit::Depth) => search.max_depth.is_none_or(|depth| depth > SHORT),
+        Status::Limit(Limit::States) => true,
+        _ => false,
+    };
     (!further).then_some(outcome)
 }
 
