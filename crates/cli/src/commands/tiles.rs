@@ -160,10 +160,8 @@ fn pdb_groups(puzzle: &Puzzle, sizes: Option<&str>) -> anyhow::Result<Vec<Vec<u8
     Ok(groups)
 }
 
-/// Refuses to build pattern databases that would take more memory than the budget allows
-/// ([`SearchArgs::table_budget`]), as a limit (exit 3) that says what they need and how to proceed. The
-/// check is made whether or not the tables are cached, so that the answer does not depend on
-/// the cache. `None` when they fit.
+/// Refuses pattern databases that the memory budget does not allow ([`TableNeed`]): a byte an
+/// entry, cached or not. `None` when they fit.
 fn refuse_large_tables(
     ctx: &Context,
     search: &SearchArgs,
