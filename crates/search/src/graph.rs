@@ -566,10 +566,10 @@ where
             0
         }
     };
-    let start = space.start();
-    let f0 = h(&start);
-    arena.insert_root(start);
-    meter.hold(1);
+    let f0 = h(&space.start());
+    if let Some(end) = plant_start(space, meter, arena) {
+        return end;
+    }
     // Per id: the cheapest known cost from the start, and the depth in moves of that path.
     let mut g: Vec<Cost> = vec![0];
     let mut depths: Vec<u32> = vec![0];

@@ -765,6 +765,11 @@ fn every_storing_solver_obeys_the_state_budget() {
             "{name}: {}",
             outcome.stats.stored
         );
+        // No room at all: the start is stored and the search stops before expanding it (ucs
+        // and astar expanded it first, and stored 2).
+        let outcome = solve(&Endless, &Config::default().max_states(0));
+        assert_eq!(outcome.status, Status::Limit(Limit::States), "{name}");
+        assert_eq!(outcome.stats.expanded, 0, "{name}");
     }
 }
 
