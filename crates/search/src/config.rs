@@ -77,7 +77,11 @@ pub type ProgressFn = Arc<dyn Fn(&Progress) + Send + Sync>;
 pub struct Config {
     /// The longest path (in moves) a solver may consider.
     pub max_depth: Option<u32>,
-    /// The most states a solver may store (seen-set, arena, queue); bounds memory.
+    /// The most states a solver may store; bounds memory. The graph searches count their
+    /// seen-set or arena, and `ucs` and `astar` their open list too (which `stored` in the
+    /// statistics leaves out). A search checks as it stores, so it may pass the budget by the
+    /// successors of its last expansion. The tree searches (`iddfs`, `idastar`) store no
+    /// states: for them it bounds the length of the path they hold, and `stored` stays 0.
     pub max_states: Option<u64>,
     /// Wall-clock time after which the search stops.
     pub timeout: Option<Duration>,
@@ -94,8 +98,8 @@ pub struct Config {
     /// Weighted search: [`crate::astar`] and [`crate::idastar`] rank a state by `g + w·h`
     /// instead of `g + h`. With an admissible heuristic and `w >= 1`, the solution found costs
     /// at most `w` times the cheapest, usually after far fewer expansions; `None` (or 1) keeps
-    /// them exact. A weight that is not a finite number at least 0 is ignored, and one above
-    /// [`MAX_WEIGHT`] counts as that.
+    /// them exact. A weight below 0, or NaN, is ignored, and one above [`MAX_WEIGHT`]
+    /// (infinity included) counts as that.
     pub weight: Option<f64>,
 }
 
@@ -121,7 +125,7 @@ impl Config {
         self
     }
 
-    /// Sets the most states a search may store.
+    /// Sets the most states a search may store ([`Config::max_states`]).
     pub fn max_states(mut self, states: u64) -> Self {
         self.max_states = Some(states);
         self
@@ -198,11 +202,12 @@ impl Config {
         weigh(self.effective_weight(), h)
     }
 
-    /// The weight that changes the ranking, if any: [`Config::weight`] if it is a finite
-    /// number at least 0 and not 1, at most [`MAX_WEIGHT`].
+    /// The weight that changes the ranking, if any: [`Config::weight`] if it is a number at
+    /// least 0 and not 1, at most [`MAX_WEIGHT`] (a larger one, infinity included, counts as
+    /// that).
     pub fn effective_weight(&self) -> Option<f64> {
         self.weight
-            .filter(|&w| w.is_finite() && w >= 0.0 && w != 1.0)
+            .filter(|&w| w >= 0.0 && w != 1.0)
             .map(|w| w.min(MAX_WEIGHT))
     }
 

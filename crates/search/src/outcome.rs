@@ -11,8 +11,8 @@ pub enum Limit {
     /// solvers with a seen-set look at the neighbours of the states the limit kept them from
     /// expanding: when none is new they report [`Status::Exhausted`] instead (`dfs` may still
     /// say `Depth` when it reached a state by a longer path first and left it at the limit).
-    /// The tree searches (`iddfs`, `idastar`) report `Exhausted` only when the limit cut off no
-    /// path that visits each state once.
+    /// The tree searches (`iddfs`, `idastar`) report `Exhausted` when the limit kept no path
+    /// that visits each state once from going on to a state it has not visited.
     Depth,
     /// `max_states`: the store of seen states reached its budget.
     States,

@@ -63,8 +63,10 @@ pub trait Space {
     );
 
     /// The cost of playing `mv` in `from`; 1 unless overridden. Free moves (cost 0) are allowed:
-    /// `ucs`, `astar` and `idastar` still return a cheapest path. Path costs saturate at
-    /// `Cost::MAX` (see [`Cost`]).
+    /// `ucs`, `astar` and `idastar` still return a cheapest path. But an endless run of free
+    /// moves on an infinite space holds `idastar` (a depth-first search within a cost bound)
+    /// for ever: give it `max_depth`, `max_states` or a timeout, or use `ucs` or `astar`.
+    /// Path costs saturate at `Cost::MAX` (see [`Cost`]).
     fn step_cost(&self, _from: &Self::State, _mv: &Self::Move) -> Cost {
         1
     }
@@ -107,7 +109,9 @@ pub trait Space {
     /// a successor of `next` (the graph is undirected, as in sliding tiles or the cube). Then a
     /// successor of a state at distance `d` lies at `d - 1`, `d` or `d + 1`, and [`crate::explore`]
     /// keeps only those three layers instead of every state seen (frontier search). Default
-    /// `false`; claiming it for a space where it does not hold makes `explore` count wrongly.
+    /// `false`; claiming it for a space where it does not hold makes `explore` count wrongly,
+    /// or, on a directed cycle, count new layers for ever (only `max_depth` or a timeout then
+    /// stops it, since it stores no more than three layers).
     fn undirected(&self) -> bool {
         false
     }

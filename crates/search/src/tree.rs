@@ -24,6 +24,7 @@ use crate::space::{Cost, Space};
 /// Without a solution it still ends on a finite space, cycles or not: once an iteration cuts off
 /// no path that visits each state once, no goal is reachable ([`Status::Exhausted`]). Its tree
 /// grows exponentially with the depth, so that proof comes in reach on small spaces only.
+/// It stores no states: `max_states` bounds the length of the path it holds.
 pub fn iddfs<P>(space: &P, config: &Config) -> Outcome<P::State, P::Move>
 where
     P: Space,
@@ -36,7 +37,8 @@ where
 /// `g + heuristic` instead of depth. Optimal when the heuristic is admissible; with a
 /// [weight](Config::weight) `w`, the bound applies to `g + w·heuristic` and the solution costs at
 /// most `w` times the cheapest (weighted IDA*). Like [`iddfs`], it proves a small space
-/// unsolvable once an iteration cuts off no path that visits each state once.
+/// unsolvable once an iteration cuts off no path that visits each state once, and
+/// `max_states` bounds the length of its path.
 ///
 /// With `max_depth` `d`, a space that says what a step costs at most
 /// ([`Space::max_step_cost`], `u`) ends with `Limit(Depth)` once an iteration's bound reaches
@@ -59,7 +61,7 @@ struct Bounds {
     bound: Cost,
     /// The smallest value beyond `bound` seen: the next iteration's bound; `None` if none was.
     next_bound: Option<Cost>,
-    /// Whether `max_depth` kept some node on a simple path from being expanded.
+    /// Whether `max_depth` kept a simple path from going on to a state it has not visited.
     depth_cut: bool,
     /// Whether the bound cut off some simple path: only then may a deeper iteration find a
     /// goal (the iteration is open).
@@ -250,7 +252,20 @@ impl<S: Clone + Eq, M: Clone> Diver<'_, '_, S, M> {
             return true;
         }
         if !self.meter.may_deepen(depth) {
-            self.bounds.depth_cut = self.bounds.depth_cut || trail.is_simple();
+            if !self.bounds.depth_cut && trail.is_simple() {
+                // The limit cut this path off only if it could go on without repeating itself.
+                // Looking is expanding: counted, and the limits apply.
+                if let Err(limit) = self.meter.expand(self.bounds.bound) {
+                    self.stop = Some(limit);
+                    return false;
+                }
+                let mut generated = 0;
+                space.successors(state, last, |_, child| {
+                    generated += 1;
+                    self.bounds.depth_cut = self.bounds.depth_cut || !trail.holds(&child);
+                });
+                self.meter.stats.generated += generated;
+            }
             return false;
         }
         let child_depth = Cost::from(depth) + 1;

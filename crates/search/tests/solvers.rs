@@ -105,6 +105,22 @@ impl Reversible for Graph {
 }
 
 /// Oracle: the fewest moves from node 0 to every node (plain BFS over the edge list).
+/// The most moves a path from the start can take without visiting a state twice (brute force).
+fn oracle_longest_simple_path(graph: &Graph) -> usize {
+    fn longest(graph: &Graph, node: u32, on_path: &mut Vec<bool>) -> usize {
+        on_path[node as usize] = true;
+        let mut most = 0;
+        for &(from, to, _) in &graph.edges {
+            if from == node && !on_path[to as usize] {
+                most = most.max(1 + longest(graph, to, on_path));
+            }
+        }
+        on_path[node as usize] = false;
+        most
+    }
+    longest(graph, 0, &mut vec![false; graph.nodes as usize])
+}
+
 fn oracle_depths(graph: &Graph) -> Vec<Option<usize>> {
     let mut depth = vec![None; graph.nodes as usize];
     depth[0] = Some(0);
@@ -453,6 +469,25 @@ proptest! {
     }
 
     #[test]
+    fn tree_searches_prove_exhaustion_within_a_depth_limit(
+        mut graph in graphs_of(1..8, 3),
+        limit in 0u32..8,
+    ) {
+        // No goal: a depth limit cuts something off exactly when a path that visits no state
+        // twice is longer than the limit. They said the limit stopped them whenever it was
+        // reached, even at a dead end.
+        graph.goals.clear();
+        let expected = if oracle_longest_simple_path(&graph) > limit as usize {
+            Status::Limit(Limit::Depth)
+        } else {
+            Status::Exhausted
+        };
+        let config = Config::default().max_depth(limit).timeout(Duration::from_secs(20));
+        prop_assert_eq!(iddfs(&graph, &config).status, expected, "iddfs");
+        prop_assert_eq!(idastar(&graph, &config).status, expected, "idastar");
+    }
+
+    #[test]
     fn dfs_finds_a_valid_path_exactly_when_one_exists(graph in graphs()) {
         let outcome = dfs(&graph, &Config::default());
         let solvable = graph.goals.iter().any(|&g| oracle_depths(&graph)[g as usize].is_some());
@@ -703,6 +738,18 @@ fn idastar_told_the_dearest_step_ends_once_its_bound_covers_the_depth_limit() {
         &config.timeout(Duration::from_millis(200)),
     );
     assert_eq!(untold.status, Status::Limit(Limit::Time));
+}
+
+#[test]
+fn weights_past_the_most_count_as_the_most_and_nan_as_none() {
+    // Infinity made the search exact, while 1e300 counted as MAX_WEIGHT.
+    let weight = |w: f64| Config::default().weight(w).effective_weight();
+    assert_eq!(weight(f64::INFINITY), Some(MAX_WEIGHT));
+    assert_eq!(weight(1e300), Some(MAX_WEIGHT));
+    assert_eq!(weight(2.5), Some(2.5));
+    assert_eq!(weight(f64::NAN), None);
+    assert_eq!(weight(-1.0), None);
+    assert_eq!(weight(1.0), None);
 }
 
 #[test]
@@ -1050,7 +1097,8 @@ fn a_start_that_is_a_goal_needs_no_moves() {
 #[test]
 fn tree_searches_stop_at_the_depth_limit_only_on_a_simple_path() {
     // A cycle 0 -> 1 -> 2 -> 3 -> 0 with a tail 2 -> 4 -> 5 -> 6 and the goal 7 unreachable:
-    // the longest simple path has 6 moves. The turns around the cycle reach any depth.
+    // the longest simple path, to the tail's end, has 5 moves. The turns around the cycle
+    // reach any depth.
     let graph = Graph {
         nodes: 8,
         edges: vec![
@@ -1071,15 +1119,16 @@ fn tree_searches_stop_at_the_depth_limit_only_on_a_simple_path() {
     type Solve = fn(&Graph, &Config) -> Outcome<u32, usize>;
     let solvers: [(&str, Solve); 2] = [("iddfs", iddfs), ("idastar", idastar)];
     for (name, solve) in solvers {
-        // Within 5 moves, the tail's end is cut off: a deeper search might find more.
+        // Within 4 moves, the tail's end is cut off: a deeper search might find more.
         assert_eq!(
-            solve(&graph, &within(5)).status,
+            solve(&graph, &within(4)).status,
             Status::Limit(Limit::Depth),
             "{name}"
         );
-        // Within 6 moves or more, or without limit, only paths that came back round the cycle
-        // are cut off: proven unsolvable (the depth limit used to be blamed, at any depth).
-        for config in [within(6), within(40), Config::default()] {
+        // Within 5 moves or more, or without limit, only paths that came back round the cycle
+        // are cut off: proven unsolvable (the depth limit used to be blamed, at any depth,
+        // and at 5 for the tail's end, where nothing lies beyond).
+        for config in [within(5), within(6), within(40), Config::default()] {
             assert_eq!(solve(&graph, &config).status, Status::Exhausted, "{name}");
         }
     }
