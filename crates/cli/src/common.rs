@@ -84,7 +84,7 @@ pub fn input_name(input: &str) -> &str {
 }
 
 /// An I/O error as a person reads it: the system's words without their "(os error 2)".
-pub fn plain(error: &io::Error) -> String {
+fn plain(error: &io::Error) -> String {
     let text = error.to_string();
     match text.rfind(" (os error ") {
         Some(at) if text.ends_with(')') => text[..at].to_owned(),
