@@ -472,6 +472,30 @@ impl SearchArgs {
         (available_memory() as f64 * MEMORY_SHARE) as u64
     }
 
+    /// These flags turned into the search for a short answer that runs before a solver's
+    /// tables are loaded or built: bidirectional, unweighted, within `most` moves (or
+    /// `--max-depth`, if less).
+    pub fn short(&self, most: u32) -> SearchArgs {
+        SearchArgs {
+            algo: Some(Algo::Bidirectional),
+            max_depth: Some(self.max_depth.map_or(most, |depth| depth.min(most))),
+            weight: None,
+            ..self.clone()
+        }
+    }
+
+    /// Whether a [short](SearchArgs::short) search within `most` moves that ended as `status`
+    /// leaves the answer to the tables: nothing lies within `most` moves and `--max-depth`
+    /// allows more, or the state budget is too small for the search (and so for the tables,
+    /// which then say so).
+    pub fn past_short(&self, status: Status, most: u32) -> bool {
+        match status {
+            Status::Limit(Limit::Depth) => self.max_depth.is_none_or(|depth| depth > most),
+            Status::Limit(Limit::States) => true,
+            _ => false,
+        }
+    }
+
     /// The bytes a solver's tables may take: a byte counts as a stored state, so that
     /// `--max-states N` allows N bytes (never more memory than N states of a search take), and
     /// the default allows what the default state budget allows a search: about half the

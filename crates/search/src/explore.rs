@@ -586,7 +586,8 @@ where
             }
             let batch = &batch[..];
             if few && !last {
-                let expanded = expand_across(space, meter, depth, &mut shards, batch, key);
+                let expanded =
+                    expand_across(space, meter, depth, &mut shards, batch, key, &mut pending);
                 if let Err(limit) = expanded.and_then(|()| check_room(meter, &shards)) {
                     layers.push(found(&shards));
                     return Status::Limit(limit);
@@ -670,23 +671,23 @@ fn expand_across<P, T>(
     shards: &mut [Shard<P::State, T>],
     slices: &[(usize, Range<usize>)],
     key: &impl Fn(&P::State) -> u64,
+    pending: &mut Batch<P::State>,
 ) -> Result<(), Limit>
 where
     P: Space,
     P::State: Hash + Eq,
     T: Store<P::State>,
 {
-    let mut children = Vec::new();
+    let (count, weigh) = (shards.len(), |state: &P::State| space.weight(state));
     for (k, slice) in slices {
         meter.expand_many(u64::from(depth), slice.len() as u64)?;
         for position in slice.clone() {
             let state = &shards[*k].store.layer()[position];
-            space.successors(state, None, |_, next| children.push((key(&next), next)));
+            space.successors(state, None, |_, next| pending.push(key(&next), next, None));
         }
-        meter.stats.generated += children.len() as u64;
-        let count = shards.len();
-        for (hash, next) in children.drain(..) {
-            shards[shard_of(hash, count)].admit(hash, next, None, &|s| space.weight(s));
+        meter.stats.generated += pending.states.len() as u64;
+        for (hash, next) in pending.hashes.drain(..).zip(pending.states.drain(..)) {
+            shards[shard_of(hash, count)].admit(hash, next, None, &weigh);
         }
     }
     Ok(())

@@ -469,9 +469,8 @@ where
     P::State: Hash + Eq,
 {
     if config.max_depth.is_none() {
-        // Nothing is cut off by depth, so nothing is asked what lies beyond.
         return with_arena(config, |meter, arena, cut| {
-            run_best_first(space, meter, arena, cut, informed, |_, _| Ok(true))
+            run_best_first(space, meter, arena, cut, informed)
         });
     }
     // Within a depth limit, a dearer path that reached a state in fewer moves may be the one
@@ -479,16 +478,21 @@ where
     // search is over, a successor of a state at the limit lies beyond it if no depth within
     // the limit holds it.
     let layered = Layered(space);
-    let beyond = |arena: &Arena<(P::State, u32), _>, meter: &mut Meter| {
+    let outcome = with_arena(config, |meter, arena, cut| {
+        let end = run_best_first(&layered, meter, arena, cut, informed);
+        if !(*cut && matches!(end, End::Exhausted)) {
+            return end;
+        }
         let limit = meter.config().max_depth.unwrap_or(0);
         let states = arena.set.states.iter();
         let at_the_limit = states.filter(|(_, d)| *d == limit).map(|(state, _)| state);
         let stored =
             |next: &P::State| (0..=limit).any(|d| arena.set.find(&(next.clone(), d)).is_some());
-        lies_beyond(Forward(space), meter, limit, at_the_limit, stored)
-    };
-    let outcome = with_arena(config, |meter, arena, cut| {
-        run_best_first(&layered, meter, arena, cut, informed, beyond)
+        match lies_beyond(Forward(space), meter, limit, at_the_limit, stored) {
+            Ok(beyond) => *cut = beyond,
+            Err(limit) => return limit.into(),
+        }
+        end
     });
     Outcome {
         status: outcome.status,
@@ -543,16 +547,14 @@ impl<P: Space> Space for Layered<'_, P> {
     }
 }
 
-/// Best-first search from the start. If the depth limit kept some state from being expanded,
-/// `beyond` says, once the search is over, whether any of its successors was never stored:
-/// whether the search missed part of the reachable set (see [`lies_beyond`]).
+/// Best-first search from the start; `cut` says whether the depth limit kept some state from
+/// being expanded.
 fn run_best_first<P>(
     space: &P,
     meter: &mut Meter,
     arena: &mut Arena<P::State, P::Move>,
     cut: &mut bool,
     informed: bool,
-    beyond: impl Fn(&Arena<P::State, P::Move>, &mut Meter) -> Result<bool, Limit>,
 ) -> End
 where
     P: Space,
@@ -566,10 +568,10 @@ where
             0
         }
     };
-    let f0 = h(&space.start());
     if let Some(end) = plant_start(space, meter, arena) {
         return end;
     }
+    let f0 = h(arena.state(0));
     // Per id: the cheapest known cost from the start, and the depth in moves of that path.
     let mut g: Vec<Cost> = vec![0];
     let mut depths: Vec<u32> = vec![0];
@@ -632,12 +634,6 @@ where
         meter.frontier(open.len());
         if let Err(limit) = meter.store_with_queue(arena.len(), open.len()) {
             return limit.into();
-        }
-    }
-    if *cut {
-        match beyond(arena, meter) {
-            Ok(lies_beyond) => *cut = lies_beyond,
-            Err(limit) => return limit.into(),
         }
     }
     End::Exhausted

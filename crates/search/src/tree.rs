@@ -231,6 +231,25 @@ struct Diver<'m, 'c, S, M> {
 }
 
 impl<S: Clone + Eq, M: Clone> Diver<'_, '_, S, M> {
+    /// At a simple path that the depth limit stops: the limit cut it off only if it could go
+    /// on to a state it has not visited. Looking is expanding: counted, and the limits apply.
+    #[cold]
+    fn look_past_the_limit<P>(&mut self, space: &P, trail: &Trail<'_, S>, last: Option<&M>)
+    where
+        P: Space<State = S, Move = M>,
+    {
+        if let Err(limit) = self.meter.expand(self.bounds.bound) {
+            self.stop = Some(limit);
+            return;
+        }
+        let mut generated = 0;
+        space.successors(trail.state, last, |_, child| {
+            generated += 1;
+            self.bounds.depth_cut = self.bounds.depth_cut || !trail.holds(&child);
+        });
+        self.meter.stats.generated += generated;
+    }
+
     /// Searches below the state at the end of `trail`, reached at `depth` moves and cost `g` by
     /// `last`; returns whether it reached a goal. `parent` is the state of the trail's level
     /// above, passed apart: reading it through the trail took 2.6% more instructions on the
@@ -253,18 +272,7 @@ impl<S: Clone + Eq, M: Clone> Diver<'_, '_, S, M> {
         }
         if !self.meter.may_deepen(depth) {
             if !self.bounds.depth_cut && trail.is_simple() {
-                // The limit cut this path off only if it could go on without repeating itself.
-                // Looking is expanding: counted, and the limits apply.
-                if let Err(limit) = self.meter.expand(self.bounds.bound) {
-                    self.stop = Some(limit);
-                    return false;
-                }
-                let mut generated = 0;
-                space.successors(state, last, |_, child| {
-                    generated += 1;
-                    self.bounds.depth_cut = self.bounds.depth_cut || !trail.holds(&child);
-                });
-                self.meter.stats.generated += generated;
+                self.look_past_the_limit(space, trail, last);
             }
             return false;
         }

@@ -328,19 +328,8 @@ fn short_solution(
     cube: Cube,
     metric: Metric,
 ) -> anyhow::Result<Option<Outcome<Cube, Move>>> {
-    let short = SearchArgs {
-        algo: Some(Algo::Bidirectional),
-        max_depth: Some(search.max_depth.map_or(SHORT, |depth| depth.min(SHORT))),
-        weight: None,
-        ..search.clone()
-    };
-    let (_, outcome) = search_classes(&short, ctx, cube, metric)?;
-    // A budget too small for this search is too small for the tables: they say so.
-    let further = match outcome.status {
-        Status::Limit(Limit::Depth) => search.max_depth.is_none_or(|depth| depth > SHORT),
-        Status::Limit(Limit::States) => true,
-        _ => false,
-    };
+    let (_, outcome) = search_classes(&search.short(SHORT), ctx, cube, metric)?;
+    let further = search.past_short(outcome.status, SHORT);
     Ok((!further).then_some(outcome))
 }
 

@@ -449,19 +449,8 @@ fn short_solution(
     ctx: &Context,
     puzzle: &Puzzle,
 ) -> Option<Outcome<Vec<u8>, Dir>> {
-    let short = SearchArgs {
-        algo: Some(Algo::Bidirectional),
-        max_depth: Some(search.max_depth.map_or(SHORT, |depth| depth.min(SHORT))),
-        weight: None,
-        ..search.clone()
-    };
-    let (_, outcome) = generic(ctx, &short, puzzle, Estimate::Zero);
-    // A budget too small for this search is too small for the tables: they say so.
-    let further = match outcome.status {
-        Status::Limit(Limit::Depth) => search.max_depth.is_none_or(|depth| depth > SHORT),
-        Status::Limit(Limit::States) => true,
-        _ => false,
-    };
+    let (_, outcome) = generic(ctx, &search.short(SHORT), puzzle, Estimate::Zero);
+    let further = search.past_short(outcome.status, SHORT);
     (!further).then_some(outcome)
 }
 
