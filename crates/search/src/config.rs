@@ -80,10 +80,16 @@ pub struct Config {
     /// The most states a solver may store; bounds memory. The graph searches count their
     /// seen-set or arena, and `ucs` and `astar` their open list too (which `stored` in the
     /// statistics leaves out). A search checks as it stores, so it may pass the budget by the
-    /// successors of its last expansion. The tree searches (`iddfs`, `idastar`) store no
-    /// states: for them it bounds the length of the path they hold, and `stored` stays 0.
+    /// successors of its last expansion. Successors waiting to be stored count as well: a
+    /// batch of expansions takes no more of them than the budget has room for plus half the
+    /// budget again (at least 65,536), so a state with millions of successors stops the search
+    /// with `Limit::States` instead of filling memory. The tree searches (`iddfs`, `idastar`)
+    /// store no states: for them it bounds the length of the path they hold, and `stored`
+    /// stays 0.
     pub max_states: Option<u64>,
-    /// Wall-clock time after which the search stops.
+    /// Wall-clock time after which the search stops. Solvers look at the clock (and the
+    /// cancel flag) every few milliseconds between expansions, and every 16,384 successors
+    /// within one; a space that takes long to hand over a single successor delays the look.
     pub timeout: Option<Duration>,
     /// A flag another thread may set to stop the search (e.g. on Ctrl-C).
     pub cancel: Option<Arc<AtomicBool>>,
@@ -259,6 +265,71 @@ const BATCH_PERIOD: Duration = Duration::from_millis(50);
 /// How often the progress observer is called.
 const PROGRESS_EVERY: Duration = Duration::from_millis(100);
 
+/// Successors taken between two looks at the clock and the cancel flag by an [`Intake`].
+const INTAKE_LOOK_EVERY: u64 = 1 << 14;
+/// The fewest successors waiting to be stored that an [`Intake`] allows past the state budget:
+/// small budgets keep their meaning of "stored states", with room for any usual expansion.
+const INTAKE_SLACK_FLOOR: u64 = 1 << 16;
+
+/// The successors of a batch of expansions on their way to the store: counted as they are
+/// taken from the space, so that the batch stops taking them once they would hold memory well
+/// past the state budget, or once the clock or the cancel flag says stop. A state with millions
+/// of successors is thus one expansion the limits still watch; without it, a start with 20
+/// million successors held them all under `max_states(1000)` (1.3 GB), and kept a 10 ms timeout
+/// waiting for seconds.
+///
+/// The successors a stopped intake refuses are dropped; the solver must then end with
+/// [`Intake::stopped`]'s limit.
+#[derive(Clone)]
+pub(crate) struct Intake<'a> {
+    taken: u64,
+    /// The count at which the next look is due.
+    next_look: u64,
+    /// The most successors this intake takes.
+    cap: u64,
+    deadline: Option<Instant>,
+    cancel: Option<&'a AtomicBool>,
+    stop: Option<Limit>,
+}
+
+impl Intake<'_> {
+    /// Counts one successor; `false` once the intake has stopped taking them.
+    #[inline]
+    pub fn take(&mut self) -> bool {
+        self.taken += 1;
+        self.taken < self.next_look || self.look()
+    }
+
+    #[cold]
+    fn look(&mut self) -> bool {
+        if self.stop.is_none() {
+            if self.taken > self.cap {
+                self.stop = Some(Limit::States);
+            } else if self.cancel.is_some_and(|flag| flag.load(Ordering::Relaxed)) {
+                self.stop = Some(Limit::Cancelled);
+            } else if self.deadline.is_some_and(|d| Instant::now() >= d) {
+                self.stop = Some(Limit::Time);
+            }
+        }
+        // Once stopped, every successor comes here to be refused.
+        self.next_look = match self.stop {
+            Some(_) => 0,
+            None => (self.taken + INTAKE_LOOK_EVERY).min(self.cap.saturating_add(1)),
+        };
+        self.stop.is_none()
+    }
+
+    /// How many successors were offered, taken or not: the space's `generated` count.
+    pub fn offered(&self) -> u64 {
+        self.taken
+    }
+
+    /// The limit that stopped the intake, if one did.
+    pub fn stopped(&self) -> Option<Limit> {
+        self.stop
+    }
+}
+
 /// The solvers' bookkeeping: statistics, and the periodic check of time, cancel flag and progress.
 pub(crate) struct Meter<'a> {
     config: &'a Config,
@@ -430,6 +501,24 @@ impl<'a> Meter<'a> {
         ((self.room() / branching) as usize)
             .min(timely)
             .clamp(1, most.max(1))
+    }
+
+    /// An [`Intake`] for the successors of the next batch of expansions, split among `parts`
+    /// buffers filled at once (each its own intake): together they take at most what the
+    /// budget has room for, plus half the budget again (or 65,536, if more).
+    pub fn intake(&self, parts: usize) -> Intake<'a> {
+        let cap = self.config.max_states.map_or(u64::MAX, |max| {
+            let slack = (max / 2).max(INTAKE_SLACK_FLOOR);
+            self.room().saturating_add(slack) / parts.max(1) as u64
+        });
+        Intake {
+            taken: 0,
+            next_look: INTAKE_LOOK_EVERY.min(cap.saturating_add(1)),
+            cap,
+            deadline: self.deadline,
+            cancel: self.config.cancel.as_deref(),
+            stop: None,
+        }
     }
 
     /// Whether a path of `depth` moves may be extended by one more move.

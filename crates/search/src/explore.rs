@@ -14,7 +14,7 @@ use rayon::prelude::*;
 
 use crate::arena::{hash_of, Insert, StateSet, AHEAD};
 use crate::bits::{bits_budget, BitSet, Bits};
-use crate::config::{Config, Meter};
+use crate::config::{Config, Intake, Meter};
 use crate::layers::{Layer, LayerSet};
 use crate::outcome::{Exploration, Limit, Status};
 use crate::parallel::{count_expansions, next_slices, regroup, CHUNK};
@@ -389,7 +389,7 @@ impl<S: Hash + Eq, T: Store<S>> Shard<S, T> {
     where
         P: Space<State = S>,
     {
-        let mut generated = 0;
+        let mut intake = meter.intake(1);
         let result = if let Some(lent) = self.store.lend() {
             let reading = Reading {
                 layer: &lent.current,
@@ -418,7 +418,7 @@ impl<S: Hash + Eq, T: Store<S>> Shard<S, T> {
                             }
                         }
                     };
-                    generated += expand_state(space, &reading, position, key, admit);
+                    expand_state(space, &reading, position, key, &mut intake, admit);
                 }
             }
             self.store.restore(lent);
@@ -436,8 +436,11 @@ impl<S: Hash + Eq, T: Store<S>> Shard<S, T> {
                     let reading = self.reading();
                     while position < slice.end && pending.states.len() < PENDING {
                         let push = |hash, next, parent| pending.push(hash, next, parent);
-                        generated += expand_state(space, &reading, position, key, push);
+                        expand_state(space, &reading, position, key, &mut intake, push);
                         position += 1;
+                    }
+                    if intake.stopped().is_some() {
+                        break;
                     }
                     self.admit_all(pending, &weigh);
                 }
@@ -445,8 +448,8 @@ impl<S: Hash + Eq, T: Store<S>> Shard<S, T> {
             self.admit_all(pending, &weigh);
             result
         };
-        meter.stats.generated += generated;
-        result
+        meter.stats.generated += intake.offered();
+        intake.stopped().map_or(result, Err)
     }
 }
 
@@ -485,31 +488,28 @@ struct Reading<'a, S> {
 }
 
 /// Calls `out(key, next, parent)` for each successor `next` of the state at `position` in the
-/// current layer, with `parent` that position if the shard keeps parents; skips the successor
-/// equal to the state's own parent. Returns how many successors the space generated.
+/// current layer that `intake` takes, with `parent` that position if the shard keeps parents;
+/// skips the successor equal to the state's own parent.
 #[inline]
 fn expand_state<P>(
     space: &P,
     reading: &Reading<'_, P::State>,
     position: usize,
     key: &impl Fn(&P::State) -> u64,
+    intake: &mut Intake,
     mut out: impl FnMut(u64, P::State, Option<u32>),
-) -> u64
-where
+) where
     P: Space,
     P::State: Hash + Eq,
 {
     let own = reading.parents.get(position).copied();
     let parent = (own.filter(|&p| p != NO_PARENT)).map(|p| &reading.previous[p as usize]);
     let me = own.map(|_| position as u32);
-    let mut generated = 0;
     space.successors(&reading.layer[position], None, |_, next| {
-        generated += 1;
-        if parent != Some(&next) {
+        if intake.take() && parent != Some(&next) {
             out(key(&next), next, me);
         }
     });
-    generated
 }
 
 /// Successors on their way to their shards: one batch per shard.
@@ -610,8 +610,13 @@ where
                     return Status::Limit(limit);
                 }
             }
-            let expanded = expand_slices(space, &shards, batch, key);
+            let intake = meter.intake(batch.len());
+            let expanded = expand_slices(space, &shards, batch, key, &intake);
             if last {
+                meter.stats.generated += expanded.iter().map(|(i, _)| i.offered()).sum::<u64>();
+                if let Some(limit) = expanded.iter().find_map(|(intake, _)| intake.stopped()) {
+                    return Status::Limit(limit);
+                }
                 // At the depth limit: complete only if nothing lies beyond the last layer.
                 let beyond = expanded.par_iter().any(|(_, buckets)| {
                     buckets.iter().enumerate().any(|(k, bucket)| {
@@ -625,7 +630,13 @@ where
                 continue;
             }
             // Each shard takes its buckets in slice order, the order they were generated in.
-            let by_shard = regroup(meter, expanded, shards.len());
+            let by_shard = match regroup(meter, expanded, shards.len()) {
+                Ok(by_shard) => by_shard,
+                Err(limit) => {
+                    layers.push(found(&shards));
+                    return Status::Limit(limit);
+                }
+            };
             shards
                 .par_iter_mut()
                 .zip(by_shard.into_par_iter())
@@ -681,11 +692,21 @@ where
     let (count, weigh) = (shards.len(), |state: &P::State| space.weight(state));
     for (k, slice) in slices {
         meter.expand_many(u64::from(depth), slice.len() as u64)?;
+        let mut intake = meter.intake(1);
         for position in slice.clone() {
             let state = &shards[*k].store.layer()[position];
-            space.successors(state, None, |_, next| pending.push(key(&next), next, None));
+            space.successors(state, None, |_, next| {
+                if intake.take() {
+                    pending.push(key(&next), next, None);
+                }
+            });
         }
-        meter.stats.generated += pending.states.len() as u64;
+        meter.stats.generated += intake.offered();
+        if let Some(limit) = intake.stopped() {
+            pending.hashes.clear();
+            pending.states.clear();
+            return Err(limit);
+        }
         for (hash, next) in pending.hashes.drain(..).zip(pending.states.drain(..)) {
             shards[shard_of(hash, count)].admit(hash, next, None, &weigh);
         }
@@ -731,12 +752,13 @@ fn split<S: Hash + Eq, T: Store<S>>(whole: Shard<S, T>) -> Result<Vec<Shard<S, T
 
 /// Expands the slices in parallel, each into one bucket per shard; returns for each slice the
 /// number of successors generated and the buckets.
-fn expand_slices<P, T>(
+fn expand_slices<'a, P, T>(
     space: &P,
     shards: &[Shard<P::State, T>],
     slices: &[(usize, Range<usize>)],
     key: &(impl Fn(&P::State) -> u64 + Sync),
-) -> Vec<(u64, Buckets<P::State>)>
+    intake: &Intake<'a>,
+) -> Vec<(Intake<'a>, Buckets<P::State>)>
 where
     P: Space + Sync,
     P::State: Hash + Eq + Send + Sync,
@@ -747,13 +769,20 @@ where
         .map(|(k, slice)| {
             let mut buckets: Buckets<P::State> = (0..shards.len()).map(|_| Batch::new()).collect();
             let reading = shards[*k].reading();
-            let mut generated = 0;
+            let mut intake = intake.clone();
             for position in slice.clone() {
-                generated += expand_state(space, &reading, position, key, |hash, next, parent| {
-                    buckets[shard_of(hash, shards.len())].push(hash, next, parent);
-                });
+                expand_state(
+                    space,
+                    &reading,
+                    position,
+                    key,
+                    &mut intake,
+                    |hash, next, parent| {
+                        buckets[shard_of(hash, shards.len())].push(hash, next, parent);
+                    },
+                );
             }
-            (generated, buckets)
+            (intake, buckets)
         })
         .collect()
 }

@@ -128,8 +128,16 @@ where
             return limit.into();
         }
         let state = arena.state(id);
-        space.successors(state, None, |mv, next| children.push((mv, next)));
-        meter.stats.generated += children.len() as u64;
+        let mut intake = meter.intake(1);
+        space.successors(state, None, |mv, next| {
+            if intake.take() {
+                children.push((mv, next));
+            }
+        });
+        meter.stats.generated += intake.offered();
+        if let Some(limit) = intake.stopped() {
+            return limit.into();
+        }
         fresh.clear();
         for (mv, next) in children.drain(..) {
             let step = space.step_cost(arena.state(id), &mv);
@@ -341,14 +349,16 @@ where
             // The successors not seen yet, marked. The state's own parent is skipped with one
             // comparison, without ranking it: on the 8-puzzle, a third of all successors.
             let parent = arena.parent(id).map(|(p, _)| arena.state(p));
-            let mut generated = 0;
+            let mut intake = meter.intake(1);
             space.successors(arena.state(id), None, |mv, next| {
-                generated += 1;
-                if parent != Some(&next) && seen.insert(space.index(&next)) {
+                if intake.take() && parent != Some(&next) && seen.insert(space.index(&next)) {
                     fresh.push((mv, next));
                 }
             });
-            meter.stats.generated += generated;
+            meter.stats.generated += intake.offered();
+            if let Some(limit) = intake.stopped() {
+                return limit.into();
+            }
             for (mv, next) in fresh.drain(..) {
                 let is_goal = space.is_goal(&next);
                 let child = arena.push(next, Some((id, mv)));
@@ -603,8 +613,16 @@ where
         if let Err(limit) = meter.expand(f) {
             return limit.into();
         }
-        space.successors(state, None, |mv, next| children.push((mv, next)));
-        meter.stats.generated += children.len() as u64;
+        let mut intake = meter.intake(1);
+        space.successors(state, None, |mv, next| {
+            if intake.take() {
+                children.push((mv, next));
+            }
+        });
+        meter.stats.generated += intake.offered();
+        if let Some(limit) = intake.stopped() {
+            return limit.into();
+        }
         for (mv, next) in children.drain(..) {
             let next_cost = cost.saturating_add(space.step_cost(arena.state(id), &mv));
             let next_f = next_cost.saturating_add(h(&next));
@@ -836,18 +854,20 @@ impl<S: Hash + Eq, M: Clone> Successors<S, M> {
         let mut from = layer.start;
         while from < layer.end {
             let to = layer.end.min(from + meter.batch(BATCH));
-            let mut generated = 0;
+            let mut intake = meter.intake(1);
             for id in from as u32..to as u32 {
                 meter.expand(depth)?;
                 let parent = own.parent(id).map(|(p, _)| own.state(p));
                 grow.expand(own.state(id), |mv, next| {
-                    generated += 1;
-                    if parent != Some(&next) {
+                    if intake.take() && parent != Some(&next) {
                         self.push(hash_of(&next), id, mv, next);
                     }
                 });
             }
-            meter.stats.generated += generated;
+            meter.stats.generated += intake.offered();
+            if let Some(limit) = intake.stopped() {
+                return Err(limit);
+            }
             let hit = self.insert_into(own, &end);
             let other = match end {
                 Ends::Meeting(other) => other.len(),

@@ -9,7 +9,7 @@ use std::hash::Hash;
 use rayon::prelude::*;
 
 use crate::arena::{hash_of, Arena, Insert, ARENA_START, LARGE_FROM};
-use crate::config::{Config, Meter};
+use crate::config::{Config, Intake, Meter};
 use crate::graph::{
     concluded, goals_of, lies_beyond, plant_start, Backward, Ends, Expand, Forward, Hit, Layers,
     Successors, BATCH,
@@ -294,24 +294,27 @@ pub(crate) fn count_expansions(
     meter.expand_many(depth, states)
 }
 
-/// Turns each slice's `(successors generated, one bucket per shard)` into each shard's
-/// buckets, in slice order (the order the successors were generated in), and counts the
-/// successors.
+/// Turns each slice's `(intake, one bucket per shard)` into each shard's buckets, in slice
+/// order (the order the successors were generated in), and counts the successors; fails with
+/// the limit of an intake that stopped.
 pub(crate) fn regroup<B>(
     meter: &mut Meter,
-    expanded: Vec<(u64, Vec<B>)>,
+    expanded: Vec<(Intake, Vec<B>)>,
     shards: usize,
-) -> Vec<Vec<B>> {
+) -> Result<Vec<Vec<B>>, Limit> {
+    meter.stats.generated += expanded.iter().map(|(i, _)| i.offered()).sum::<u64>();
+    if let Some(limit) = expanded.iter().find_map(|(intake, _)| intake.stopped()) {
+        return Err(limit);
+    }
     let mut by_shard: Vec<Vec<B>> = (0..shards)
         .map(|_| Vec::with_capacity(expanded.len()))
         .collect();
-    for (generated, buckets) in expanded {
-        meter.stats.generated += generated;
+    for (_, buckets) in expanded {
         for (k, bucket) in buckets.into_iter().enumerate() {
             by_shard[k].push(bucket);
         }
     }
-    by_shard
+    Ok(by_shard)
 }
 
 /// How a parallel search ended: with a path (its moves and its states, from the start, in the
@@ -468,29 +471,29 @@ where
         }
         count_expansions(meter, depth, &slices)?;
         let shared: &Side<S, M> = own;
-        let expanded: Vec<(u64, Vec<Successors<S, M>>)> = slices
+        let intake = meter.intake(slices.len());
+        let expanded: Vec<(Intake, Vec<Successors<S, M>>)> = slices
             .par_iter()
             .map(|(k, slice)| {
                 let arena = &shared.shards[*k];
                 let mut buckets: Vec<Successors<S, M>> =
                     (0..SHARDS).map(|_| Successors::new()).collect();
-                let mut generated = 0;
+                let mut intake = intake.clone();
                 for local in slice.clone() {
                     let local = local as u32;
                     let id = global(*k, local);
                     let parent = arena.parent(local).map(|(p, _)| shared.state(p));
                     grow.expand(arena.state(local), |mv, next| {
-                        generated += 1;
-                        if parent != Some(&next) {
+                        if intake.take() && parent != Some(&next) {
                             let hash = hash_of(&next);
                             buckets[shard_of(hash)].push(hash, id, mv, next);
                         }
                     });
                 }
-                (generated, buckets)
+                (intake, buckets)
             })
             .collect();
-        let by_shard = regroup(meter, expanded, SHARDS);
+        let by_shard = regroup(meter, expanded, SHARDS)?;
         let hits: Vec<Option<Hit>> = own
             .shards
             .par_iter_mut()
@@ -563,6 +566,7 @@ where
         if slices.is_empty() {
             return Ok(None);
         }
+        let mut intake = meter.intake(1);
         for (k, slice) in slices {
             let arena = &own.shards[k];
             for local in slice {
@@ -570,15 +574,16 @@ where
                 let local = local as u32;
                 let id = global(k, local);
                 let parent = arena.parent(local).map(|(p, _)| own.state(p));
-                let mut generated = 0;
                 grow.expand(arena.state(local), |mv, next| {
-                    generated += 1;
-                    if parent != Some(&next) {
+                    if intake.take() && parent != Some(&next) {
                         pending.push(hash_of(&next), id, mv, next);
                     }
                 });
-                meter.stats.generated += generated;
             }
+        }
+        meter.stats.generated += intake.offered();
+        if let Some(limit) = intake.stopped() {
+            return Err(limit);
         }
         for ((parent, mv, next), hash) in pending.items.drain(..).zip(pending.hashes.drain(..)) {
             let k = shard_of(hash);
