@@ -14,7 +14,8 @@ pub enum Limit {
     /// The tree searches (`iddfs`, `idastar`) report `Exhausted` when the limit kept no path
     /// that visits each state once from going on to a state it has not visited.
     Depth,
-    /// `max_states`: the store of seen states reached its budget.
+    /// `max_states`: the store of seen states reached its budget, or the successors of one
+    /// batch of expansions, waiting to be stored, would have passed it well.
     States,
     /// `timeout`: the wall-clock limit passed.
     Time,
@@ -54,6 +55,24 @@ pub enum Status {
     Exhausted,
     /// A limit stopped the search before it could answer either way.
     Limit(Limit),
+}
+
+/// What a status says in a sentence: "solved", "proven unsolvable", or the limit's own words.
+///
+/// ```
+/// use frontier_search::{Limit, Status};
+///
+/// assert_eq!(Status::Exhausted.to_string(), "proven unsolvable");
+/// assert_eq!(Status::Limit(Limit::Time).to_string(), "the time limit was reached");
+/// ```
+impl fmt::Display for Status {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Status::Solved => f.write_str("solved"),
+            Status::Exhausted => f.write_str("proven unsolvable"),
+            Status::Limit(limit) => limit.fmt(f),
+        }
+    }
 }
 
 /// A path from the start to a goal.
@@ -125,6 +144,31 @@ pub struct Outcome<S, M> {
 }
 
 impl<S, M> Outcome<S, M> {
+    /// Whether the search found a solution (then [`Outcome::solution`] holds it).
+    ///
+    /// ```
+    /// use frontier_search::{bfs, Config, Space};
+    ///
+    /// /// Counting up from 0 to 3.
+    /// struct Up;
+    /// impl Space for Up {
+    ///     type State = u8;
+    ///     type Move = ();
+    ///     fn start(&self) -> u8 { 0 }
+    ///     fn is_goal(&self, n: &u8) -> bool { *n == 3 }
+    ///     fn successors(&self, n: &u8, _: Option<&()>, mut out: impl FnMut((), u8)) {
+    ///         if *n < 3 { out((), n + 1); }
+    ///     }
+    /// }
+    ///
+    /// let outcome = bfs(&Up, &Config::default());
+    /// assert!(outcome.is_solved());
+    /// assert!(!bfs(&Up, &Config::default().max_depth(2)).is_solved());
+    /// ```
+    pub fn is_solved(&self) -> bool {
+        self.status == Status::Solved
+    }
+
     pub(crate) fn stopped(status: Status, stats: Stats) -> Self {
         Outcome {
             status,
