@@ -127,15 +127,7 @@ where
         if let Err(limit) = meter.expand(u64::from(depth)) {
             return limit.into();
         }
-        let state = arena.state(id);
-        let mut intake = meter.intake(1);
-        space.successors(state, None, |mv, next| {
-            if intake.take() {
-                children.push((mv, next));
-            }
-        });
-        meter.stats.generated += intake.offered();
-        if let Some(limit) = intake.stopped() {
+        if let Err(limit) = collect_successors(space, meter, arena.state(id), &mut children) {
             return limit.into();
         }
         fresh.clear();
@@ -166,6 +158,24 @@ where
         }
     }
     End::Exhausted
+}
+
+/// Appends the successors of `state` to `children` (empty), as far as the meter's
+/// [intake](Meter::intake) takes them; counts them generated.
+fn collect_successors<P: Space>(
+    space: &P,
+    meter: &mut Meter,
+    state: &P::State,
+    children: &mut Vec<(P::Move, P::State)>,
+) -> Result<(), Limit> {
+    let mut intake = meter.intake(1);
+    space.successors(state, None, |mv, next| {
+        if intake.take() {
+            children.push((mv, next));
+        }
+    });
+    meter.stats.generated += intake.offered();
+    intake.stopped().map_or(Ok(()), Err)
 }
 
 /// Breadth-first search with a seen-set (the seed's transposition table): a solution with the
@@ -613,14 +623,7 @@ where
         if let Err(limit) = meter.expand(f) {
             return limit.into();
         }
-        let mut intake = meter.intake(1);
-        space.successors(state, None, |mv, next| {
-            if intake.take() {
-                children.push((mv, next));
-            }
-        });
-        meter.stats.generated += intake.offered();
-        if let Some(limit) = intake.stopped() {
+        if let Err(limit) = collect_successors(space, meter, state, &mut children) {
             return limit.into();
         }
         for (mv, next) in children.drain(..) {
