@@ -352,6 +352,36 @@ fn weighted_searches_answer_within_their_weight() {
 }
 
 #[test]
+fn weighted_searches_within_a_depth_limit_answer_at_once() {
+    // Weighted, the bound let through paths far past the limit: every solver below ran into a
+    // 20 s timeout (the fast IDA*: 914 M expansions in 100 s). Each now leaves out the states
+    // its heuristic puts out of the limit's reach; the timeout only keeps a regression from
+    // hanging the suite.
+    let korf9 = "3 14 9 11 5 4 8 2 13 12 6 7 10 1 15 0";
+    let goal = "0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15";
+    let want: Vec<u32> = (0..16).collect();
+    for extra in [
+        &["--heuristic", "manhattan"][..],
+        &["--algo", "idastar", "--heuristic", "conflict"],
+        &["--algo", "astar", "--heuristic", "conflict"],
+    ] {
+        let mut args = vec!["tiles", korf9, "--goal", goal, "--weight", "3", "--json"];
+        args.extend_from_slice(&["--max-depth", "50", "--timeout", "60"]);
+        args.extend_from_slice(extra);
+        let o = frontier(&args);
+        assert_eq!(o.status.code(), Some(0), "{extra:?}: {}", stderr(&o));
+        let v = json(&o);
+        let length = v["length"].as_u64().unwrap();
+        assert!((46..=50).contains(&length), "{extra:?}: {length}");
+        assert!(
+            v["stats"]["expanded"].as_u64().unwrap() < 20_000_000,
+            "{extra:?}"
+        );
+        assert_eq!(replay(korf9, 4, &v["moves"]), want, "{extra:?}");
+    }
+}
+
+#[test]
 fn stages_answer_any_board_at_once() {
     // 600 random moves from the goal of a 16 x 16 board, and a 3 x 9 rectangle: out of reach
     // of exact search, answered by --solver stages; each answer replays to the goal.
