@@ -377,6 +377,20 @@ fn malformed_notation_exits_2_with_the_place() {
             vec!["cube", "R", "--notation", "seed", "--metric", "htm"],
             "quarter turns only",
         ),
+        // Two-phase bounds face turns; seed notation counts quarter turns.
+        (
+            vec![
+                "cube",
+                "R",
+                "--notation",
+                "seed",
+                "--solver",
+                "twophase",
+                "--max-depth",
+                "20",
+            ],
+            "bounds face turns (htm), but --notation seed counts quarter turns",
+        ),
         (vec!["cube"], "give a scramble"),
         (vec!["cube", "R", "--metric", "ftm"], "ftm"),
     ] {

@@ -165,6 +165,12 @@ pub fn run(args: Args, ctx: &Context) -> anyhow::Result<ExitCode> {
         Notation::Wca => Metric::Htm,
         Notation::Seed => Metric::Qtm,
     });
+    // Two-phase bounds its answer in face turns, then writes each half turn as two quarter
+    // turns: a bound of N would let through answers of up to 2N (a 29-move answer to
+    // --max-depth 20 was reported solved).
+    if twophase && metric == Metric::Qtm && args.search.max_depth.is_some() {
+        bail!("--max-depth with --solver twophase bounds face turns (htm), but --notation seed counts quarter turns; use --solver optimal for at most N quarter turns, or drop --max-depth");
+    }
     let facelets = start_cube(&args, notation)?;
     let cube = Cube::from_facelets(&facelets).context("the cube is impossible")?;
     let space = CubeSpace::new(cube, metric);
