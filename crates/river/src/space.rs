@@ -278,9 +278,20 @@ impl RiverSpace {
 
     /// Who stands on `bank`: `father, boy×2, mother`, or `nobody`.
     pub fn bank_text(&self, state: State, bank: Bank) -> String {
+        self.people_text(|r| self.count(state, bank, r))
+    }
+
+    /// Who crosses on `trip`, as a bank is written: `boy×2`, `father, mother`.
+    pub fn trip_text(&self, trip: Trip) -> String {
+        self.people_text(|r| self.aboard(trip, r))
+    }
+
+    /// The roles with `count(role)` people each, in the puzzle's order: `father, boy×2`, or
+    /// `nobody`.
+    fn people_text(&self, count: impl Fn(usize) -> u32) -> String {
         let mut text = String::new();
         for (r, role) in self.puzzle.roles().iter().enumerate() {
-            let n = self.count(state, bank, r);
+            let n = count(r);
             if n == 0 {
                 continue;
             }
@@ -302,11 +313,7 @@ impl RiverSpace {
     /// back), who crosses, and then who stands on each bank.
     pub fn plan_text(&self, plan: &Solution<State, Trip>) -> String {
         let mut out = String::new();
-        let crossers: Vec<String> = plan
-            .moves
-            .iter()
-            .map(|&t| self.trip_names(t).join(", "))
-            .collect();
+        let crossers: Vec<String> = plan.moves.iter().map(|&t| self.trip_text(t)).collect();
         let times: Vec<String> = plan
             .moves
             .iter()
@@ -568,6 +575,17 @@ mod tests {
     use super::*;
     use crate::presets::couples_toml;
     use std::collections::{HashSet, VecDeque};
+
+    #[test]
+    fn trips_and_banks_count_people_alike() {
+        // Missionaries and cannibals (3 each, boat of 2): two cannibals cross together.
+        let space = RiverSpace::new(Puzzle::preset("missionaries").unwrap());
+        let plan = frontier_search::bfs(&space, &frontier_search::Config::default());
+        let text = space.plan_text(&plan.solution.unwrap());
+        assert!(text.contains("--> cannibal×2 "), "{text}");
+        assert!(!text.contains("cannibal, cannibal"), "{text}");
+        assert!(text.contains("near: missionary×3, cannibal×3"), "{text}");
+    }
 
     #[test]
     fn the_plan_lines_up_names_that_take_two_columns() {
