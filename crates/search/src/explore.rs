@@ -420,13 +420,16 @@ impl<S: Hash + Eq, T: Store<S>> Shard<S, T> {
                     };
                     expand_state(space, &reading, position, key, &mut intake, admit);
                 }
+                if intake.stopped().is_some() {
+                    break;
+                }
             }
             self.store.restore(lent);
             result
         } else {
             let weigh = |state: &S| space.weight(state);
             let mut result = Ok(());
-            for (_, slice) in slices {
+            'slices: for (_, slice) in slices {
                 if let Err(limit) = meter.expand_many(u64::from(depth), slice.len() as u64) {
                     result = Err(limit);
                     break;
@@ -440,7 +443,8 @@ impl<S: Hash + Eq, T: Store<S>> Shard<S, T> {
                         position += 1;
                     }
                     if intake.stopped().is_some() {
-                        break;
+                        pending.clear();
+                        break 'slices;
                     }
                     self.admit_all(pending, &weigh);
                 }
@@ -468,6 +472,13 @@ impl<S> Batch<S> {
             states: Vec::new(),
             parents: Vec::new(),
         }
+    }
+
+    /// Drops the successors waiting.
+    fn clear(&mut self) {
+        self.hashes.clear();
+        self.states.clear();
+        self.parents.clear();
     }
 
     fn push(&mut self, hash: u64, state: S, parent: Option<u32>) {
@@ -703,8 +714,7 @@ where
         }
         meter.stats.generated += intake.offered();
         if let Some(limit) = intake.stopped() {
-            pending.hashes.clear();
-            pending.states.clear();
+            pending.clear();
             return Err(limit);
         }
         for (hash, next) in pending.hashes.drain(..).zip(pending.states.drain(..)) {
@@ -771,6 +781,9 @@ where
             let reading = shards[*k].reading();
             let mut intake = intake.clone();
             for position in slice.clone() {
+                if intake.stopped().is_some() {
+                    break;
+                }
                 expand_state(
                     space,
                     &reading,

@@ -883,6 +883,9 @@ impl<S: Hash + Eq, M: Clone> Successors<S, M> {
             let to = layer.end.min(from + meter.batch(BATCH));
             let mut intake = meter.intake(1);
             for id in from as u32..to as u32 {
+                if intake.stopped().is_some() {
+                    break;
+                }
                 meter.expand(depth)?;
                 let parent = own.parent(id).map(|(p, _)| own.state(p));
                 grow.expand(own.state(id), |mv, next| {

@@ -480,6 +480,9 @@ where
                     (0..SHARDS).map(|_| Successors::new()).collect();
                 let mut intake = intake.clone();
                 for local in slice.clone() {
+                    if intake.stopped().is_some() {
+                        break;
+                    }
                     let local = local as u32;
                     let id = global(*k, local);
                     let parent = arena.parent(local).map(|(p, _)| shared.state(p));
@@ -567,9 +570,12 @@ where
             return Ok(None);
         }
         let mut intake = meter.intake(1);
-        for (k, slice) in slices {
+        'slices: for (k, slice) in slices {
             let arena = &own.shards[k];
             for local in slice {
+                if intake.stopped().is_some() {
+                    break 'slices;
+                }
                 meter.expand(depth)?;
                 let local = local as u32;
                 let id = global(k, local);
