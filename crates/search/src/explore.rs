@@ -668,7 +668,11 @@ where
         for shard in &mut shards {
             shard.advance();
         }
-        if shards.len() == 1 && shards[0].store.held() >= SHARD_FROM {
+        // Split once the seen-set is large and a layer wide: a narrow layer over many shards
+        // pays for every shard at every layer (a chain of 2 million states: 1.0 s, against
+        // 0.23 s for bfs).
+        let wide = || shards[0].store.layer().len() > FEW;
+        if shards.len() == 1 && shards[0].store.held() >= SHARD_FROM && wide() {
             shards = match split(shards.swap_remove(0)) {
                 Ok(split) => split,
                 Err(whole) => vec![whole],
