@@ -288,6 +288,15 @@ pub struct Heuristic {
 }
 
 impl Heuristic {
+    /// The bytes its tables take, built or loaded: 6.6 MB, for a memory budget.
+    ///
+    /// ```
+    /// assert_eq!(frontier_cube::Heuristic::bytes(), 6_615_621);
+    /// ```
+    pub fn bytes() -> u64 {
+        TableKind::ALL.iter().map(|kind| kind.len() as u64).sum()
+    }
+
     /// The tables for `metric`, loaded on first use from the cache
     /// ([`cache::default_dir`]), or built (about 0.3 s in a release build; loading
     /// takes about 10 ms) and saved there, then shared

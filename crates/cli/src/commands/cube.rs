@@ -6,8 +6,8 @@ use std::process::ExitCode;
 
 use anyhow::{bail, Context as _};
 use frontier_cube::{
-    cache, scramble_facelets, unfold, BuildProgress, Cube, CubeError, CubeSpace, Facelets, Metric,
-    Move, Notation, Optimal, SymmetricCubeSpace, TwoPhase,
+    cache, scramble_facelets, unfold, BuildProgress, Cube, CubeError, CubeSpace, Facelets,
+    Heuristic, Metric, Move, Notation, Optimal, SymmetricCubeSpace, TwoPhase,
 };
 use frontier_search::{Limit, Outcome, Space, Status};
 use serde_json::json;
@@ -201,7 +201,17 @@ pub fn run(args: Args, ctx: &Context) -> anyhow::Result<ExitCode> {
             bytes: TwoPhase::BYTES,
             instead: "use --solver search (it stores states instead)",
         }),
-        Solver::Search => None,
+        Solver::Search => args
+            .search
+            .algo
+            .filter(|a| a.is_informed())
+            .map(|algo| TableNeed {
+                domain: "cube",
+                algorithm: algo.name(),
+                what: "the heuristic's tables".to_owned(),
+                bytes: Heuristic::bytes(),
+                instead: "use --algo bidirectional (it needs no heuristic)",
+            }),
     };
     if let (None, Some(tables)) = (&short, tables) {
         if let Some(code) = tables.refuse_beyond(ctx, &args.search)? {
