@@ -382,6 +382,27 @@ fn weighted_searches_within_a_depth_limit_answer_at_once() {
 }
 
 #[test]
+fn astar_within_a_limit_short_of_the_answer_stops_at_once() {
+    // Korf's instance 9 takes 46 moves. Within 45, A* stored every (board, depth) pair in
+    // reach, 2.1 GB in 30 s; it now leaves out the boards whose heuristic puts the goal past
+    // the limit. (The timeout only keeps a regression from hanging the suite.)
+    let korf9 = "3 14 9 11 5 4 8 2 13 12 6 7 10 1 15 0";
+    let goal = "0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15";
+    let args = ["tiles", korf9, "--goal", goal, "--algo", "astar", "--json"];
+    let args = [&args[..], &["--heuristic", "conflict"]].concat();
+    let o = frontier(&[&args[..], &["--max-depth", "45", "--timeout", "60"]].concat());
+    assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
+    let v = json(&o);
+    assert_eq!(
+        (v["status"].as_str(), v["limit"].as_str()),
+        (Some("limit"), Some("depth"))
+    );
+    assert!(v["stats"]["stored"].as_u64().unwrap() < 1_000_000, "{v}");
+    let o = frontier(&[&args[..], &["--max-depth", "46", "--timeout", "60"]].concat());
+    assert_eq!(json(&o)["length"], 46, "{}", stderr(&o));
+}
+
+#[test]
 fn stages_answer_any_board_at_once() {
     // 600 random moves from the goal of a 16 x 16 board, and a 3 x 9 rectangle: out of reach
     // of exact search, answered by --solver stages; each answer replays to the goal.

@@ -466,15 +466,45 @@ where
 /// are re-opened when a cheaper path turns up, so an inconsistent heuristic is still exact.
 /// With a [weight](crate::Config::weight) `w`, states are ranked by `g + w·heuristic` (weighted
 /// A*, Pohl 1970): the solution costs at most `w` times the cheapest, usually after far fewer
-/// expansions. With `max_depth`, states are stored by depth as in [`ucs`]; weighted, it also
-/// leaves out every state whose heuristic puts the goals farther than the moves left can go,
-/// at [the most a step costs](Space::max_step_cost), when the space says it.
+/// expansions. With `max_depth`, states are stored by depth as in [`ucs`], and it leaves out
+/// every state whose heuristic puts the goals farther than the moves left can go, at [the most
+/// a step costs](Space::max_step_cost), when the space says it.
 pub fn astar<P>(space: &P, config: &Config) -> Outcome<P::State, P::Move>
 where
     P: Space,
     P::State: Hash + Eq,
 {
     best_first(space, config, true)
+}
+
+/// The states a best-first search left out as out of the depth limit's reach, kept (up to
+/// [`LEFT_OUT_KEPT`]) so that an exhausted search can tell whether any of them was never
+/// searched at another depth.
+struct LeftOut<S> {
+    states: Vec<S>,
+    /// Whether more were left out than kept.
+    overflowed: bool,
+}
+
+/// The most left-out states [`LeftOut`] keeps: enough for a small space to be proved
+/// unsolvable within a depth limit; past it, the search says the limit may hide an answer.
+const LEFT_OUT_KEPT: usize = 1 << 16;
+
+impl<S> LeftOut<S> {
+    fn new() -> Self {
+        LeftOut {
+            states: Vec::new(),
+            overflowed: false,
+        }
+    }
+
+    fn push(&mut self, state: S) {
+        if self.states.len() < LEFT_OUT_KEPT {
+            self.states.push(state);
+        } else {
+            self.overflowed = true;
+        }
+    }
 }
 
 /// The open list's entry: ordered by `f`, ties broken towards the deeper `g` (closer to a goal).
@@ -492,7 +522,7 @@ where
 {
     if config.max_depth.is_none() {
         return with_arena(config, |meter, arena, cut| {
-            run_best_first(space, meter, arena, cut, informed)
+            run_best_first(space, meter, arena, cut, informed, &mut LeftOut::new())
         });
     }
     // Within a depth limit, a dearer path that reached a state in fewer moves may be the one
@@ -501,15 +531,22 @@ where
     // the limit holds it.
     let layered = Layered(space);
     let outcome = with_arena(config, |meter, arena, cut| {
-        let end = run_best_first(&layered, meter, arena, cut, informed);
+        let mut left_out = LeftOut::new();
+        let end = run_best_first(&layered, meter, arena, cut, informed, &mut left_out);
+        let limit = meter.config().max_depth.unwrap_or(0);
+        let stored =
+            |next: &P::State| (0..=limit).any(|d| arena.set.find(&(next.clone(), d)).is_some());
+        // A state left out at one depth but stored at another was searched from there: only
+        // one stored at none may lead past the limit.
+        let left_behind = left_out.overflowed || !left_out.states.iter().all(|(s, _)| stored(s));
+        if matches!(end, End::Exhausted) && left_behind {
+            return End::Stopped(Limit::Depth);
+        }
         if !(*cut && matches!(end, End::Exhausted)) {
             return end;
         }
-        let limit = meter.config().max_depth.unwrap_or(0);
         let states = arena.set.states.iter();
         let at_the_limit = states.filter(|(_, d)| *d == limit).map(|(state, _)| state);
-        let stored =
-            |next: &P::State| (0..=limit).any(|d| arena.set.find(&(next.clone(), d)).is_some());
         match lies_beyond(Forward(space), meter, limit, at_the_limit, stored) {
             Ok(beyond) => *cut = beyond,
             Err(limit) => return limit.into(),
@@ -577,38 +614,32 @@ fn run_best_first<P>(
     arena: &mut Arena<P::State, P::Move>,
     cut: &mut bool,
     informed: bool,
+    left_out: &mut LeftOut<P::State>,
 ) -> End
 where
     P: Space,
     P::State: Hash + Eq,
 {
     let weight = meter.config().effective_weight();
-    let h = |state: &P::State| {
-        if informed {
-            weigh(weight, space.heuristic(state))
-        } else {
-            0
-        }
-    };
-    // A weighted search under a depth limit leaves out every state whose heuristic puts the
-    // goals past the limit, at the most a step costs: the weighted order lets through far
-    // deeper paths than the exact one (Korf's 15-puzzle #9, linear conflicts, weight 3, within
-    // 50 moves: 27.5 M states stored, 1.4 GB, in a 20 s timeout without an answer; with the
-    // cut, 0.2 M and 0.1 s). Leaving one out is cutting a path at the depth limit.
-    let reach = (informed && weight.is_some())
+    let heuristic = |state: &P::State| if informed { space.heuristic(state) } else { 0 };
+    // Under a depth limit, A* leaves out every state whose heuristic puts the goals farther
+    // than the moves left can go, at the most a step costs: without the cut it stored every
+    // (state, depth) pair within the limit (Korf's 15-puzzle #9 within 45 moves, one short of
+    // its answer: 2.1 GB in 30 s; weighted by 3 within 50 moves, 27.5 M states in 20 s without
+    // an answer). A state left out is kept in `left_out`: unless it was searched at another
+    // depth, leaving it out cut a path at the depth limit.
+    let reach = informed
         .then(|| meter.config().max_depth.zip(space.max_step_cost()))
         .flatten();
-    let out_of_reach = |depth: u32, state: &P::State| {
+    let out_of_reach = |depth: u32, h: Cost| {
         reach.is_some_and(|(max, most)| {
-            let moves_left = Cost::from(max.saturating_sub(depth));
-            space.heuristic(state) > moves_left.saturating_mul(most)
+            h > Cost::from(max.saturating_sub(depth)).saturating_mul(most)
         })
     };
-    let mut left_out = false;
     if let Some(end) = plant_start(space, meter, arena) {
         return end;
     }
-    let f0 = h(arena.state(0));
+    let f0 = weigh(weight, heuristic(arena.state(0)));
     // Per id: the cheapest known cost from the start, and the depth in moves of that path.
     let mut g: Vec<Cost> = vec![0];
     let mut depths: Vec<u32> = vec![0];
@@ -644,12 +675,13 @@ where
             return limit.into();
         }
         for (mv, next) in children.drain(..) {
-            if out_of_reach(depth + 1, &next) {
-                left_out = true;
+            let h = heuristic(&next);
+            if out_of_reach(depth + 1, h) {
+                left_out.push(next);
                 continue;
             }
             let next_cost = cost.saturating_add(space.step_cost(arena.state(id), &mv));
-            let next_f = next_cost.saturating_add(h(&next));
+            let next_f = next_cost.saturating_add(weigh(weight, h));
             match arena.insert_or_return(next, id, mv) {
                 Ok(child) => {
                     g.push(next_cost);
@@ -677,9 +709,6 @@ where
         if let Err(limit) = meter.store_with_queue(arena.len(), open.len()) {
             return limit.into();
         }
-    }
-    if left_out {
-        return End::Stopped(Limit::Depth);
     }
     End::Exhausted
 }

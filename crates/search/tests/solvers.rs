@@ -330,6 +330,8 @@ proptest! {
             // Told the dearest step, idastar stops once its bound covers every path within
             // the limit: no later than the search above, and with the same answer.
             ("idastar, max step told", idastar(&graph.declaring_its_max_step(), &config)),
+            // Told it, astar leaves out the states the heuristic puts out of the limit's reach.
+            ("astar, max step told", astar(&graph.declaring_its_max_step(), &config)),
         ] {
             match cheapest {
                 Some(cost) => {
