@@ -258,6 +258,9 @@ fn cgroup_room(root: &std::path::Path, proc_cgroup: &str) -> Option<u64> {
     least
 }
 
+/// How soon after a Ctrl-C another signal counts as the same press (see [`Context::new`]).
+const SAME_PRESS: Duration = Duration::from_millis(500);
+
 /// Process-wide state of one run: the Ctrl-C flag, the terminals, the progress bar.
 pub struct Context {
     /// Set by Ctrl-C; every search watches it.
@@ -271,14 +274,25 @@ pub struct Context {
 
 impl Context {
     /// Sets up the Ctrl-C handler: the first press cancels the search (which then reports what
-    /// it did and exits 130); a second press exits at once.
+    /// it did and exits 130); a second press exits at once. A second signal within
+    /// [`SAME_PRESS`] of the first is the same press delivered twice: `timeout -s INT` signals
+    /// the process and then its group, and the statistics were lost in 2 runs of 10.
     pub fn new() -> Self {
         let cancel = Arc::new(AtomicBool::new(false));
         let flag = Arc::clone(&cancel);
+        let first: Mutex<Option<Instant>> = Mutex::new(None);
         // Without a handler (e.g. one is already installed) Ctrl-C simply kills the process.
         let _ = ctrlc::set_handler(move || {
-            if flag.swap(true, Ordering::SeqCst) {
-                std::process::exit(130);
+            let mut first = first
+                .lock()
+                .unwrap_or_else(|poisoned| poisoned.into_inner());
+            match *first {
+                None => {
+                    *first = Some(Instant::now());
+                    flag.store(true, Ordering::SeqCst);
+                }
+                Some(at) if at.elapsed() >= SAME_PRESS => std::process::exit(130),
+                Some(_) => {}
             }
         });
         Context {

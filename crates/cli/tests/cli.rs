@@ -280,6 +280,12 @@ fn json_output_is_one_object_and_nothing_else() {
 /// Runs `frontier` with `args`, sends it Ctrl-C (SIGINT) after 0.7 s, and returns its output.
 #[cfg(unix)]
 fn interrupted(args: &[&str]) -> Output {
+    interrupted_by(args, 1)
+}
+
+/// [`interrupted`], with `signals` SIGINTs sent one straight after the other.
+#[cfg(unix)]
+fn interrupted_by(args: &[&str], signals: usize) -> Output {
     let child = frontier()
         .args(args)
         .stdout(Stdio::piped())
@@ -287,12 +293,28 @@ fn interrupted(args: &[&str]) -> Output {
         .spawn()
         .unwrap();
     sleep(Duration::from_millis(700));
-    let signalled = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(signalled.success());
+    for _ in 0..signals {
+        let signalled = Command::new("kill")
+            .args(["-INT", &child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(signalled.success());
+    }
     child.wait_with_output().unwrap()
+}
+
+#[test]
+#[cfg(unix)]
+fn one_ctrl_c_delivered_twice_still_prints_the_statistics() {
+    // `timeout -s INT` signals the process and then its group: the second signal, a moment
+    // after the first, was taken for a second press and the statistics were lost.
+    let output = interrupted_by(&["explore", "cube", "--max-depth", "12", "--stats"], 2);
+    assert_eq!(output.status.code(), Some(130), "{}", stderr(&output));
+    let text = stdout(&output);
+    assert!(
+        text.contains("interrupted") && text.contains("stats:"),
+        "{text}"
+    );
 }
 
 #[test]
