@@ -4,6 +4,8 @@ use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 use std::hash::Hash;
 
+use rustc_hash::FxHashMap;
+
 use crate::arena::{hash_of, Arena, Insert, AHEAD};
 use crate::bits::{bits_budget, BitSet};
 use crate::config::{weigh, Config, Meter};
@@ -450,9 +452,11 @@ where
 /// Uniform-cost search (Dijkstra): a cheapest solution under [`Space::step_cost`].
 ///
 /// Memory: every seen state plus a heap of `(cost, id)` entries; stale entries are skipped.
-/// With `max_depth`, the answer is the cheapest within that many moves, and a state is stored
-/// once for each depth it is reached at (a dearer path that reached a state in fewer moves may
-/// be the one with moves left to go on), so memory may grow up to `max_depth` times.
+/// With `max_depth`, the answer is the cheapest within that many moves, and a state may be
+/// stored once for each depth it is reached at (a dearer path that reached a state in fewer
+/// moves may be the one with moves left to go on). A state reached again no shallower and no
+/// cheaper than where it was expanded is skipped, so where every step costs the same, each is
+/// expanded once; with uneven costs, memory may grow up to `max_depth` times.
 pub fn ucs<P>(space: &P, config: &Config) -> Outcome<P::State, P::Move>
 where
     P: Space,
@@ -507,6 +511,62 @@ impl<S> LeftOut<S> {
     }
 }
 
+/// What a best-first search remembers of the states it expanded, to skip a state reached
+/// again no better than before.
+trait Expanded<S> {
+    /// Whether `state`, reached at `cost`, is no better than one expanded already; when it is
+    /// better and `expanding`, it is remembered as expanded.
+    fn dominated(&mut self, state: &S, cost: Cost, expanding: bool) -> bool;
+
+    /// How many states it remembers (they take memory as stored states do).
+    fn held(&self) -> usize;
+}
+
+/// Nothing: without a depth limit each state is stored once, at its cheapest known cost.
+struct NoneKept;
+
+impl<S> Expanded<S> for NoneKept {
+    fn dominated(&mut self, _: &S, _: Cost, _: bool) -> bool {
+        false
+    }
+
+    fn held(&self) -> usize {
+        0
+    }
+}
+
+/// Under a depth limit, where each (state, depth) is a node of its own: for each state, the
+/// shallowest depth it was expanded at and its cost then. A state reached at that depth or
+/// deeper, at that cost or dearer, can go no farther within the limit for no less: it is
+/// skipped. Where every step costs the same, a state is then expanded once, as without a
+/// limit; before, it was stored once per depth (a 300x300 board within 5000 moves: 54 M
+/// states, 1.9 GB and 27 s against 0.04 s without the limit).
+struct Shallowest<S>(FxHashMap<S, (u32, Cost)>);
+
+impl<S: Hash + Eq + Clone> Expanded<(S, u32)> for Shallowest<S> {
+    fn dominated(&mut self, (state, depth): &(S, u32), cost: Cost, expanding: bool) -> bool {
+        match self.0.get_mut(state) {
+            Some(&mut (at, paid)) if at <= *depth && paid <= cost => true,
+            Some(best) => {
+                if expanding && *depth < best.0 {
+                    *best = (*depth, cost);
+                }
+                false
+            }
+            None => {
+                if expanding {
+                    self.0.insert(state.clone(), (*depth, cost));
+                }
+                false
+            }
+        }
+    }
+
+    fn held(&self) -> usize {
+        self.0.len()
+    }
+}
+
 /// The open list's entry: ordered by `f`, ties broken towards the deeper `g` (closer to a goal).
 #[derive(PartialEq, Eq, PartialOrd, Ord)]
 struct Open {
@@ -522,7 +582,8 @@ where
 {
     if config.max_depth.is_none() {
         return with_arena(config, |meter, arena, cut| {
-            run_best_first(space, meter, arena, cut, informed, &mut LeftOut::new())
+            let (left_out, kept) = (&mut LeftOut::new(), &mut NoneKept);
+            run_best_first(space, meter, arena, cut, informed, left_out, kept)
         });
     }
     // Within a depth limit, a dearer path that reached a state in fewer moves may be the one
@@ -532,7 +593,9 @@ where
     let layered = Layered(space);
     let outcome = with_arena(config, |meter, arena, cut| {
         let mut left_out = LeftOut::new();
-        let end = run_best_first(&layered, meter, arena, cut, informed, &mut left_out);
+        let mut shallowest = Shallowest(FxHashMap::default());
+        let kept = &mut shallowest;
+        let end = run_best_first(&layered, meter, arena, cut, informed, &mut left_out, kept);
         let limit = meter.config().max_depth.unwrap_or(0);
         let stored =
             |next: &P::State| (0..=limit).any(|d| arena.set.find(&(next.clone(), d)).is_some());
@@ -615,6 +678,7 @@ fn run_best_first<P>(
     cut: &mut bool,
     informed: bool,
     left_out: &mut LeftOut<P::State>,
+    expanded: &mut impl Expanded<P::State>,
 ) -> End
 where
     P: Space,
@@ -660,6 +724,9 @@ where
             continue; // stale: a cheaper path to this state was found after it was queued
         }
         let state = arena.state(id);
+        if expanded.dominated(state, cost, true) {
+            continue;
+        }
         if space.is_goal(state) {
             return End::Found(id, cost);
         }
@@ -681,6 +748,9 @@ where
                 continue;
             }
             let next_cost = cost.saturating_add(space.step_cost(arena.state(id), &mv));
+            if expanded.dominated(&next, next_cost, false) {
+                continue;
+            }
             let next_f = next_cost.saturating_add(weigh(weight, h));
             match arena.insert_or_return(next, id, mv) {
                 Ok(child) => {
@@ -706,7 +776,7 @@ where
             }
         }
         meter.frontier(open.len());
-        if let Err(limit) = meter.store_with_queue(arena.len(), open.len()) {
+        if let Err(limit) = meter.store_with_queue(arena.len(), open.len() + expanded.held()) {
             return limit.into();
         }
     }
