@@ -743,10 +743,11 @@ pub fn limit_message(
 fn unsolvable_message(algorithm: &str, args: &SearchArgs, stats: &Stats) -> String {
     let cost_driven = [Algo::Ucs.name(), Algo::Astar.name()].contains(&algorithm);
     if cost_driven && args.max_depth.is_some() {
-        // Under a depth limit they store a state once for each depth they reach it at.
+        // Under a depth limit they may store a state once for each depth they reach it at.
         format!(
             "unsolvable: every reachable state was examined and none is a goal ({} states \
-             stored, a state once for each depth within --max-depth it was reached at)",
+             stored, a state again wherever a path within --max-depth reached it in fewer moves \
+             or for less)",
             count(stats.stored)
         )
     } else if algorithm == Algo::Bidirectional.name() {

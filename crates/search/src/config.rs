@@ -265,6 +265,32 @@ const BATCH_PERIOD: Duration = Duration::from_millis(50);
 /// How often the progress observer is called.
 const PROGRESS_EVERY: Duration = Duration::from_millis(100);
 
+/// A depth limit with the most a step may cost: what tells, from a state's heuristic, that no
+/// goal lies within the moves left (see [`Reach::beyond`]).
+#[derive(Clone, Copy)]
+pub(crate) struct Reach {
+    max_depth: u32,
+    most: Cost,
+}
+
+impl Reach {
+    /// `max_depth` with the space's [most costly step](crate::Space::max_step_cost), when both
+    /// are known.
+    pub fn of<P: crate::Space>(config: &Config, space: &P) -> Option<Reach> {
+        let (max_depth, most) = config.max_depth.zip(space.max_step_cost())?;
+        Some(Reach { max_depth, most })
+    }
+
+    /// Whether a state `depth` moves deep, with an admissible heuristic `h`, lies out of the
+    /// limit's reach: every goal costs at least `h`, more than the moves left could at the
+    /// most a step costs. Leaving such a state out loses no path within the limit.
+    #[inline]
+    pub fn beyond(self, depth: u64, h: Cost) -> bool {
+        let moves_left = Cost::from(self.max_depth).saturating_sub(depth);
+        h > moves_left.saturating_mul(self.most)
+    }
+}
+
 /// Successors taken between two looks at the clock and the cancel flag by an [`Intake`].
 const INTAKE_LOOK_EVERY: u64 = 1 << 14;
 /// The fewest successors waiting to be stored that an [`Intake`] allows past the state budget:

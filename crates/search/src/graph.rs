@@ -8,7 +8,7 @@ use rustc_hash::FxHashMap;
 
 use crate::arena::{hash_of, Arena, Insert, AHEAD};
 use crate::bits::{bits_budget, BitSet};
-use crate::config::{weigh, Config, Meter};
+use crate::config::{weigh, Config, Meter, Reach};
 use crate::outcome::{Limit, Outcome, Solution, Stats, Status};
 use crate::space::{Cost, Indexed, Reversible, Space};
 
@@ -597,8 +597,11 @@ where
         let kept = &mut shallowest;
         let end = run_best_first(&layered, meter, arena, cut, informed, &mut left_out, kept);
         let limit = meter.config().max_depth.unwrap_or(0);
-        let stored =
-            |next: &P::State| (0..=limit).any(|d| arena.set.find(&(next.clone(), d)).is_some());
+        // Stored at some depth within the limit: expanded (one look), else at any depth.
+        let stored = |next: &P::State| {
+            shallowest.0.contains_key(next)
+                || (0..=limit).any(|d| arena.set.find(&(next.clone(), d)).is_some())
+        };
         // A state left out at one depth but stored at another was searched from there: only
         // one stored at none may lead past the limit.
         let left_behind = left_out.overflowed || !left_out.states.iter().all(|(s, _)| stored(s));
@@ -692,14 +695,8 @@ where
     // its answer: 2.1 GB in 30 s; weighted by 3 within 50 moves, 27.5 M states in 20 s without
     // an answer). A state left out is kept in `left_out`: unless it was searched at another
     // depth, leaving it out cut a path at the depth limit.
-    let reach = informed
-        .then(|| meter.config().max_depth.zip(space.max_step_cost()))
-        .flatten();
-    let out_of_reach = |depth: u32, h: Cost| {
-        reach.is_some_and(|(max, most)| {
-            h > Cost::from(max.saturating_sub(depth)).saturating_mul(most)
-        })
-    };
+    let reach = informed.then(|| Reach::of(meter.config(), space)).flatten();
+    let out_of_reach = |depth: u32, h: Cost| reach.is_some_and(|r| r.beyond(depth.into(), h));
     if let Some(end) = plant_start(space, meter, arena) {
         return end;
     }

@@ -14,7 +14,7 @@
 
 use std::cell::Cell;
 
-use crate::config::{weigh, Config, Meter};
+use crate::config::{weigh, Config, Meter, Reach};
 use crate::outcome::{Limit, Outcome, Solution, Status};
 use crate::space::{Cost, Space};
 
@@ -103,7 +103,7 @@ where
             },
             informed,
             weight: config.effective_weight(),
-            reach: config.max_depth.zip(space.max_step_cost()),
+            reach: Reach::of(config, space),
             max_path: config.max_states.unwrap_or(u64::MAX),
             moves: Vec::new(),
             states: Vec::new(),
@@ -229,7 +229,7 @@ struct Diver<'m, 'c, S, M> {
     /// `max_depth` and the space's [most costly step](Space::max_step_cost), when both are
     /// known: a weighted dive then leaves out every child whose heuristic puts the goals past
     /// the depth limit (see [`Diver::out_of_reach`]).
-    reach: Option<(u32, Cost)>,
+    reach: Option<Reach>,
     /// The most states a path may hold: `max_states`.
     max_path: u64,
     /// The solution's moves and states, collected goal first while the dive unwinds.
@@ -266,9 +266,7 @@ impl<S: Clone + Eq, M: Clone> Diver<'_, '_, S, M> {
     /// within 50 moves) ran 126 M expansions into a 20 s timeout without it, and takes 0.5 M.
     #[inline]
     fn out_of_reach(&self, depth: Cost, h: Cost) -> bool {
-        self.reach.is_some_and(|(max, most)| {
-            h > Cost::from(max).saturating_sub(depth).saturating_mul(most)
-        })
+        self.reach.is_some_and(|reach| reach.beyond(depth, h))
     }
 
     /// Searches below the state at the end of `trail`, reached at `depth` moves and cost `g` by
