@@ -748,6 +748,9 @@ fn print_table() {
     );
 }
 
+/// An IDA* on the 15-puzzle: returns (length, expansions).
+type Solve = fn(&Fifteen) -> (usize, u64);
+
 /// Rounds of the IDA* pair, and solves per round by frontier and the hand-written IDA*.
 const IDA_ROUNDS: usize = 7;
 const IDA_RUNS: usize = 10;
@@ -758,7 +761,7 @@ const IDA_RUNS: usize = 10;
 /// of a shared machine's load: with five solves each, one side after the other, a busy second
 /// made the ratio anything from 3.3x to 5.3x.
 fn ida_times(fifteen: &Fifteen) -> [f64; 3] {
-    let solvers: [(fn(&Fifteen) -> (usize, u64), usize); 3] = [
+    let solvers: [(Solve, usize); 3] = [
         (frontier_idastar, IDA_RUNS),
         (pathfinding_idastar, 1),
         (plain_idastar, IDA_RUNS),
@@ -813,7 +816,7 @@ fn benches(c: &mut Criterion) {
     let mut group = c.benchmark_group("idastar/tiles/4x4");
     group.sample_size(10);
     for (name, solve) in [
-        ("frontier", frontier_idastar as fn(&Fifteen) -> (usize, u64)),
+        ("frontier", frontier_idastar as Solve),
         ("pathfinding", pathfinding_idastar),
     ] {
         group.bench_with_input(BenchmarkId::new(name, "korf9"), &fifteen, |b, s| {
