@@ -688,6 +688,38 @@ fn every_solver_stops_at_the_depth_limit() {
     }
 }
 
+/// A* with an admissible but inconsistent heuristic expands a state on a dear path first and
+/// reaches it again, deeper and cheaper, later. Under a depth limit the cheaper copy must still
+/// be expanded: the state expanded shallower does not dominate it, for it cost more.
+#[test]
+fn a_cheaper_path_found_deeper_is_still_expanded_under_a_depth_limit() {
+    // S=0 -5-> X=1 -10-> G=3, and S -1-> Y=2 -1-> X: the cheapest way costs 12 in 3 moves.
+    // h(Y) = 11 is exact, h(X) = 0 is low: A* pops X at cost 5 (f = 5) before Y (f = 12),
+    // then X again at cost 2.
+    let graph = Graph {
+        nodes: 4,
+        edges: vec![(0, 1, 5), (0, 2, 1), (2, 1, 1), (1, 3, 10)],
+        goals: vec![3],
+        estimate: vec![0, 0, 11, 0],
+        undirected: false,
+        max_step: None,
+    };
+    for limit in [None, Some(3), Some(10)] {
+        let config = match limit {
+            Some(depth) => Config::default().max_depth(depth),
+            None => Config::default(),
+        };
+        let solvers: [(&str, fn(&Graph, &Config) -> Outcome<u32, usize>); 2] =
+            [("astar", astar), ("idastar", idastar)];
+        for (name, solve) in solvers {
+            let outcome = solve(&graph, &config);
+            assert_eq!(outcome.status, Status::Solved, "{name}, limit {limit:?}");
+            let cost = outcome.solution.map(|s| s.cost);
+            assert_eq!(cost, Some(12), "{name}, limit {limit:?}");
+        }
+    }
+}
+
 /// Steps of 1 or 2 up to 1,000, each costing 1, with an admissible heuristic (half the way
 /// left) under which `g + h` grows by one for every two steps of 1: within 30 moves, IDA* has
 /// 16 bounds to go through, the last ones taking in most of the 2^30 paths.
