@@ -58,7 +58,7 @@ pub struct SearchArgs {
         allow_negative_numbers = true
     )]
     pub threads: Option<u16>,
-    /// Weighted search for astar and idastar: rank states by g + W x h, so that the answer comes
+    /// Weighted search for astar, idastar and the tiles' own IDA*: rank states by g + W x h, so that the answer comes
     /// sooner and costs at most W times the cheapest [default: 1, exact]
     #[arg(long, value_name = "W", value_parser = parse_weight, allow_negative_numbers = true)]
     pub weight: Option<f64>,
@@ -68,8 +68,8 @@ pub struct SearchArgs {
     /// Print one JSON object on stdout instead of text
     #[arg(long)]
     pub json: bool,
-    /// Print only the answer (the moves; a river plan one trip a line): no titles, drawings or
-    /// progress bar
+    /// Print only the answer (the moves, a river plan one trip a line; for explore, the count
+    /// at each depth): no titles, drawings or progress bar
     #[arg(long, short)]
     pub quiet: bool,
 }
@@ -745,28 +745,38 @@ fn unsolvable_message(algorithm: &str, args: &SearchArgs, stats: &Stats) -> Stri
     if cost_driven && args.max_depth.is_some() {
         // Under a depth limit they may store a state once for each depth they reach it at.
         format!(
-            "unsolvable: every reachable state was examined and none is a goal ({} states \
-             stored, a state again wherever a path within --max-depth reached it in fewer moves \
-             or for less)",
-            count(stats.stored)
+            "unsolvable: every reachable state was examined and none is a goal ({} stored, a \
+             state again wherever a path within --max-depth reached it in fewer moves or for \
+             less)",
+            states(stats.stored)
         )
     } else if algorithm == Algo::Bidirectional.name() {
         format!(
             "unsolvable: the search from the start and the search back from the goals ran out \
-             of states without meeting ({} states stored)",
-            count(stats.stored)
+             of states without meeting ({} stored)",
+            states(stats.stored)
         )
     } else if stats.stored == 0 {
         format!(
             "unsolvable: every path was followed until it ended or came back to a state it had \
-             passed, without reaching a goal ({} states expanded)",
-            count(stats.expanded)
+             passed, without reaching a goal ({} expanded)",
+            states(stats.expanded)
         )
+    } else if stats.stored == 1 {
+        "unsolvable: the start is the only reachable state, and it is not a goal".to_owned()
     } else {
         format!(
             "unsolvable: all {} reachable states were examined and none is a goal",
             count(stats.stored)
         )
+    }
+}
+
+/// `n` states, grouped as [`count`] does: "1 state", "1,000 states".
+fn states(n: u64) -> String {
+    match n {
+        1 => "1 state".to_owned(),
+        _ => format!("{} states", count(n)),
     }
 }
 

@@ -164,6 +164,18 @@ fn lightbot_rules_and_unsolvable_boards() {
         "{}",
         stdout(&o)
     );
+    // A robot that starts off the board (where it may not turn) and that no move takes
+    // anywhere: the messages count one state as one.
+    let stuck = "A\n*\n0 0 E\n";
+    let o = frontier(&["board", "-"], stuck);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stdout(&o).contains("the start is the only reachable state, and it is not a goal"),
+        "{}",
+        stdout(&o)
+    );
+    let o = frontier(&["board", "-", "--algo", "iddfs"], stuck);
+    assert!(stdout(&o).contains("(1 state expanded)"), "{}", stdout(&o));
     let o = frontier(
         &[
             "board", "-", "--target", "a", "--rules", "lightbot", "--json",

@@ -709,8 +709,8 @@ fn a_cheaper_path_found_deeper_is_still_expanded_under_a_depth_limit() {
             Some(depth) => Config::default().max_depth(depth),
             None => Config::default(),
         };
-        let solvers: [(&str, fn(&Graph, &Config) -> Outcome<u32, usize>); 2] =
-            [("astar", astar), ("idastar", idastar)];
+        type Solve = fn(&Graph, &Config) -> Outcome<u32, usize>;
+        let solvers: [(&str, Solve); 2] = [("astar", astar), ("idastar", idastar)];
         for (name, solve) in solvers {
             let outcome = solve(&graph, &config);
             assert_eq!(outcome.status, Status::Solved, "{name}, limit {limit:?}");

@@ -197,7 +197,7 @@ pub fn run(args: Args, ctx: &Context) -> anyhow::Result<ExitCode> {
         Solver::TwoPhase => Some(TableNeed {
             domain: "cube",
             algorithm: "twophase",
-            what: "two-phase's tables".to_owned(),
+            what: "building or loading two-phase's tables".to_owned(),
             bytes: TwoPhase::BYTES,
             instead: "use --solver search (it stores states instead)",
         }),
@@ -208,7 +208,7 @@ pub fn run(args: Args, ctx: &Context) -> anyhow::Result<ExitCode> {
             .map(|algo| TableNeed {
                 domain: "cube",
                 algorithm: algo.name(),
-                what: "the heuristic's tables".to_owned(),
+                what: "building or loading the heuristic's tables".to_owned(),
                 bytes: Heuristic::bytes(),
                 instead: "use --algo bidirectional (it needs no heuristic)",
             }),
