@@ -209,8 +209,8 @@ const MEMORY_SHARE: f64 = 0.5;
 const PATH_LEVEL_BYTES: u64 = 1024;
 
 /// Bytes of memory available to this process: the least of `MemAvailable` (from
-/// `/proc/meminfo`) and the room left under the memory limits of its cgroup (a container's),
-/// or 8 GiB where neither can be read.
+/// `/proc/meminfo`), the room left under the memory limits of its cgroup (a container's) and
+/// the room left under its address-space limit (`ulimit -v`), or 8 GiB where none can be read.
 fn available_memory() -> u64 {
     let from_meminfo = std::fs::read_to_string("/proc/meminfo")
         .ok()
@@ -222,10 +222,37 @@ fn available_memory() -> u64 {
     let from_cgroup = std::fs::read_to_string("/proc/self/cgroup")
         .ok()
         .and_then(|text| cgroup_room(std::path::Path::new("/sys/fs/cgroup"), &text));
-    match (from_meminfo, from_cgroup) {
-        (Some(free), Some(room)) => free.min(room),
-        (free, room) => free.or(room).unwrap_or(8 << 30),
-    }
+    let from_ulimit = std::fs::read_to_string("/proc/self/limits")
+        .ok()
+        .and_then(|limits| {
+            let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+            address_space_room(&limits, &status)
+        });
+    [from_meminfo, from_cgroup, from_ulimit]
+        .into_iter()
+        .flatten()
+        .min()
+        .unwrap_or(8 << 30)
+}
+
+/// The room left under the soft address-space limit that `limits` (the text of
+/// `/proc/self/limits`) gives: the limit less the address space in use, `VmSize` in `status`
+/// (the text of `/proc/self/status`). `None` without a limit. Under `ulimit -v` a search
+/// budgeted on the machine's memory alone aborted when an allocation failed (exit 134).
+fn address_space_room(limits: &str, status: &str) -> Option<u64> {
+    let soft = limits
+        .lines()
+        .find_map(|line| line.strip_prefix("Max address space"))?
+        .split_whitespace()
+        .next()?
+        .parse::<u64>()
+        .ok()?;
+    let used_kib = status
+        .lines()
+        .find_map(|line| line.strip_prefix("VmSize:"))
+        .and_then(|rest| rest.split_whitespace().next()?.parse::<u64>().ok())
+        .unwrap_or(0);
+    Some(soft.saturating_sub(used_kib * 1024))
 }
 
 /// The room left under the cgroup v2 memory limits (`memory.max`) of the group that
@@ -704,12 +731,9 @@ pub fn limit_message(
         .iter()
         .any(|&name| algorithm == Some(name));
     let stored = if queued {
-        format!(
-            "{} states and the entries of its open list",
-            count(stats.stored)
-        )
+        format!("{} and the entries of its open list", states(stats.stored))
     } else {
-        format!("{} states", count(stats.stored))
+        states(stats.stored)
     };
     match limit {
         // dfs never enters a state twice, so one first reached deep hides the shorter paths
@@ -854,6 +878,14 @@ impl TableNeed {
         })?;
         Ok(Some(ExitCode::from(3)))
     }
+}
+
+/// Writes a line to stderr. A stderr that cannot take it (a full disk, a pipe whose reader
+/// is gone) loses the line: `eprintln!` would panic there, turning an exit code of 1 or 2
+/// into 101.
+pub fn to_stderr(line: impl std::fmt::Display) {
+    // Nowhere is left to report the failure.
+    let _ = writeln!(io::stderr().lock(), "{line}");
 }
 
 /// Writes to stdout; a closed pipe (`frontier ... | head`) ends the program quietly.
@@ -1021,6 +1053,28 @@ pub fn report_exploration(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_memory_budget_keeps_within_the_address_space_limit() {
+        // The layout of /proc/self/limits and /proc/self/status (abridged).
+        let limits = |soft: &str| {
+            format!(
+                "Limit                     Soft Limit           Hard Limit           Units\n\
+                 Max stack size            8388608              unlimited            bytes\n\
+                 Max address space         {soft:<20} unlimited            bytes\n"
+            )
+        };
+        let status = "Name:\tfrontier\nVmPeak:\t  300000 kB\nVmSize:\t  200000 kB\n";
+        let limited = limits("1500000000");
+        assert_eq!(
+            address_space_room(&limited, status),
+            Some(1_500_000_000 - 200_000 * 1024)
+        );
+        assert_eq!(address_space_room(&limits("unlimited"), status), None);
+        // A limit below what is in use leaves no room; an unreadable status counts none used.
+        assert_eq!(address_space_room(&limits("1000"), status), Some(0));
+        assert_eq!(address_space_room(&limited, ""), Some(1_500_000_000));
+    }
 
     #[test]
     fn the_memory_budget_keeps_within_the_cgroup_limits() {

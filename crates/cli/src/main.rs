@@ -11,7 +11,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-use crate::common::Context;
+use crate::common::{to_stderr, Context};
 
 /// Find shortest (or cheapest) solutions to search puzzles, or prove that none exists.
 #[derive(Parser, Debug)]
@@ -56,7 +56,7 @@ fn main() -> ExitCode {
         Ok(code) => code,
         Err(error) => {
             ctx.clear_progress();
-            eprintln!("error: {error:#}");
+            to_stderr(format_args!("error: {error:#}"));
             ExitCode::from(2)
         }
     }
@@ -70,9 +70,9 @@ fn usage_error(error: clap::Error) -> ExitCode {
     match error.kind() {
         ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => error.exit(),
         ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
-            eprintln!("{}", command_needed(&error.render().to_string()));
+            to_stderr(command_needed(&error.render().to_string()));
         }
-        _ => eprintln!("{}", two_lines(&plain_usage(&escaped_value(&error)))),
+        _ => to_stderr(two_lines(&plain_usage(&escaped_value(&error)))),
     }
     ExitCode::from(2)
 }

@@ -404,3 +404,42 @@ fn file_and_output_errors_say_what_failed_in_plain_words() {
         assert!(!text.contains("os error"), "{text}");
     }
 }
+
+/// Runs frontier with `input` on stdin and stderr going to `/dev/full`, where every write fails.
+fn with_full_stderr(args: &[&str], input: &str) -> Output {
+    use std::io::Write;
+    let full = std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .expect("Linux has /dev/full");
+    let mut child = frontier()
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::from(full))
+        .spawn()
+        .expect("frontier runs");
+    let mut stdin = child.stdin.take().expect("piped");
+    stdin
+        .write_all(input.as_bytes())
+        .expect("frontier reads its input");
+    drop(stdin);
+    child.wait_with_output().expect("frontier ends")
+}
+
+#[test]
+fn a_stderr_that_cannot_be_written_loses_the_message_not_the_exit_code() {
+    // `eprintln!` panicked there (exit 101): an error, a usage error, and a note before an
+    // answer of "unsolvable".
+    assert_eq!(
+        with_full_stderr(&["board", "-"], "A1\n").status.code(),
+        Some(2)
+    );
+    assert_eq!(with_full_stderr(&["board"], "").status.code(), Some(2));
+    // The goal, both on the far bank, breaks the rule "a only without b".
+    let river = "rules = [\"not a or b == 0\"]\n[roles]\na = 1\nb = 1\n[boat]\ncapacity = 2\n\
+                 [start]\nb = \"far\"\n";
+    let o = with_full_stderr(&["river", "-"], river);
+    assert_eq!(o.status.code(), Some(1), "{}", stdout(&o));
+    assert!(stdout(&o).contains("unsolvable"), "{}", stdout(&o));
+}

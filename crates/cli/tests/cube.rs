@@ -116,6 +116,25 @@ fn the_default_optimal_solver_is_as_short_as_bidirectional_search() {
 const EIGHT_MOVES: &str = "R U F D L B R' U2";
 
 #[test]
+fn the_default_budget_keeps_within_an_address_space_limit() {
+    // Under `ulimit -v` (150 MB) the optimal solver's table (176 MB to build) does not fit:
+    // the budget, read from the machine's memory alone, let the build start and the
+    // allocation abort the program (exit 134).
+    let dir = std::env::temp_dir().join(format!("frontier-cli-ulimit-{}", std::process::id()));
+    let out = Command::new("sh")
+        .args(["-c", "ulimit -v 150000 && exec \"$0\" \"$@\""])
+        .arg(env!("CARGO_BIN_EXE_frontier"))
+        .args(["cube", EIGHT_MOVES, "--json"])
+        .env("FRONTIER_CACHE_DIR", &dir)
+        .output()
+        .expect("sh runs");
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
+    let value: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_eq!(value["limit"], "states");
+}
+
+#[test]
 fn short_answers_need_no_table() {
     // Within six moves, bidirectional search answers before a table is loaded or built: the
     // first run used to build the optimal solver's table for seconds to solve `R U`.

@@ -164,6 +164,14 @@ impl fmt::Display for Place {
     }
 }
 
+/// `1 cell`, `9 cells`.
+fn cell_count(count: &usize) -> String {
+    match count {
+        1 => "1 cell".to_owned(),
+        n => format!("{n} cells"),
+    }
+}
+
 /// `1 tile`, `9 tiles`.
 fn tiles(count: &usize) -> String {
     match count {
@@ -186,7 +194,7 @@ pub enum ParseError {
         at: Place,
     },
     /// A tile number at or above the number of cells.
-    #[error("{what}, {at}: tile {tile} is too large for a board of {cells} cells (tiles are 0..{max})", max = cells - 1)]
+    #[error("{what}, {at}: tile {tile} is too large for a board of {} (tiles are 0..{max})", cell_count(.cells), max = cells - 1)]
     TileOutOfRange {
         /// `tiles` or `goal`.
         what: &'static str,
@@ -243,7 +251,7 @@ pub enum ParseError {
         count: usize,
     },
     /// A count that does not match the board's size.
-    #[error("{what}: {} given, but a {shape} board has {cells} cells", tiles(.count))]
+    #[error("{what}: {} given, but a {shape} board has {}", tiles(.count), cell_count(.cells))]
     WrongCount {
         /// `tiles` or `goal`.
         what: &'static str,

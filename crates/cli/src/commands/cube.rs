@@ -13,7 +13,8 @@ use frontier_search::{Limit, Outcome, Space, Status};
 use serde_json::json;
 
 use crate::common::{
-    report, report_exploration, Algo, BuildBar, Context, SearchArgs, Stopwatch, TableNeed,
+    report, report_exploration, to_stderr, Algo, BuildBar, Context, SearchArgs, Stopwatch,
+    TableNeed,
 };
 
 /// The arguments of `frontier cube`.
@@ -326,7 +327,7 @@ pub fn run(args: Args, ctx: &Context) -> anyhow::Result<ExitCode> {
         },
     )?;
     if hint {
-        eprintln!("hint: --solver twophase solves any cube in at most 20 moves within a second, not always the fewest");
+        to_stderr("hint: --solver twophase solves any cube in at most 20 moves within a second, not always the fewest");
     }
     Ok(code)
 }
@@ -400,7 +401,9 @@ fn optimal_solver(
         .and_then(|s| s.cache_report().problems.last())
     {
         if ctx.stderr_is_terminal && !quiet {
-            eprintln!("warning: the optimal solver's table cache: {problem}");
+            to_stderr(format_args!(
+                "warning: the optimal solver's table cache: {problem}"
+            ));
         }
     }
     solver

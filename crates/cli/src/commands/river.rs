@@ -8,7 +8,8 @@ use frontier_search::{Solution, Status};
 use serde_json::json;
 
 use crate::common::{
-    emit, input_name, plural, read_input, report, report_exploration, Algo, Context, SearchArgs,
+    emit, input_name, plural, read_input, report, report_exploration, to_stderr, Algo, Context,
+    SearchArgs,
 };
 
 /// The arguments of `frontier river`.
@@ -168,7 +169,7 @@ pub fn run(args: Args, ctx: &Context) -> anyhow::Result<ExitCode> {
     let (algo, outcome) = args.search.solve(ctx, &space, default);
     if let (Status::Exhausted, Some(note), false) = (outcome.status, &goal_note, args.search.quiet)
     {
-        eprintln!("{note}");
+        to_stderr(note);
     }
     let quiet = args.search.quiet;
     report(

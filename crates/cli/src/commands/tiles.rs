@@ -15,8 +15,8 @@ use frontier_tiles::{
 use serde_json::json;
 
 use crate::common::{
-    count, plural, report, report_exploration, stats_line, Algo, BuildBar, Context, SearchArgs,
-    Stopwatch, TableNeed,
+    count, plural, report, report_exploration, stats_line, to_stderr, Algo, BuildBar, Context,
+    SearchArgs, Stopwatch, TableNeed,
 };
 
 /// The arguments of `frontier tiles`.
@@ -383,7 +383,7 @@ pub fn run(args: Args, ctx: &Context) -> anyhow::Result<ExitCode> {
         Status::Limit(Limit::Time | Limit::States | Limit::Cancelled)
     );
     if stopped && !quiet && !args.search.json && ctx.stderr_is_terminal {
-        eprintln!("hint: --solver stages answers any board at once (not the shortest); --weight 2 finds an answer at most twice the shortest");
+        to_stderr("hint: --solver stages answers any board at once (not the shortest); --weight 2 finds an answer at most twice the shortest");
     }
     Ok(code)
 }
