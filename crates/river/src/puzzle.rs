@@ -206,7 +206,7 @@ pub(crate) fn width(count: u32) -> u32 {
 #[serde(deny_unknown_fields)]
 struct Doc {
     #[serde(default)]
-    name: Option<String>,
+    name: Option<Spanned<String>>,
     #[serde(default)]
     rules: Vec<Spanned<String>>,
     roles: Spanned<Entries<RoleSpec>>,
@@ -577,9 +577,23 @@ impl Builder<'_> {
 
         let rules = self.rules(&doc.rules, &names, "rule")?;
         let boat_rules = self.rules(&boat.rules, &names, "boat rule")?;
+        // The title is printed as it is: a control character (an escape sequence) would
+        // reach the user's terminal.
+        if let Some(name) = &doc.name {
+            if let Some(c) = name.get_ref().chars().find(|c| c.is_control()) {
+                return Err(self.invalid(
+                    name.span(),
+                    format!(
+                        "the name holds a control character (U+{:04X}); a title is one line of \
+                         printable text",
+                        u32::from(c)
+                    ),
+                ));
+            }
+        }
 
         let puzzle = Puzzle {
-            name: doc.name.unwrap_or_default(),
+            name: doc.name.map(Spanned::into_inner).unwrap_or_default(),
             roles,
             capacity,
             rules,
@@ -819,6 +833,11 @@ mother = "far"
             err("[roles]\n\"two words\" = 1\n[boat]\ncapacity = 1\n").starts_with("2:1: role name")
         );
         assert!(err("[roles]\nand = 1\n[boat]\ncapacity = 1\n").starts_with("2:1: role name"));
+        let escape = err("name = \"a\\u001b[31mred\"\n[roles]\na = 1\n[boat]\ncapacity = 1\n");
+        assert!(
+            escape.starts_with("1:8: the name holds a control character (U+001B)"),
+            "{escape}"
+        );
         assert!(err("[roles]\n[boat]\ncapacity = 1\n").contains("lists no role"));
         assert_eq!(
             err("[roles]\na = 1\n[boat]\ncapacity = 1\nrowers = []\n"),

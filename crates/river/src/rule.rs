@@ -60,6 +60,9 @@ pub enum RuleErrorKind {
     /// The rule starts with something that cannot start an expression.
     #[error("expected a count, a role, `not`, `-` or `(`, found {0}")]
     ExpectedOperand(String),
+    /// `not` inside arithmetic or a comparison, which bind more tightly (`b + not a`).
+    #[error("`not` applies to a whole condition, so it cannot stand inside arithmetic or a comparison: put it in parentheses, as in `b + (not a)`")]
+    NotInsideArithmetic,
     /// An integer literal beyond `i64`.
     #[error("integer `{0}` is too large")]
     IntegerTooLarge(String),
@@ -692,6 +695,10 @@ impl<S: AsRef<str>> Parser<'_, S> {
                 column: tok.column,
                 kind: RuleErrorKind::UnmatchedParen,
             }),
+            Tok::Not => Err(RuleError {
+                column: tok.column,
+                kind: RuleErrorKind::NotInsideArithmetic,
+            }),
             _ => Err(RuleError {
                 column: tok.column,
                 kind: RuleErrorKind::ExpectedOperand(tok.describe()),
@@ -808,6 +815,16 @@ mod tests {
             err("99999999999999999999").kind,
             RuleErrorKind::IntegerTooLarge(_)
         ));
+        // `not` binds more loosely than arithmetic and comparisons: it needs parentheses
+        // there (the message listed `not` among what it expected, then refused it).
+        for (rule, column) in [("b + not a", 5), ("a < not b", 5), ("-not a", 2)] {
+            let e = err(rule);
+            assert_eq!(
+                (e.column, e.kind),
+                (column, RuleErrorKind::NotInsideArithmetic),
+                "{rule}"
+            );
+        }
         // Columns count characters, not bytes.
         assert_eq!(err("é + zz").column, 1);
         assert_eq!(err("a + é").column, 5);
