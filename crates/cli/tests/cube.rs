@@ -117,12 +117,12 @@ const EIGHT_MOVES: &str = "R U F D L B R' U2";
 
 #[test]
 fn the_default_budget_keeps_within_an_address_space_limit() {
-    // Under `ulimit -v` (150 MB) the optimal solver's table (176 MB to build) does not fit:
+    // Under `ulimit -v` (250 MB) the optimal solver's table (176 MB to build) does not fit:
     // the budget, read from the machine's memory alone, let the build start and the
     // allocation abort the program (exit 134).
     let dir = std::env::temp_dir().join(format!("frontier-cli-ulimit-{}", std::process::id()));
     let out = Command::new("sh")
-        .args(["-c", "ulimit -v 150000 && exec \"$0\" \"$@\""])
+        .args(["-c", "ulimit -v 250000 && exec \"$0\" \"$@\""])
         .arg(env!("CARGO_BIN_EXE_frontier"))
         .args(["cube", EIGHT_MOVES, "--json"])
         .env("FRONTIER_CACHE_DIR", &dir)
