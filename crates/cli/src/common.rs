@@ -58,8 +58,9 @@ pub struct SearchArgs {
         allow_negative_numbers = true
     )]
     pub threads: Option<u16>,
-    /// Weighted search for astar, idastar and the tiles' own IDA*: rank states by g + W x h, so that the answer comes
-    /// sooner and costs at most W times the cheapest [default: 1, exact]
+    /// Weighted search for astar, idastar and the tiles' own IDA*: rank states by g + W x h,
+    /// so that the answer comes sooner and costs at most W times the cheapest [default: 1,
+    /// exact]
     #[arg(long, value_name = "W", value_parser = parse_weight, allow_negative_numbers = true)]
     pub weight: Option<f64>,
     /// Print search statistics
