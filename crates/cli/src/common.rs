@@ -227,7 +227,8 @@ fn available_memory() -> u64 {
         .ok()
         .and_then(|limits| {
             let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
-            address_space_room(&limits, &status)
+            let cpus = std::thread::available_parallelism().map_or(1, usize::from);
+            address_space_room(&limits, &status, cpus as u64)
         });
     [from_meminfo, from_cgroup, from_ulimit]
         .into_iter()
@@ -236,24 +237,44 @@ fn available_memory() -> u64 {
         .unwrap_or(8 << 30)
 }
 
-/// The room left under the soft address-space limit that `limits` (the text of
-/// `/proc/self/limits`) gives: the limit less the address space in use, `VmSize` in `status`
-/// (the text of `/proc/self/status`). `None` without a limit. Under `ulimit -v` a search
-/// budgeted on the machine's memory alone aborted when an allocation failed (exit 134).
-fn address_space_room(limits: &str, status: &str) -> Option<u64> {
-    let soft = limits
-        .lines()
-        .find_map(|line| line.strip_prefix("Max address space"))?
-        .split_whitespace()
-        .next()?
-        .parse::<u64>()
-        .ok()?;
-    let used_kib = status
-        .lines()
-        .find_map(|line| line.strip_prefix("VmSize:"))
-        .and_then(|rest| rest.split_whitespace().next()?.parse::<u64>().ok())
-        .unwrap_or(0);
-    Some(soft.saturating_sub(used_kib * 1024))
+/// Address space a worker thread takes beyond what it stores: its malloc arena (glibc
+/// reserves 64 MiB a thread) and its stack.
+const THREAD_ADDRESS_SPACE: u64 = 72 << 20;
+
+/// The room left under the soft limits that `limits` (the text of `/proc/self/limits`) puts
+/// on the address space (`ulimit -v`) and on the data segment (`ulimit -d`, which covers
+/// anonymous mappings too): each limit less what is in use, `VmSize` or `VmData` in `status`
+/// (the text of `/proc/self/status`), less the address space that up to `cpus` worker threads
+/// and one more arena being set up may take. `None` without a limit. Under `ulimit -v` a
+/// search budgeted on the machine's memory alone aborted when an allocation failed (exit
+/// 134); so did the cube's table build, its workers' arenas unaccounted for.
+fn address_space_room(limits: &str, status: &str, cpus: u64) -> Option<u64> {
+    let room = |limit: &str, used: &str| -> Option<u64> {
+        let soft = limits
+            .lines()
+            .find_map(|line| line.strip_prefix(limit))?
+            .split_whitespace()
+            .next()?
+            .parse::<u64>()
+            .ok()?;
+        let used_kib = status
+            .lines()
+            .find_map(|line| line.strip_prefix(used))
+            .and_then(|rest| rest.split_whitespace().next()?.parse::<u64>().ok())
+            .unwrap_or(0);
+        let threads = (cpus + 1).saturating_mul(THREAD_ADDRESS_SPACE);
+        Some(
+            soft.saturating_sub(used_kib.saturating_mul(1024))
+                .saturating_sub(threads),
+        )
+    };
+    match (
+        room("Max address space", "VmSize:"),
+        room("Max data size", "VmData:"),
+    ) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    }
 }
 
 /// The room left under the cgroup v2 memory limits (`memory.max`) of the group that
@@ -885,8 +906,29 @@ impl TableNeed {
 /// is gone) loses the line: `eprintln!` would panic there, turning an exit code of 1 or 2
 /// into 101.
 pub fn to_stderr(line: impl std::fmt::Display) {
+    // Messages quote the user's input: its control and bidirectional-text characters are
+    // written escaped, so that a puzzle file cannot send the terminal escape sequences.
+    let text = printable(&line.to_string());
     // Nowhere is left to report the failure.
-    let _ = writeln!(io::stderr().lock(), "{line}");
+    let _ = writeln!(io::stderr().lock(), "{text}");
+}
+
+/// `text` with every control character but the line break, and every character that
+/// reorders text on screen (bidirectional controls), written as an escape like `\u{1b}`.
+pub fn printable(text: &str) -> String {
+    let hidden = |c: char| {
+        (c.is_control() && c != '\n')
+            || matches!(c, '\u{200e}' | '\u{200f}' | '\u{061c}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+    };
+    text.chars()
+        .map(|c| {
+            if hidden(c) {
+                c.escape_unicode().to_string()
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
 }
 
 /// Writes to stdout; a closed pipe (`frontier ... | head`) ends the program quietly.
@@ -1056,6 +1098,15 @@ mod tests {
     use super::*;
 
     #[test]
+    fn messages_escape_what_would_steer_the_terminal() {
+        assert_eq!(
+            printable("rule 1 \"a \u{1b}[31m b\"\nnext line"),
+            "rule 1 \"a \\u{1b}[31m b\"\nnext line"
+        );
+        assert_eq!(printable("x\u{202e}y é"), "x\\u{202e}y é");
+    }
+
+    #[test]
     fn the_memory_budget_keeps_within_the_address_space_limit() {
         // The layout of /proc/self/limits and /proc/self/status (abridged).
         let limits = |soft: &str| {
@@ -1067,14 +1118,28 @@ mod tests {
         };
         let status = "Name:\tfrontier\nVmPeak:\t  300000 kB\nVmSize:\t  200000 kB\n";
         let limited = limits("1500000000");
+        // Two CPUs: two workers and an arena being set up, 72 MiB each.
+        let threads = 3 * THREAD_ADDRESS_SPACE;
         assert_eq!(
-            address_space_room(&limited, status),
-            Some(1_500_000_000 - 200_000 * 1024)
+            address_space_room(&limited, status, 2),
+            Some(1_500_000_000 - 200_000 * 1024 - threads)
         );
-        assert_eq!(address_space_room(&limits("unlimited"), status), None);
+        assert_eq!(address_space_room(&limits("unlimited"), status, 2), None);
         // A limit below what is in use leaves no room; an unreadable status counts none used.
-        assert_eq!(address_space_room(&limits("1000"), status), Some(0));
-        assert_eq!(address_space_room(&limited, ""), Some(1_500_000_000));
+        assert_eq!(address_space_room(&limits("1000"), status, 2), Some(0));
+        assert_eq!(
+            address_space_room(&limited, "", 2),
+            Some(1_500_000_000 - threads)
+        );
+        // The data limit (ulimit -d) counts against the data segment in use.
+        let both = format!(
+            "{limited}Max data size             900000000            unlimited            bytes\n"
+        );
+        let status = format!("{status}VmData:\t  100000 kB\n");
+        assert_eq!(
+            address_space_room(&both, &status, 2),
+            Some(900_000_000 - 100_000 * 1024 - threads)
+        );
     }
 
     #[test]

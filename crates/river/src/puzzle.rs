@@ -580,12 +580,16 @@ impl Builder<'_> {
         // The title is printed as it is: a control character (an escape sequence) would
         // reach the user's terminal.
         if let Some(name) = &doc.name {
-            if let Some(c) = name.get_ref().chars().find(|c| c.is_control()) {
+            let steers = |c: &char| {
+                c.is_control()
+                    || matches!(c, '\u{200e}' | '\u{200f}' | '\u{061c}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+            };
+            if let Some(c) = name.get_ref().chars().find(steers) {
                 return Err(self.invalid(
                     name.span(),
                     format!(
-                        "the name holds a control character (U+{:04X}); a title is one line of \
-                         printable text",
+                        "the name holds a control or text-direction character (U+{:04X}); a \
+                         title is one line of printable text",
                         u32::from(c)
                     ),
                 ));
@@ -835,9 +839,12 @@ mother = "far"
         assert!(err("[roles]\nand = 1\n[boat]\ncapacity = 1\n").starts_with("2:1: role name"));
         let escape = err("name = \"a\\u001b[31mred\"\n[roles]\na = 1\n[boat]\ncapacity = 1\n");
         assert!(
-            escape.starts_with("1:8: the name holds a control character (U+001B)"),
+            escape
+                .starts_with("1:8: the name holds a control or text-direction character (U+001B)"),
             "{escape}"
         );
+        let reversal = err("name = \"x\\u202ey\"\n[roles]\na = 1\n[boat]\ncapacity = 1\n");
+        assert!(reversal.contains("(U+202E)"), "{reversal}");
         assert!(err("[roles]\n[boat]\ncapacity = 1\n").contains("lists no role"));
         assert_eq!(
             err("[roles]\na = 1\n[boat]\ncapacity = 1\nrowers = []\n"),

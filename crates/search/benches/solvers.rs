@@ -751,29 +751,22 @@ fn print_table() {
 /// An IDA* on the 15-puzzle: returns (length, expansions).
 type Solve = fn(&Fifteen) -> (usize, u64);
 
-/// Rounds of the IDA* pair, and solves per round by frontier and the hand-written IDA*.
-const IDA_ROUNDS: usize = 7;
-const IDA_RUNS: usize = 10;
+/// Rounds of the IDA* pair: in each, frontier, pathfinding and the hand-written IDA* solve once.
+const IDA_ROUNDS: usize = 9;
 
 /// The fastest solve of Korf's #9, in seconds, by frontier, pathfinding and the hand-written
-/// IDA*. Each round has pathfinding solve once (about 20 times longer than frontier) and the
-/// other two [`IDA_RUNS`] times, so that every side's best time is taken over the same stretch
-/// of a shared machine's load: with five solves each, one side after the other, a busy second
-/// made the ratio anything from 3.3x to 5.3x.
+/// IDA*, the three taking turns for [`IDA_ROUNDS`] rounds, so that every side's best time is
+/// taken over the same stretch of a shared machine's load and from as many solves: with five
+/// solves each, one side after the other, a busy second made the ratio anything from 3.3x to
+/// 5.3x.
 fn ida_times(fifteen: &Fifteen) -> [f64; 3] {
-    let solvers: [(Solve, usize); 3] = [
-        (frontier_idastar, IDA_RUNS),
-        (pathfinding_idastar, 1),
-        (plain_idastar, IDA_RUNS),
-    ];
+    let solvers: [Solve; 3] = [frontier_idastar, pathfinding_idastar, plain_idastar];
     let mut best = [f64::INFINITY; 3];
     for _ in 0..IDA_ROUNDS {
-        for (k, &(solve, runs)) in solvers.iter().enumerate() {
-            for _ in 0..runs {
-                let start = Instant::now();
-                black_box(solve(black_box(fifteen)));
-                best[k] = best[k].min(start.elapsed().as_secs_f64());
-            }
+        for (k, solve) in solvers.iter().enumerate() {
+            let start = Instant::now();
+            black_box(solve(black_box(fifteen)));
+            best[k] = best[k].min(start.elapsed().as_secs_f64());
         }
     }
     best
