@@ -321,26 +321,38 @@ fn timeouts_exit_3() {
     assert_eq!(v["limit"], "time");
 }
 
+/// Korf's instance 9 (Korf 1985), 46 moves from its goal, [`KORF9_GOAL`] (the blank first).
+const KORF9: &str = "3 14 9 11 5 4 8 2 13 12 6 7 10 1 15 0";
+const KORF9_GOAL: &str = "0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15";
+
+/// Runs `frontier tiles` on Korf's #9 with `args` and `--json`, and returns the exit code and
+/// the JSON.
+fn korf9(args: &[&str]) -> (Option<i32>, Value) {
+    let o = frontier(&[&["tiles", KORF9, "--goal", KORF9_GOAL, "--json"][..], args].concat());
+    (o.status.code(), json(&o))
+}
+
+/// Korf's #9 solved with `args`: checks that the answer replays to the goal and returns its
+/// length and the JSON.
+fn korf9_solved(args: &[&str]) -> (u64, Value) {
+    let (code, v) = korf9(args);
+    assert_eq!(code, Some(0), "{args:?}: {v}");
+    let want: Vec<u32> = (0..16).collect();
+    assert_eq!(replay(KORF9, 4, &v["moves"]), want, "{args:?}");
+    (v["length"].as_u64().unwrap(), v)
+}
+
 #[test]
 fn weighted_searches_answer_within_their_weight() {
-    // Korf's instance 9 takes 46 moves (Korf 1985): weighted by 1.5, at most 69.
-    let korf9 = "3 14 9 11 5 4 8 2 13 12 6 7 10 1 15 0";
-    let goal = "0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15";
-    let want: Vec<u32> = (0..16).collect();
+    // Korf's instance 9 takes 46 moves: weighted by 1.5, at most 69.
     for extra in [
         &["--heuristic", "manhattan"][..],
         &["--algo", "astar", "--heuristic", "conflict"],
         &["--threads", "2", "--heuristic", "conflict"],
     ] {
-        let mut args = vec!["tiles", korf9, "--goal", goal, "--weight", "1.5", "--json"];
-        args.extend_from_slice(extra);
-        let o = frontier(&args);
-        assert_eq!(o.status.code(), Some(0), "{extra:?}: {}", stderr(&o));
-        let v = json(&o);
-        let length = v["length"].as_u64().unwrap();
+        let (length, v) = korf9_solved(&[&["--weight", "1.5"][..], extra].concat());
         assert!((46..=69).contains(&length), "{extra:?}: {length}");
         assert_eq!(v["weight"], 1.5);
-        assert_eq!(replay(korf9, 4, &v["moves"]), want, "{extra:?}");
     }
     // A random 24-puzzle, out of reach of an exact search without pattern databases, is
     // answered at once with a weight of 2.
@@ -357,27 +369,18 @@ fn weighted_searches_within_a_depth_limit_answer_at_once() {
     // 20 s timeout (the fast IDA*: 914 M expansions in 100 s). Each now leaves out the states
     // its heuristic puts out of the limit's reach; the timeout only keeps a regression from
     // hanging the suite.
-    let korf9 = "3 14 9 11 5 4 8 2 13 12 6 7 10 1 15 0";
-    let goal = "0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15";
-    let want: Vec<u32> = (0..16).collect();
+    let limits = ["--weight", "3", "--max-depth", "50", "--timeout", "60"];
     for extra in [
         &["--heuristic", "manhattan"][..],
         &["--algo", "idastar", "--heuristic", "conflict"],
         &["--algo", "astar", "--heuristic", "conflict"],
     ] {
-        let mut args = vec!["tiles", korf9, "--goal", goal, "--weight", "3", "--json"];
-        args.extend_from_slice(&["--max-depth", "50", "--timeout", "60"]);
-        args.extend_from_slice(extra);
-        let o = frontier(&args);
-        assert_eq!(o.status.code(), Some(0), "{extra:?}: {}", stderr(&o));
-        let v = json(&o);
-        let length = v["length"].as_u64().unwrap();
+        let (length, v) = korf9_solved(&[&limits[..], extra].concat());
         assert!((46..=50).contains(&length), "{extra:?}: {length}");
         assert!(
             v["stats"]["expanded"].as_u64().unwrap() < 20_000_000,
             "{extra:?}"
         );
-        assert_eq!(replay(korf9, 4, &v["moves"]), want, "{extra:?}");
     }
 }
 
@@ -386,20 +389,23 @@ fn astar_within_a_limit_short_of_the_answer_stops_at_once() {
     // Korf's instance 9 takes 46 moves. Within 45, A* stored every (board, depth) pair in
     // reach, 2.1 GB in 30 s; it now leaves out the boards whose heuristic puts the goal past
     // the limit. (The timeout only keeps a regression from hanging the suite.)
-    let korf9 = "3 14 9 11 5 4 8 2 13 12 6 7 10 1 15 0";
-    let goal = "0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15";
-    let args = ["tiles", korf9, "--goal", goal, "--algo", "astar", "--json"];
-    let args = [&args[..], &["--heuristic", "conflict"]].concat();
-    let o = frontier(&[&args[..], &["--max-depth", "45", "--timeout", "60"]].concat());
-    assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
-    let v = json(&o);
+    let astar = [
+        "--algo",
+        "astar",
+        "--heuristic",
+        "conflict",
+        "--timeout",
+        "60",
+    ];
+    let (code, v) = korf9(&[&astar[..], &["--max-depth", "45"]].concat());
+    assert_eq!(code, Some(3), "{v}");
     assert_eq!(
         (v["status"].as_str(), v["limit"].as_str()),
         (Some("limit"), Some("depth"))
     );
     assert!(v["stats"]["stored"].as_u64().unwrap() < 1_000_000, "{v}");
-    let o = frontier(&[&args[..], &["--max-depth", "46", "--timeout", "60"]].concat());
-    assert_eq!(json(&o)["length"], 46, "{}", stderr(&o));
+    let (_, v) = korf9(&[&astar[..], &["--max-depth", "46"]].concat());
+    assert_eq!(v["length"], 46, "{v}");
 }
 
 #[test]

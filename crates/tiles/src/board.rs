@@ -164,19 +164,11 @@ impl fmt::Display for Place {
     }
 }
 
-/// `1 cell`, `9 cells`.
-fn cell_count(count: &usize) -> String {
+/// `count` of `noun`, with an s in the plural: `1 tile`, `9 cells`.
+fn counted(count: &usize, noun: &str) -> String {
     match count {
-        1 => "1 cell".to_owned(),
-        n => format!("{n} cells"),
-    }
-}
-
-/// `1 tile`, `9 tiles`.
-fn tiles(count: &usize) -> String {
-    match count {
-        1 => "1 tile".to_owned(),
-        n => format!("{n} tiles"),
+        1 => format!("1 {noun}"),
+        n => format!("{n} {noun}s"),
     }
 }
 
@@ -194,7 +186,7 @@ pub enum ParseError {
         at: Place,
     },
     /// A tile number at or above the number of cells.
-    #[error("{what}, {at}: tile {tile} is too large for a board of {} (tiles are 0..{max})", cell_count(.cells), max = cells - 1)]
+    #[error("{what}, {at}: tile {tile} is too large for a board of {} (tiles are 0..{max})", counted(.cells, "cell"), max = cells - 1)]
     TileOutOfRange {
         /// `tiles` or `goal`.
         what: &'static str,
@@ -232,7 +224,7 @@ pub enum ParseError {
         what: &'static str,
     },
     /// More tiles than any board has, without `--size`.
-    #[error("{what}: {} given, but a board has at most {MAX_CELLS} cells", tiles(.count))]
+    #[error("{what}: {} given, but a board has at most {MAX_CELLS} cells", counted(.count, "tile"))]
     TooMany {
         /// `tiles` or `goal`.
         what: &'static str,
@@ -242,7 +234,7 @@ pub enum ParseError {
     /// A count that is not a square, without `--size`.
     #[error(
         "{what}: {} do not make a square board; give the size with --size ROWSxCOLS",
-        tiles(.count)
+        counted(.count, "tile")
     )]
     NotSquare {
         /// `tiles` or `goal`.
@@ -251,7 +243,7 @@ pub enum ParseError {
         count: usize,
     },
     /// A count that does not match the board's size.
-    #[error("{what}: {} given, but a {shape} board has {}", tiles(.count), cell_count(.cells))]
+    #[error("{what}: {} given, but a {shape} board has {}", counted(.count, "tile"), counted(.cells, "cell"))]
     WrongCount {
         /// `tiles` or `goal`.
         what: &'static str,
