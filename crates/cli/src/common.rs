@@ -47,7 +47,8 @@ pub struct SearchArgs {
     #[arg(long, value_name = "N", value_parser = parse_states, allow_negative_numbers = true)]
     pub max_states: Option<u64>,
     /// Stop after SECONDS (fractions allowed)
-    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds, allow_negative_numbers = true)]
+    // Hyphen values reach the parser, which explains them: clap took `-inf` for a flag.
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds, allow_hyphen_values = true)]
     pub timeout: Option<Duration>,
     /// Worker threads for the solvers that run in parallel [default: 1; more than the
     /// machine's logical CPUs are not started]

@@ -8,7 +8,7 @@ use frontier_search::{Solution, Status};
 use serde_json::json;
 
 use crate::common::{
-    emit, input_name, plural, read_input, report, report_exploration, to_stderr, Algo, Context,
+    emit, input_name, plural, read_input, report, report_exploration, Algo, Context,
     SearchArgs,
 };
 
@@ -167,12 +167,8 @@ pub fn run(args: Args, ctx: &Context) -> anyhow::Result<ExitCode> {
     args.search.check_weight(algo.name(), algo.is_informed())?;
     let space = RiverSpace::new(puzzle);
     let (algo, outcome) = args.search.solve(ctx, &space, default);
-    if let (Status::Exhausted, Some(note), false) = (outcome.status, &goal_note, args.search.quiet)
-    {
-        to_stderr(note);
-    }
     let quiet = args.search.quiet;
-    report(
+    let code = report(
         ctx,
         &args.search,
         "river",
@@ -180,7 +176,14 @@ pub fn run(args: Args, ctx: &Context) -> anyhow::Result<ExitCode> {
         &outcome,
         |trip| json!(space.trip_names(*trip)),
         |out, plan| render(out, &space, algo, plan, quiet),
-    )
+    )?;
+    // Part of the answer, after the verdict it explains: on stdout, where a pipe keeps it
+    // (stderr carries diagnostics only on a terminal).
+    let human = !quiet && !args.search.json;
+    if let (Status::Exhausted, Some(note), true) = (outcome.status, &goal_note, human) {
+        emit(|out| writeln!(out, "{note}"))?;
+    }
+    Ok(code)
 }
 
 /// Counts the puzzle's reachable positions by distance (in crossings) from the start.

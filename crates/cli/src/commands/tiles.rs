@@ -15,7 +15,7 @@ use frontier_tiles::{
 use serde_json::json;
 
 use crate::common::{
-    count, plural, report, report_exploration, stats_line, to_stderr, Algo, BuildBar, Context,
+    count, emit, plural, report, report_exploration, stats_line, to_stderr, Algo, BuildBar, Context,
     SearchArgs, Stopwatch, TableNeed,
 };
 
@@ -305,11 +305,13 @@ pub fn run(args: Args, ctx: &Context) -> anyhow::Result<ExitCode> {
                 "the parity of the tiles' permutation differs from the parity of the blank's distance to its goal cell"
             };
             ctx.clear_progress();
-            let mut out = std::io::stdout().lock();
-            let _ = writeln!(out, "unsolvable: {why} (decided without searching)");
-            if args.search.stats {
-                let _ = writeln!(out, "{}", stats_line(&outcome.stats));
-            }
+            emit(|out| {
+                writeln!(out, "unsolvable: {why} (decided without searching)")?;
+                if args.search.stats {
+                    writeln!(out, "{}", stats_line(&outcome.stats))?;
+                }
+                Ok(())
+            })?;
             return Ok(ExitCode::from(1));
         }
         let algorithm = if stages {
