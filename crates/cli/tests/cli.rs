@@ -30,7 +30,10 @@ fn usage_errors_exit_2() {
     let minus_infinity = run(&["river", "family", "--timeout", "-inf"]);
     assert_eq!(minus_infinity.status.code(), Some(2));
     let text = stderr(&minus_infinity);
-    assert!(text.contains("'-inf' is not a number of seconds, 0 or more"), "{text}");
+    assert!(
+        text.contains("'-inf' is not a number of seconds, 0 or more"),
+        "{text}"
+    );
     // Whole numbers say what they count and what is allowed (they gave Rust's own words:
     // "invalid digit found in string").
     for (flag, value, says) in [

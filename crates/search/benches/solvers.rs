@@ -12,8 +12,8 @@ use std::time::Instant;
 
 use criterion::{BenchmarkId, Criterion};
 use frontier_search::{
-    bfs, bfs_indexed, bidirectional, explore, explore_indexed, idastar, Config, Indexed,
-    Reversible, Space, Status,
+    astar, bfs, bfs_indexed, bidirectional, explore, explore_indexed, idastar, ucs, Config,
+    Indexed, Reversible, Space, Status,
 };
 
 /// A global allocator that tracks the peak of live heap bytes.
@@ -388,6 +388,39 @@ fn pathfinding_bidirectional(space: &Eight) -> usize {
         - 1
 }
 
+/// `astar` with Manhattan distance: returns the cost of the path found.
+fn frontier_astar(space: &Eight) -> u64 {
+    astar(space, &Config::default()).solution.unwrap().cost
+}
+
+fn pathfinding_astar(space: &Eight) -> u64 {
+    let goal = space.goal.tiles;
+    pathfinding::prelude::astar(
+        &space.start,
+        |b| successor_array(b, false).map(|next| (next, 1u64)),
+        |b| u64::from(b.h),
+        |b| b.tiles == goal,
+    )
+    .unwrap()
+    .1
+}
+
+/// `ucs` (every move costs 1): returns the cost of the path found.
+fn frontier_ucs(space: &Eight) -> u64 {
+    ucs(space, &Config::default()).solution.unwrap().cost
+}
+
+fn pathfinding_dijkstra(space: &Eight) -> u64 {
+    let goal = space.goal.tiles;
+    pathfinding::prelude::dijkstra(
+        &space.start,
+        |b| successor_array(b, false).map(|next| (next, 1u64)),
+        |b| b.tiles == goal,
+    )
+    .unwrap()
+    .1
+}
+
 /// Returns (length, expansions).
 fn frontier_idastar(space: &Fifteen) -> (usize, u64) {
     let outcome = idastar(space, &Config::default());
@@ -576,7 +609,7 @@ fn plain_idastar(space: &Fifteen) -> (usize, u64) {
 type Measure = fn(&Eight) -> u64;
 
 /// The 8-puzzle measures by name, for `--sample` and `--profile`.
-const MEASURES: [(&str, Measure); 14] = [
+const MEASURES: [(&str, Measure); 18] = [
     ("indexed", frontier_explore_indexed),
     ("ranked", ranked_explore),
     ("explore", frontier_explore),
@@ -591,6 +624,10 @@ const MEASURES: [(&str, Measure); 14] = [
     ("pf-bfs", |s| pathfinding_bfs(s) as u64),
     ("bidirectional", |s| frontier_bidirectional(s) as u64),
     ("pf-bidirectional", |s| pathfinding_bidirectional(s) as u64),
+    ("astar", frontier_astar),
+    ("pf-astar", pathfinding_astar),
+    ("ucs", frontier_ucs),
+    ("pf-dijkstra", pathfinding_dijkstra),
 ];
 
 /// The measure called `name`.
@@ -657,6 +694,8 @@ fn print_table() {
             "bidirectional",
             "pf-bidirectional",
         ),
+        ("astar, Manhattan (cost)", "astar", "pf-astar"),
+        ("ucs vs dijkstra (cost)", "ucs", "pf-dijkstra"),
     ];
     let baselines = [
         ("hand-written FxHashSet explore", "plain", 181_440),
@@ -821,7 +860,8 @@ fn benches(c: &mut Criterion) {
 
 /// Runs one side of one pair 20 times, for a profiler: `--profile NAME` with NAME one of
 /// `explore`, `explore-2`, `frontier-search`, `reach`, `plain`, `ranked`, `plain-bfs`, `bfs`,
-/// `par-bfs`, `bfs-indexed`, `pf-bfs`, `bidirectional`, `pf-bidirectional`, `idastar`, `pf-idastar` (the
+/// `par-bfs`, `bfs-indexed`, `pf-bfs`, `bidirectional`, `pf-bidirectional`, `astar`, `pf-astar`,
+/// `ucs`, `pf-dijkstra`, `idastar`, `pf-idastar` (the
 /// bidirectional pair runs 1000 times); or both sides in turn, as the table times them:
 /// `both-explore`, `both-bidirectional`.
 fn profile(name: &str) {

@@ -8,8 +8,7 @@ use frontier_search::{Solution, Status};
 use serde_json::json;
 
 use crate::common::{
-    emit, input_name, plural, read_input, report, report_exploration, Algo, Context,
-    SearchArgs,
+    emit, input_name, plural, read_input, report, report_exploration, Algo, Context, SearchArgs,
 };
 
 /// The arguments of `frontier river`.

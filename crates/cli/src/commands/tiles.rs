@@ -15,8 +15,8 @@ use frontier_tiles::{
 use serde_json::json;
 
 use crate::common::{
-    count, emit, plural, report, report_exploration, stats_line, to_stderr, Algo, BuildBar, Context,
-    SearchArgs, Stopwatch, TableNeed,
+    count, emit, plural, report, report_exploration, stats_line, to_stderr, Algo, BuildBar,
+    Context, SearchArgs, Stopwatch, TableNeed,
 };
 
 /// The arguments of `frontier tiles`.
