@@ -560,11 +560,18 @@ impl<S: Hash + Eq, M: Clone> Arena<S, M> {
         insert
     }
 
-    /// [`Arena::insert`] that gives the move back with the id of a state already stored, for a
-    /// solver that may re-link it: `Ok(new id)` or `Err((seen id, mv))`; no move is cloned.
+    /// [`Arena::insert_hashed`] that gives the move back with the id of a state already stored,
+    /// for a solver that may re-link it: `Ok(new id)` or `Err((seen id, mv))`; no move is
+    /// cloned.
     #[inline]
-    pub fn insert_or_return(&mut self, state: S, parent: u32, mv: M) -> Result<u32, (u32, M)> {
-        match self.set.insert_hashed(hash_of(&state), state) {
+    pub fn insert_or_return_hashed(
+        &mut self,
+        hash: u64,
+        state: S,
+        parent: u32,
+        mv: M,
+    ) -> Result<u32, (u32, M)> {
+        match self.set.insert_hashed(hash, state) {
             Insert::New(id) => {
                 self.parents.push(parent);
                 self.moves.push(mv);

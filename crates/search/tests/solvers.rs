@@ -27,6 +27,17 @@ struct Graph {
 }
 
 impl Graph {
+    /// The same graph with every edge cost and estimate multiplied by `factor`.
+    fn scaled(&self, factor: Cost) -> Graph {
+        Graph {
+            edges: (self.edges.iter())
+                .map(|&(from, to, cost)| (from, to, cost * factor))
+                .collect(),
+            estimate: self.estimate.iter().map(|&e| e * factor).collect(),
+            ..self.clone()
+        }
+    }
+
     /// The same graph, telling the engine its dearest edge's cost.
     fn declaring_its_max_step(&self) -> Graph {
         let max_step = self
@@ -310,6 +321,23 @@ proptest! {
                     prop_assert_eq!(outcome.status, Status::Solved, "{}", name);
                     prop_assert_eq!(outcome.solution.as_ref().unwrap().cost, cost, "{}", name);
                     assert_replays(&graph, &outcome);
+                }
+                None => prop_assert_ne!(outcome.status, Status::Solved, "{}", name),
+            }
+        }
+        // Costs past 32 bits: the open list moves to its wide entries as they appear.
+        let factor = 1 << 33;
+        let large = graph.scaled(factor);
+        for (name, outcome) in [
+            ("ucs, costs past 32 bits", ucs(&large, &Config::default())),
+            ("astar, costs past 32 bits", astar(&large, &Config::default())),
+        ] {
+            match cheapest {
+                Some(cost) => {
+                    prop_assert_eq!(outcome.status, Status::Solved, "{}", name);
+                    let found = outcome.solution.as_ref().unwrap().cost;
+                    prop_assert_eq!(found, cost * factor, "{}", name);
+                    assert_replays(&large, &outcome);
                 }
                 None => prop_assert_ne!(outcome.status, Status::Solved, "{}", name),
             }
