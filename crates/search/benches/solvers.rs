@@ -3,6 +3,7 @@
 //!
 //! Run with `cargo bench -p frontier-search --bench solvers`. Before criterion's timings, it
 //! prints a table of peak heap memory (a counting allocator) and, for IDA*, expansions per second.
+//! `-- --large-astar` instead times A* on a 15-puzzle of about 14 M expansions.
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
@@ -302,6 +303,14 @@ fn korf_nine() -> Fifteen {
     }
 }
 
+fn korf_one() -> Fifteen {
+    Tiles {
+        // Korf (1985), instance 1: 57 moves.
+        start: Board::parse("14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3", true),
+        ..korf_nine()
+    }
+}
+
 // ---------------------------------------------------------------------------------------------
 // The pairs measured.
 
@@ -419,6 +428,53 @@ fn pathfinding_dijkstra(space: &Eight) -> u64 {
     )
     .unwrap()
     .1
+}
+
+/// A solve that returns (cost, expansions).
+type Solver = dyn Fn() -> (u64, u64);
+
+/// A* at scale (`--large-astar`): Korf's 15-puzzle #1, about 14 M expansions and over a GB a
+/// side, too long for the table's nine runs. Frontier and pathfinding take turns for two rounds;
+/// prints each side's fastest solve, expansions and peak heap.
+fn large_astar() {
+    let fifteen = korf_one();
+    let goal = fifteen.goal.tiles;
+    let frontier = || {
+        let outcome = astar(&fifteen, &Config::default());
+        (outcome.solution.unwrap().cost, outcome.stats.expanded)
+    };
+    let pathfinding = || {
+        let expansions = Cell::new(0u64);
+        let (_, cost) = pathfinding::prelude::astar(
+            &fifteen.start,
+            |b| {
+                expansions.set(expansions.get() + 1);
+                successor_array(b, true).map(|next| (next, 1u64))
+            },
+            |b| u64::from(b.h),
+            |b| b.tiles == goal,
+        )
+        .unwrap();
+        (cost, expansions.get())
+    };
+    let sides: [(&str, &Solver); 2] = [("frontier", &frontier), ("pathfinding", &pathfinding)];
+    let mut best = [(f64::INFINITY, 0, 0); 2];
+    for _ in 0..2 {
+        for (k, (_, solve)) in sides.iter().enumerate() {
+            let start = Instant::now();
+            let ((cost, expansions), peak) = peak_of(solve);
+            let seconds = start.elapsed().as_secs_f64();
+            assert_eq!(cost, 57, "Korf's #1 takes 57 moves");
+            best[k] = (best[k].0.min(seconds), expansions, peak);
+        }
+    }
+    for ((name, _), (seconds, expansions, peak)) in sides.iter().zip(best) {
+        println!(
+            "astar, Korf's 15-puzzle #1, {name}: {seconds:.2} s, {expansions} expansions, {:.0} MiB peak heap",
+            peak as f64 / (1 << 20) as f64
+        );
+    }
+    println!("ratio: {:.2}x", best[1].0 / best[0].0);
 }
 
 /// Returns (length, expansions).
@@ -899,6 +955,9 @@ fn main() {
     }
     if let Some(at) = args.iter().position(|a| a == "--profile") {
         return profile(&args[at + 1]);
+    }
+    if args.iter().any(|a| a == "--large-astar") {
+        return large_astar();
     }
     print_table();
     if args.iter().any(|a| a == "--table-only") {
