@@ -431,7 +431,7 @@ fn pathfinding_dijkstra(space: &Eight) -> u64 {
 }
 
 /// A solve that returns (cost, expansions).
-type Solver = dyn Fn() -> (u64, u64);
+type Solver<'a> = dyn Fn() -> (u64, u64) + 'a;
 
 /// A* at scale (`--large-astar`): Korf's 15-puzzle #1, about 14 M expansions and over a GB a
 /// side, too long for the table's nine runs. Frontier and pathfinding take turns for two rounds;
@@ -457,7 +457,7 @@ fn large_astar() {
         .unwrap();
         (cost, expansions.get())
     };
-    let sides: [(&str, &Solver); 2] = [("frontier", &frontier), ("pathfinding", &pathfinding)];
+    let sides: [(&str, &Solver<'_>); 2] = [("frontier", &frontier), ("pathfinding", &pathfinding)];
     let mut best = [(f64::INFINITY, 0, 0); 2];
     for _ in 0..2 {
         for (k, (_, solve)) in sides.iter().enumerate() {
