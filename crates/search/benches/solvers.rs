@@ -900,6 +900,21 @@ fn benches(c: &mut Criterion) {
     });
     group.finish();
 
+    for (name, ours, theirs) in [
+        (
+            "astar/tiles/3x3",
+            frontier_astar as Measure,
+            pathfinding_astar as Measure,
+        ),
+        ("ucs/tiles/3x3", frontier_ucs, pathfinding_dijkstra),
+    ] {
+        let mut group = c.benchmark_group(name);
+        group.sample_size(20);
+        group.bench_function("frontier", |b| b.iter(|| ours(black_box(&eight))));
+        group.bench_function("pathfinding", |b| b.iter(|| theirs(black_box(&eight))));
+        group.finish();
+    }
+
     let fifteen = korf_nine();
     let mut group = c.benchmark_group("idastar/tiles/4x4");
     group.sample_size(10);

@@ -1,6 +1,5 @@
 //! The graph searches: every seen state is stored once, so no state is expanded twice.
 
-use std::collections::BinaryHeap;
 use std::hash::Hash;
 
 use rustc_hash::FxHashMap;
@@ -8,6 +7,7 @@ use rustc_hash::FxHashMap;
 use crate::arena::{hash_of, Arena, Insert, AHEAD};
 use crate::bits::{bits_budget, BitSet};
 use crate::config::{weigh, Config, Meter, Reach};
+use crate::open::OpenList;
 use crate::outcome::{Limit, Outcome, Solution, Stats, Status};
 use crate::space::{Cost, Indexed, Reversible, Space};
 
@@ -566,37 +566,6 @@ impl<S: Hash + Eq + Clone> Expanded<(S, u32)> for Shallowest<S> {
     }
 }
 
-/// The open list: entries ordered by `f`, ties broken towards the deeper `g` (closer to a goal),
-/// then towards the state stored first. While every `f` and `g` fits in 32 bits an entry is
-/// one `u128` (16 bytes, compared without a branch); the first that does not moves the list to
-/// wide entries for good.
-enum OpenList {
-    Narrow(BinaryHeap<u128>),
-    Wide(BinaryHeap<Open>),
-}
-
-/// A wide entry, for costs past 32 bits. The heap's greatest entry comes out first.
-#[derive(PartialEq, Eq)]
-struct Open {
-    /// `!f` above `g`: one comparison ranks both.
-    key: u128,
-    id: u32,
-}
-
-impl Ord for Open {
-    #[inline]
-    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
-        self.key.cmp(&other.key).then(other.id.cmp(&self.id))
-    }
-}
-
-impl PartialOrd for Open {
-    #[inline]
-    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
-        Some(self.cmp(other))
-    }
-}
-
 /// How a best-first search reached a state: the cost of its cheapest known path and that path's
 /// depth in moves, in 12 bytes, so that the two are read with one cache miss (in separate
 /// vectors, two; as a `(u64, u32)`, 16 bytes). Measured on a 15-puzzle A* of 13.8 M
@@ -615,70 +584,6 @@ impl Reached {
     fn get(self) -> (Cost, u32) {
         let [low, high, depth] = self.0;
         ((u64::from(high) << 32) | u64::from(low), depth)
-    }
-}
-
-/// The most a narrow entry's `f` or `g` may be.
-const NARROW_MAX: Cost = u32::MAX as Cost;
-
-impl OpenList {
-    fn new() -> Self {
-        OpenList::Narrow(BinaryHeap::new())
-    }
-
-    fn len(&self) -> usize {
-        match self {
-            OpenList::Narrow(heap) => heap.len(),
-            OpenList::Wide(heap) => heap.len(),
-        }
-    }
-
-    /// `!f`, `g` and `!id` from the top: the greatest entry is the least `f`, then the
-    /// greatest `g`, then the least id.
-    #[inline]
-    fn narrow(f: Cost, g: Cost, id: u32) -> u128 {
-        (u128::from(!(f as u32)) << 96) | (u128::from(g as u32) << 64) | u128::from(!id)
-    }
-
-    #[inline]
-    fn wide(f: Cost, g: Cost, id: u32) -> Open {
-        Open {
-            key: (u128::from(!f) << 64) | u128::from(g),
-            id,
-        }
-    }
-
-    #[inline]
-    fn push(&mut self, f: Cost, g: Cost, id: u32) {
-        match self {
-            OpenList::Narrow(heap) if f <= NARROW_MAX && g <= NARROW_MAX => {
-                heap.push(Self::narrow(f, g, id));
-            }
-            OpenList::Narrow(heap) => {
-                let widened = std::mem::take(heap).into_iter().map(|entry| {
-                    let (f, g, id) = (!(entry >> 96) as u32, (entry >> 64) as u32, !entry as u32);
-                    Self::wide(f.into(), g.into(), id)
-                });
-                let mut wide: BinaryHeap<Open> = widened.collect();
-                wide.push(Self::wide(f, g, id));
-                *self = OpenList::Wide(wide);
-            }
-            OpenList::Wide(heap) => heap.push(Self::wide(f, g, id)),
-        }
-    }
-
-    /// The first entry's `f`, `g` and id.
-    #[inline]
-    fn pop(&mut self) -> Option<(Cost, Cost, u32)> {
-        match self {
-            OpenList::Narrow(heap) => heap.pop().map(|entry| {
-                let f = !(entry >> 96) as u32;
-                (f.into(), u64::from((entry >> 64) as u32), !entry as u32)
-            }),
-            OpenList::Wide(heap) => heap
-                .pop()
-                .map(|entry| (!((entry.key >> 64) as Cost), entry.key as Cost, entry.id)),
-        }
     }
 }
 
@@ -1189,37 +1094,4 @@ pub(crate) enum Hit {
 /// The end of a bidirectional layer: meeting `other` (the goal test's type is a formality).
 fn meeting<S, M>(other: &Arena<S, M>) -> Ends<'_, S, M, fn(&S) -> bool> {
     Ends::Meeting(other)
-}
-
-#[cfg(test)]
-mod tests {
-    use std::cmp::Reverse;
-
-    use proptest::prelude::*;
-
-    use super::*;
-
-    proptest! {
-        /// The open list gives its entries back least `f` first, then greatest `g`, then least
-        /// id, before and after costs past 32 bits move it to wide entries.
-        #[test]
-        fn the_open_list_keeps_its_order_across_the_move_to_wide_entries(
-            entries in proptest::collection::vec((0u64..6, 0u64..6, any::<bool>()), 1..60),
-            wide_from in 0usize..60,
-        ) {
-            let mut open = OpenList::new();
-            let mut expected = Vec::new();
-            for (id, &(f, g, big)) in entries.iter().enumerate() {
-                // Past `wide_from`, some costs pass 32 bits.
-                let scale = if big && id >= wide_from { 1 << 40 } else { 1 };
-                let (f, g) = (f * scale, g * scale);
-                open.push(f, g, id as u32);
-                expected.push((f, Reverse(g), id as u32));
-            }
-            expected.sort();
-            let popped: Vec<_> = std::iter::from_fn(|| open.pop()).collect();
-            let expected: Vec<_> = expected.into_iter().map(|(f, Reverse(g), id)| (f, g, id)).collect();
-            prop_assert_eq!(popped, expected);
-        }
-    }
 }

@@ -57,6 +57,7 @@ mod config;
 mod explore;
 mod graph;
 mod layers;
+mod open;
 mod outcome;
 mod parallel;
 mod space;
