@@ -8,7 +8,7 @@
 //! that would widen the span past that moves the list to a binary heap for good.
 
 use std::cmp::Ordering;
-use std::collections::BinaryHeap;
+use std::collections::{BinaryHeap, VecDeque};
 
 use crate::space::Cost;
 
@@ -96,9 +96,10 @@ impl OpenList {
     }
 }
 
-/// The buckets: `by_f[f - base]` holds the entries of that `f`.
+/// The buckets: `by_f[f - base]` holds the entries of that `f`. A deque, so that an `f` below
+/// `base` (an inconsistent heuristic) adds buckets in front at the cost of the gap alone.
 pub(crate) struct Buckets {
-    by_f: Vec<SameF>,
+    by_f: VecDeque<SameF>,
     /// The `f` of `by_f[0]`.
     base: Cost,
     /// Every bucket below this index is empty.
@@ -129,7 +130,7 @@ struct Queue {
 impl Buckets {
     fn new() -> Self {
         Buckets {
-            by_f: Vec::new(),
+            by_f: VecDeque::new(),
             base: 0,
             lowest: 0,
             len: 0,
@@ -151,8 +152,9 @@ impl Buckets {
             if below + self.by_f.len() as Cost >= MAX_SPAN {
                 return false;
             }
-            let front = (0..below).map(|_| SameF::default());
-            self.by_f.splice(0..0, front);
+            for _ in 0..below {
+                self.by_f.push_front(SameF::default());
+            }
             self.base = f;
             self.lowest = 0;
         } else if f - self.base >= MAX_SPAN {
