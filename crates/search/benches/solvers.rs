@@ -698,13 +698,15 @@ fn measure(name: &str) -> Measure {
 const SAMPLES: usize = 9;
 
 /// Times one run of measure `name` in a new process of this program (`--sample NAME`), which
-/// prints its answer and the seconds it took.
-fn sample(name: &str) -> (u64, f64) {
+/// prints its answer and the seconds it took; on CPU `cpu` alone, if given.
+fn sample(name: &str, cpu: Option<usize>) -> (u64, f64) {
     let exe = std::env::current_exe().expect("the bench knows its own path");
-    let out = std::process::Command::new(exe)
-        .args(["--sample", name])
-        .output()
-        .expect("the bench can start itself");
+    let mut command = std::process::Command::new(exe);
+    command.args(["--sample", name]);
+    if let Some(cpu) = cpu {
+        command.args(["--cpu", &cpu.to_string()]);
+    }
+    let out = command.output().expect("the bench can start itself");
     let text = String::from_utf8_lossy(&out.stdout);
     let mut words = text.split_whitespace();
     let mut next = || {
@@ -716,6 +718,34 @@ fn sample(name: &str) -> (u64, f64) {
     let seconds = next().parse().expect("seconds");
     (answer, seconds)
 }
+
+/// The CPUs this process may run on.
+fn allowed_cpus() -> Vec<usize> {
+    // SAFETY: `cpu_set_t` is plain bits, zeroed is empty; sched_getaffinity writes at most its
+    // size, and CPU_ISSET reads within it.
+    unsafe {
+        let mut set: libc::cpu_set_t = std::mem::zeroed();
+        if libc::sched_getaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &mut set) != 0 {
+            return Vec::new();
+        }
+        (0..libc::CPU_SETSIZE as usize)
+            .filter(|&cpu| libc::CPU_ISSET(cpu, &set))
+            .collect()
+    }
+}
+
+/// Keeps this process on `cpu` alone (a hint: if the system refuses, it runs anywhere).
+fn pin_to(cpu: usize) {
+    // SAFETY: as in `allowed_cpus`; sched_setaffinity only reads the set.
+    unsafe {
+        let mut set: libc::cpu_set_t = std::mem::zeroed();
+        libc::CPU_SET(cpu, &mut set);
+        libc::sched_setaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &set);
+    }
+}
+
+/// The measures that start threads of their own, and so are not pinned to one CPU.
+const THREADED: [&str; 2] = ["explore-2", "par-bfs"];
 
 /// The least and the median of some times, in milliseconds.
 fn best_and_median(mut times: Vec<f64>) -> (f64, f64) {
@@ -729,7 +759,10 @@ fn best_and_median(mut times: Vec<f64>) -> (f64, f64) {
 /// within one process, a side's time depended on what ran before it (whether the allocator
 /// had freed memory to hand out again or faulted in fresh pages), by up to a third for
 /// frontier and up to a half for pathfinding. A new process starts every run from the same
-/// state, the one a user's run of a search starts from.
+/// state, the one a user's run of a search starts from. In round `k` both sides run on the
+/// same CPU, the allowed CPUs taken in turn, so that each side meets each CPU equally: on a
+/// shared machine one CPU may be busier than another (here, runs on one CPU took 22 ms, on the
+/// other 14 ms), and which one the system picked decided a ratio.
 fn print_table() {
     let eight = eight_puzzle();
     let fifteen = korf_nine();
@@ -753,6 +786,8 @@ fn print_table() {
         ("astar, Manhattan (cost)", "astar", "pf-astar"),
         ("ucs vs dijkstra (cost)", "ucs", "pf-dijkstra"),
     ];
+    let cpus = allowed_cpus();
+    let cpu_of = |round: usize| (!cpus.is_empty()).then(|| cpus[round % cpus.len()]);
     let baselines = [
         ("hand-written FxHashSet explore", "plain", 181_440),
         ("hand-written bit-array explore", "ranked", 181_440),
@@ -761,7 +796,8 @@ fn print_table() {
     for (label, name, answer) in baselines {
         let (got, peak) = peak_of(|| measure(name)(&eight));
         assert_eq!(got, answer, "{label}");
-        let (best, _) = best_and_median((0..SAMPLES).map(|_| sample(name).1).collect());
+        let times = (0..SAMPLES).map(|k| sample(name, cpu_of(k)).1).collect();
+        let (best, _) = best_and_median(times);
         println!(
             "{label:<34} {best:>12.2} ms (best of {SAMPLES} processes), {:.2} MiB peak heap",
             peak as f64 / (1 << 20) as f64
@@ -772,9 +808,10 @@ fn print_table() {
         let (b, mb) = peak_of(|| measure(theirs)(&eight));
         assert_eq!(a, b, "{label}: the two libraries disagree");
         let (mut times_a, mut times_b) = (Vec::new(), Vec::new());
-        for _ in 0..SAMPLES {
+        for k in 0..SAMPLES {
             for (name, times, answer) in [(ours, &mut times_a, a), (theirs, &mut times_b, b)] {
-                let (got, seconds) = sample(name);
+                let cpu = cpu_of(k).filter(|_| !THREADED.contains(&name));
+                let (got, seconds) = sample(name, cpu);
                 assert_eq!(got, answer, "{name} in a new process");
                 times.push(seconds);
             }
@@ -962,6 +999,9 @@ fn profile(name: &str) {
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     if let Some(at) = args.iter().position(|a| a == "--sample") {
+        if let Some(cpu) = args.iter().position(|a| a == "--cpu") {
+            pin_to(args[cpu + 1].parse().expect("--cpu takes a CPU number"));
+        }
         let eight = eight_puzzle();
         let f = measure(&args[at + 1]);
         let start = Instant::now();
