@@ -267,10 +267,13 @@ impl Indexed for Tiles<3, 3> {
 }
 
 /// The successors as pathfinding wants them: an iterator, here over a fixed array (no heap).
+type SuccessorArray<const W: usize, const H: usize> =
+    std::iter::Flatten<std::array::IntoIter<Option<Board<W, H>>, 4>>;
+
 fn successor_array<const W: usize, const H: usize>(
     board: &Board<W, H>,
     blank_first: bool,
-) -> impl Iterator<Item = Board<W, H>> {
+) -> SuccessorArray<W, H> {
     let mut out = [None; 4];
     let mut n = 0;
     board.neighbours(blank_first, |_, next| {
@@ -278,6 +281,28 @@ fn successor_array<const W: usize, const H: usize>(
         n += 1;
     });
     out.into_iter().flatten()
+}
+
+/// Successors with their step costs, each 1, as pathfinding's cost-driven solvers take them.
+struct UnitCosts<I>(I);
+
+impl<S, I: Iterator<Item = S>> Iterator for UnitCosts<I> {
+    type Item = (S, u64);
+
+    #[inline]
+    fn next(&mut self) -> Option<(S, u64)> {
+        self.0.next().map(|next| (next, 1))
+    }
+}
+
+/// The 15-puzzle's successors with unit costs, each call counted in `expansions`.
+fn counted_successors(
+    expansions: &Cell<u64>,
+) -> impl Fn(&Board<4, 4>) -> UnitCosts<SuccessorArray<4, 4>> + '_ {
+    move |b| {
+        expansions.set(expansions.get() + 1);
+        UnitCosts(successor_array(b, true))
+    }
 }
 
 type Eight = Tiles<3, 3>;
@@ -406,7 +431,7 @@ fn pathfinding_astar(space: &Eight) -> u64 {
     let goal = space.goal.tiles;
     pathfinding::prelude::astar(
         &space.start,
-        |b| successor_array(b, false).map(|next| (next, 1u64)),
+        |b| UnitCosts(successor_array(b, false)),
         |b| u64::from(b.h),
         |b| b.tiles == goal,
     )
@@ -423,7 +448,7 @@ fn pathfinding_dijkstra(space: &Eight) -> u64 {
     let goal = space.goal.tiles;
     pathfinding::prelude::dijkstra(
         &space.start,
-        |b| successor_array(b, false).map(|next| (next, 1u64)),
+        |b| UnitCosts(successor_array(b, false)),
         |b| b.tiles == goal,
     )
     .unwrap()
@@ -447,10 +472,7 @@ fn large_astar() {
         let expansions = Cell::new(0u64);
         let (_, cost) = pathfinding::prelude::astar(
             &fifteen.start,
-            |b| {
-                expansions.set(expansions.get() + 1);
-                successor_array(b, true).map(|next| (next, 1u64))
-            },
+            counted_successors(&expansions),
             |b| u64::from(b.h),
             |b| b.tiles == goal,
         )
@@ -490,10 +512,7 @@ fn pathfinding_idastar(space: &Fifteen) -> (usize, u64) {
     let goal = space.goal.tiles;
     let (path, _) = pathfinding::prelude::idastar(
         &space.start,
-        |b| {
-            expansions.set(expansions.get() + 1);
-            successor_array(b, true).map(|next| (next, 1u64))
-        },
+        counted_successors(&expansions),
         |b| u64::from(b.h),
         |b| b.tiles == goal,
     )
