@@ -1,11 +1,15 @@
 //! The open list of the best-first searches (`ucs`, `astar`): entries `(f, g, id)` given back
 //! least `f` first, then greatest `g` (closer to a goal), then in the order they came.
 //!
-//! While the `f`s waiting span fewer than [`MAX_SPAN`] values, entries wait in buckets, one
-//! per `f` and, within it, one per `g` (Dial 1969; for A*, Burns et al. 2012, "Implementing
-//! fast heuristic search code"): a push appends an id, a pop takes the first id of the
-//! greatest `g` of the least `f`, and no entry is ever compared with another. The first `f`
-//! that would widen the span past that moves the list to a binary heap for good.
+//! Entries wait in buckets, one per `f` and, within it, one per `g` (Dial 1969; for A*, Burns
+//! et al. 2012, "Implementing fast heuristic search code"): a push appends an id, a pop takes
+//! the first id of the greatest `g` of the least `f`, and no entry is ever compared with
+//! another. Buckets suit `f`s that are dense: the list moves to a binary heap for good when the
+//! `f`s waiting would span [`MAX_SPAN`] values or more, when one `f` would hold more than
+//! [`MAX_GS`] distinct `g`s, or when pops have skipped more than [`SKIPS_PER_POP`] empty
+//! buckets each on average (an inconsistent heuristic sending entries far below the rest). The
+//! heap takes ties by least id, which is the order they came except for a state queued again
+//! at a lower cost.
 
 use std::cmp::Ordering;
 use std::collections::{BinaryHeap, VecDeque};
@@ -15,6 +19,14 @@ use crate::space::Cost;
 /// The most distinct `f` values the buckets span at once: bucket headers cost 24 bytes each,
 /// so at most 1.5 MiB of them.
 const MAX_SPAN: Cost = 1 << 16;
+
+/// The most distinct `g` values one bucket holds: a `g` lower than the greatest is put in
+/// place by shifting the queues above it.
+const MAX_GS: usize = 1 << 10;
+
+/// The most empty buckets pops may skip on average (beyond one whole span): past it, finding
+/// the least `f` costs more than a heap would.
+const SKIPS_PER_POP: u64 = 64;
 
 /// The open list.
 pub(crate) enum OpenList {
@@ -68,7 +80,13 @@ impl OpenList {
     #[inline]
     pub fn pop(&mut self) -> Option<(Cost, Cost, u32)> {
         match self {
-            OpenList::Buckets(buckets) => buckets.pop(),
+            OpenList::Buckets(buckets) => {
+                let first = buckets.pop();
+                if buckets.skipped > SKIPS_PER_POP * buckets.pops + MAX_SPAN {
+                    self.move_to_heap();
+                }
+                first
+            }
             OpenList::Narrow(heap) => heap.pop().map(from_narrow),
             OpenList::Wide(heap) => heap.pop().map(|entry| entry.get()),
         }
@@ -80,18 +98,17 @@ impl OpenList {
         let OpenList::Buckets(buckets) = self else {
             return;
         };
-        let entries: Vec<(Cost, Cost, u32)> = std::iter::from_fn(|| buckets.pop()).collect();
-        let narrow_fits = entries
-            .iter()
-            .all(|&(f, g, _)| f <= NARROW_MAX && g <= NARROW_MAX);
-        // The heaps order ties by id, the buckets by arrival: in a few cases (a state queued
-        // again at a lower cost) the two differ, and the heap then takes them its way.
-        *self = if narrow_fits {
-            let heap = entries.into_iter().map(|(f, g, id)| narrow(f, g, id));
-            OpenList::Narrow(heap.collect())
+        // Bounds on the greatest `f` and `g` waiting, read from the buckets' headers.
+        let top_f = (buckets.base).saturating_add(buckets.by_f.len().saturating_sub(1) as Cost);
+        let top_g = (buckets.by_f.iter())
+            .filter_map(|same_f| same_f.by_g.last().map(|(g, _)| *g))
+            .max()
+            .unwrap_or(0);
+        let entries = std::iter::from_fn(|| buckets.pop());
+        *self = if top_f <= NARROW_MAX && top_g <= NARROW_MAX {
+            OpenList::Narrow(entries.map(|(f, g, id)| narrow(f, g, id)).collect())
         } else {
-            let heap = entries.into_iter().map(|(f, g, id)| Wide::new(f, g, id));
-            OpenList::Wide(heap.collect())
+            OpenList::Wide(entries.map(|(f, g, id)| Wide::new(f, g, id)).collect())
         };
     }
 }
@@ -108,6 +125,9 @@ pub(crate) struct Buckets {
     /// Emptied queues' vectors, for new queues to reuse: a search whose every expansion opens
     /// a new `f` or `g` (a chain) allocates nothing per node.
     spare: Vec<Vec<u32>>,
+    /// Pops made, and empty buckets they skipped to find the least `f`.
+    pops: u64,
+    skipped: u64,
 }
 
 /// The most emptied queues' vectors kept for reuse.
@@ -135,11 +155,14 @@ impl Buckets {
             lowest: 0,
             len: 0,
             spare: Vec::new(),
+            pops: 0,
+            skipped: 0,
         }
     }
 
-    /// Queues an entry; `false` (and nothing queued) if its `f` would make the buckets span
-    /// [`MAX_SPAN`] values or more.
+    /// Queues an entry; `false` (and nothing queued, though the buckets may have moved) if its
+    /// `f` would make the buckets span [`MAX_SPAN`] values or more, or its bucket hold more
+    /// than [`MAX_GS`] distinct `g`s.
     #[inline]
     fn push(&mut self, f: Cost, g: Cost, id: u32) -> bool {
         if self.len == 0 {
@@ -149,7 +172,8 @@ impl Buckets {
         } else if f < self.base {
             // An `f` below every bucket (an inconsistent heuristic): buckets go in front.
             let below = self.base - f;
-            if below + self.by_f.len() as Cost >= MAX_SPAN {
+            // `below` first: the sum could pass u64::MAX (a base near it, an `f` near 0).
+            if below >= MAX_SPAN || below + self.by_f.len() as Cost >= MAX_SPAN {
                 return false;
             }
             for _ in 0..below {
@@ -170,8 +194,10 @@ impl Buckets {
         if at >= self.by_f.len() {
             self.by_f.resize_with(at + 1, SameF::default);
         }
+        if !self.by_f[at].push(g, id, &mut self.spare) {
+            return false;
+        }
         self.lowest = self.lowest.min(at);
-        self.by_f[at].push(g, id, &mut self.spare);
         self.len += 1;
         true
     }
@@ -183,7 +209,9 @@ impl Buckets {
         }
         while self.by_f[self.lowest].by_g.is_empty() {
             self.lowest += 1;
+            self.skipped += 1;
         }
+        self.pops += 1;
         let f = self.base + self.lowest as Cost;
         let (g, id) = self.by_f[self.lowest].pop(&mut self.spare);
         self.len -= 1;
@@ -192,21 +220,31 @@ impl Buckets {
 }
 
 impl SameF {
+    /// Queues `id` under `g`; `false` (and nothing queued) if that would make [`MAX_GS`] + 1
+    /// distinct `g`s.
     #[inline]
-    fn push(&mut self, g: Cost, id: u32, spare: &mut Vec<Vec<u32>>) {
-        // Most pushes go to the greatest `g` or near it: look from the end.
-        let mut at = self.by_g.len();
-        while at > 0 && self.by_g[at - 1].0 > g {
-            at -= 1;
+    fn push(&mut self, g: Cost, id: u32, spare: &mut Vec<Vec<u32>>) -> bool {
+        // Most pushes go to the greatest `g`.
+        let at = match self.by_g.last() {
+            Some(&(top, _)) if top < g => self.by_g.len(),
+            Some(&(top, _)) if top == g => {
+                let last = self.by_g.len() - 1;
+                self.by_g[last].1.ids.push(id);
+                return true;
+            }
+            _ => self.by_g.partition_point(|&(other, _)| other < g),
+        };
+        if let Some((_, queue)) = self.by_g.get_mut(at).filter(|(other, _)| *other == g) {
+            queue.ids.push(id);
+            return true;
         }
-        if at > 0 && self.by_g[at - 1].0 == g {
-            self.by_g[at - 1].1.ids.push(id);
-        } else {
-            let mut ids = spare.pop().unwrap_or_default();
-            ids.push(id);
-            let queue = Queue { ids, head: 0 };
-            self.by_g.insert(at, (g, queue));
+        if self.by_g.len() == MAX_GS {
+            return false;
         }
+        let mut ids = spare.pop().unwrap_or_default();
+        ids.push(id);
+        self.by_g.insert(at, (g, Queue { ids, head: 0 }));
+        true
     }
 
     /// Takes the first id of the greatest `g`; the bucket must not be empty.
@@ -297,17 +335,19 @@ mod tests {
         /// re-basing and the moves to the narrow and the wide heap.
         #[test]
         fn the_open_list_gives_entries_back_in_order(
-            steps in proptest::collection::vec((0u64..8, 0u64..8, 0u8..8, 0u8..3), 1..80),
+            steps in proptest::collection::vec((0u64..8, 0u64..8, 0u8..10, 0u8..3), 1..80),
         ) {
             let mut open = OpenList::new();
             let mut model = std::collections::BTreeSet::new();
             for (id, &(f, g, size, pops)) in steps.iter().enumerate() {
                 // f spread over a few far-apart ranges: within the span, past it (a heap),
-                // and past 32 bits (a wide heap).
+                // past 32 bits (a wide heap), and next to u64::MAX (a base there, then an f
+                // near 0, overflowed the span's check).
                 let offset = match size {
                     0..=4 => 0,
                     5 | 6 => MAX_SPAN,
-                    _ => 1 << 40,
+                    7 => 1 << 40,
+                    _ => u64::MAX - 16,
                 };
                 let (f, g) = (f + offset, g + offset / 2);
                 open.push(f, g, id as u32);
@@ -342,6 +382,47 @@ mod tests {
         assert_eq!(open.pop(), Some((f, f, last - 2)));
         assert_eq!(open.pop(), Some((f, f, last - 1)));
         assert_eq!(open.pop(), None);
+    }
+
+    /// Pops everything, checking the order: least f, greatest g, least id.
+    fn drain_in_order(open: &mut OpenList) -> usize {
+        let popped: Vec<_> = std::iter::from_fn(|| open.pop()).collect();
+        let mut sorted = popped.clone();
+        sorted.sort_by_key(|&(f, g, id)| (f, Reverse(g), id));
+        assert_eq!(popped, sorted);
+        popped.len()
+    }
+
+    #[test]
+    fn a_bucket_of_too_many_gs_moves_the_list_to_a_heap() {
+        // One f, its gs arriving greatest first: each went in at the front, past every other
+        // (quadratic: 100,000 entries took 11 s).
+        let mut open = OpenList::new();
+        let count = 4 * MAX_GS as u32;
+        for id in 0..count {
+            open.push(10_000, Cost::from(count - id), id);
+            assert_eq!(matches!(open, OpenList::Buckets(_)), (id as usize) < MAX_GS);
+        }
+        assert_eq!(drain_in_order(&mut open), count as usize);
+    }
+
+    #[test]
+    fn pops_that_skip_too_many_empty_buckets_move_the_list_to_a_heap() {
+        // Over and over, an entry far above another: the pop after the low one skipped the
+        // whole gap again (a gap of 60,000: 6 s for 100,000 rounds).
+        let mut open = OpenList::new();
+        let mut rounds = 0;
+        while matches!(open, OpenList::Buckets(_)) {
+            let id = 2 * rounds;
+            open.push(0, 0, id);
+            open.push(60_000, 0, id + 1);
+            assert_eq!(open.pop(), Some((0, 0, id)));
+            assert_eq!(open.pop(), Some((60_000, 0, id + 1)));
+            rounds += 1;
+            assert!(rounds < 10, "still in buckets after {rounds} rounds");
+        }
+        open.push(7, 0, 1000);
+        assert_eq!(open.pop(), Some((7, 0, 1000)));
     }
 
     #[test]

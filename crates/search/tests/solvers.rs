@@ -944,6 +944,67 @@ fn path_costs_saturate_instead_of_wrapping() {
     }
 }
 
+/// A dead end marked by the heuristic's largest value, as spaces often mark one: S(0) reaches
+/// A(1) for 0 and B(2) for 10; B reaches the dead end D(3) and E(4) for 0; E reaches the goal
+/// G(5) for 0.
+struct DeadEnd;
+
+impl Space for DeadEnd {
+    type State = u8;
+    type Move = u8;
+
+    fn start(&self) -> u8 {
+        0
+    }
+
+    fn is_goal(&self, n: &u8) -> bool {
+        *n == 5
+    }
+
+    fn successors(&self, n: &u8, _: Option<&u8>, mut out: impl FnMut(u8, u8)) {
+        let next: &[u8] = match n {
+            0 => &[1, 2],
+            2 => &[3, 4],
+            4 => &[5],
+            _ => &[],
+        };
+        for &to in next {
+            out(to, to);
+        }
+    }
+
+    fn step_cost(&self, from: &u8, to: &u8) -> Cost {
+        if (*from, *to) == (0, 2) {
+            10
+        } else {
+            0
+        }
+    }
+
+    fn heuristic(&self, n: &u8) -> Cost {
+        if *n == 3 {
+            Cost::MAX
+        } else {
+            0
+        }
+    }
+}
+
+#[test]
+fn a_dead_end_marked_by_the_largest_heuristic_is_passed_over() {
+    // The open list emptied, took D's f (u64::MAX) as its base, and E's f (10) then overflowed
+    // the check of how far below the base it lay: a panic in debug builds, in release an
+    // attempt to add 2^64 buckets.
+    for (name, outcome) in [
+        ("ucs", ucs(&DeadEnd, &Config::default())),
+        ("astar", astar(&DeadEnd, &Config::default())),
+    ] {
+        assert_eq!(outcome.status, Status::Solved, "{name}");
+        let solution = outcome.solution.unwrap();
+        assert_eq!((solution.moves, solution.cost), (vec![2, 4, 5], 10), "{name}");
+    }
+}
+
 /// An endless binary tree whose expansions take two milliseconds each, as a space with costly
 /// successors might, from the given depth on (those above it are instant).
 struct SlowTree {
