@@ -1001,7 +1001,11 @@ fn a_dead_end_marked_by_the_largest_heuristic_is_passed_over() {
     ] {
         assert_eq!(outcome.status, Status::Solved, "{name}");
         let solution = outcome.solution.unwrap();
-        assert_eq!((solution.moves, solution.cost), (vec![2, 4, 5], 10), "{name}");
+        assert_eq!(
+            (solution.moves, solution.cost),
+            (vec![2, 4, 5], 10),
+            "{name}"
+        );
     }
 }
 
