@@ -921,15 +921,15 @@ pub fn printable(text: &str) -> String {
         (c.is_control() && c != '\n')
             || matches!(c, '\u{200e}' | '\u{200f}' | '\u{061c}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
     };
-    text.chars()
-        .map(|c| {
-            if hidden(c) {
-                c.escape_unicode().to_string()
-            } else {
-                c.to_string()
-            }
-        })
-        .collect()
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if hidden(c) {
+            out.extend(c.escape_unicode());
+        } else {
+            out.push(c);
+        }
+    }
+    out
 }
 
 /// Writes to stdout; a closed pipe (`frontier ... | head`) ends the program quietly.

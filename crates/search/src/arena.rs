@@ -552,12 +552,10 @@ impl<S: Hash + Eq, M: Clone> Arena<S, M> {
     /// [`Arena::insert`] with the state's hash already computed (by a parallel worker).
     #[inline]
     pub fn insert_hashed(&mut self, hash: u64, state: S, parent: u32, mv: M) -> Insert {
-        let insert = self.set.insert_hashed(hash, state);
-        if let Insert::New(_) = insert {
-            self.parents.push(parent);
-            self.moves.push(mv);
+        match self.insert_or_return_hashed(hash, state, parent, mv) {
+            Ok(id) => Insert::New(id),
+            Err((id, _)) => Insert::Seen(id),
         }
-        insert
     }
 
     /// [`Arena::insert_hashed`] that gives the move back with the id of a state already stored,

@@ -705,7 +705,7 @@ where
     // `Option`, the compiler multiplied every heuristic by the absent weight anyway (the
     // uninitialised bits, often a subnormal, cost a microcode assist each) and kept the
     // product only when there was a weight. Frontier's A* on the 8-puzzle took 2.71 ms to
-    // pathfinding's 1.77 ms for the same count of instructions; 1.76 ms once compiled apart.
+    // pathfinding's 1.77 ms for about as many instructions; 1.76 ms once compiled apart.
     if meter.config().effective_weight().is_some() {
         best_first_ranked::<P, true>(space, meter, arena, cut, informed, left_out, expanded)
     } else {
