@@ -249,9 +249,18 @@ fn scramble(rows: usize, cols: usize, steps: usize) -> (String, Vec<u32>) {
 
 #[test]
 fn boards_up_to_16x16_are_solved() {
-    // Past 64 cells the states are 256 bytes wide; the tiles' own IDA* and the generic A* and
-    // bidirectional search must agree on the length, and every answer must replay to the goal.
-    for (rows, cols, steps) in [(9, 9, 30), (12, 12, 24), (16, 16, 20), (2, 100, 18)] {
+    // One board for each width of state past 25 cells (36, 64, 100 and 256 bytes); the tiles'
+    // own IDA* and the generic A* and bidirectional search must agree on the length, and every
+    // answer must replay to the goal.
+    let boards = [
+        (6, 6, 30),
+        (8, 8, 26),
+        (9, 9, 30),
+        (12, 12, 24),
+        (16, 16, 20),
+        (2, 100, 18),
+    ];
+    for (rows, cols, steps) in boards {
         let (start, goal) = scramble(rows, cols, steps);
         let size = format!("{rows}x{cols}");
         let mut lengths = Vec::new();
