@@ -147,6 +147,8 @@ pub trait Space {
 
     /// An estimate of the cheapest cost from `state` to a goal, used by `astar` and `idastar`.
     /// They return a cheapest solution when it never overestimates (is admissible). Default 0.
+    /// [`Cost::MAX`] says that no goal can be reached from `state`: `idastar` then never goes
+    /// there, and `astar` goes there last.
     fn heuristic(&self, _state: &Self::State) -> Cost {
         0
     }

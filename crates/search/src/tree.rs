@@ -337,6 +337,11 @@ impl<S: Clone + Eq, M: Clone> Diver<'_, '_, S, M> {
             let child_g = g.saturating_add(step);
             let f = if self.informed {
                 let h = space.heuristic(&child);
+                if h == Cost::MAX && !space.is_goal(&child) {
+                    // A dead end: no goal lies beyond it. Counted as a cut-off, it would raise
+                    // the bound one step at a time through every cycle elsewhere, for ever.
+                    return;
+                }
                 if WEIGHTED && self.out_of_reach(child_depth, h) {
                     if !self.bounds.depth_cut && trail.is_simple() && !trail.holds(&child) {
                         self.bounds.depth_cut = true;

@@ -1009,6 +1009,56 @@ fn a_dead_end_marked_by_the_largest_heuristic_is_passed_over() {
     }
 }
 
+/// Three states and no goal: 0 reaches itself, 2 and the dead end 1 (heuristic `Cost::MAX`);
+/// 2 reaches 0 and itself. Unit costs.
+struct CycleBesideADeadEnd;
+
+impl Space for CycleBesideADeadEnd {
+    type State = u8;
+    type Move = u8;
+
+    fn start(&self) -> u8 {
+        0
+    }
+
+    fn is_goal(&self, _: &u8) -> bool {
+        false
+    }
+
+    fn successors(&self, n: &u8, _: Option<&u8>, mut out: impl FnMut(u8, u8)) {
+        let next: &[u8] = match n {
+            0 => &[0, 2, 1],
+            2 => &[0, 2],
+            _ => &[],
+        };
+        for &to in next {
+            out(to, to);
+        }
+    }
+
+    fn heuristic(&self, n: &u8) -> Cost {
+        if *n == 1 {
+            Cost::MAX
+        } else {
+            0
+        }
+    }
+}
+
+#[test]
+fn idastar_proves_a_space_unsolvable_past_a_dead_end_marked_by_the_largest_heuristic() {
+    // The dead end's cut-off kept every iteration open while the cycles through 0 and 2 raised
+    // the bound by one a time: 102 M expansions into a timeout, for three states (helper-26).
+    for weight in [1.0, 2.0] {
+        let config = Config::default()
+            .weight(weight)
+            .timeout(Duration::from_secs(20));
+        let outcome = idastar(&CycleBesideADeadEnd, &config);
+        assert_eq!(outcome.status, Status::Exhausted, "weight {weight}");
+        assert!(outcome.stats.expanded < 100, "{:?}", outcome.stats);
+    }
+}
+
 /// An endless binary tree whose expansions take two milliseconds each, as a space with costly
 /// successors might, from the given depth on (those above it are instant).
 struct SlowTree {
