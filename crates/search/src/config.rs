@@ -95,7 +95,8 @@ pub struct Config {
     pub cancel: Option<Arc<AtomicBool>>,
     /// Called about ten times a second while the search runs.
     pub progress: Option<ProgressFn>,
-    /// Worker threads for `explore`, `par_bfs` and `par_bidirectional`; 0 or 1 means one.
+    /// Worker threads for `explore`, `par_bfs` and `par_bidirectional`; 0 or 1 means one, and
+    /// no more start than the machine has logical CPUs (see [`Config::worker_threads`]).
     pub threads: usize,
     /// With several threads, layers narrower than this many states are still expanded on one
     /// thread; `None` means [`PARALLEL_FROM`]. Lower it for spaces whose successors are costly
@@ -227,6 +228,22 @@ impl Config {
     pub fn threads(mut self, threads: usize) -> Self {
         self.threads = threads;
         self
+    }
+
+    /// The worker threads the parallel solvers start: [`Config::threads`], at least one and at
+    /// most the machine's logical CPUs. More never helps, and starting them is not timed:
+    /// 3,000 threads for a search of 16 states took 6.9 s before its clock started.
+    ///
+    /// ```
+    /// use frontier_search::Config;
+    ///
+    /// let cpus = std::thread::available_parallelism().map_or(1, usize::from);
+    /// assert_eq!(Config::default().worker_threads(), 1);
+    /// assert_eq!(Config::default().threads(100_000).worker_threads(), cpus);
+    /// ```
+    pub fn worker_threads(&self) -> usize {
+        let cpus = std::thread::available_parallelism().map_or(1, usize::from);
+        self.threads.clamp(1, cpus)
     }
 
     /// Sets the narrowest layer the parallel solvers hand out to their worker threads.

@@ -43,8 +43,8 @@ fn shard_of(hash: u64, shards: usize) -> usize {
 
 /// Counts the whole reachable set by distance from the start: `layers[d]` states lie exactly `d`
 /// moves away, each counted with its [weight](Space::weight). With `max_depth`, stops after
-/// that layer (complete all the same if nothing lies deeper). `config.threads` workers expand
-/// and insert.
+/// that layer (complete all the same if nothing lies deeper). [`Config::worker_threads`]
+/// workers expand and insert.
 ///
 /// Memory: every seen state once; or, when the space is [undirected](Space::undirected), only
 /// the layers `d - 1`, `d` and `d + 1` (frontier search), since every successor of layer `d`
@@ -108,11 +108,11 @@ where
     in_pool(config, run)
 }
 
-/// Runs `run` on a pool of `config.threads` workers, the caller's thread one of them: with one
+/// Runs `run` on a pool of [`Config::worker_threads`] workers, the caller's thread one of them: with one
 /// thread, no thread is started.
 fn in_pool<R: Send>(config: &Config, run: impl FnOnce() -> R + Send) -> R {
     match rayon::ThreadPoolBuilder::new()
-        .num_threads(config.threads.max(1))
+        .num_threads(config.worker_threads())
         .use_current_thread()
         .build()
     {
