@@ -85,7 +85,10 @@ pub struct Config {
     /// budget again (at least 65,536), so a state with millions of successors stops the search
     /// with `Limit::States` instead of filling memory. The tree searches (`iddfs`, `idastar`)
     /// store no states: for them it bounds the length of the path they hold, and `stored`
-    /// stays 0.
+    /// stays 0. `None` (the default) bounds nothing: a search of a large space then stores
+    /// until memory runs out. To budget bytes instead, divide them by
+    /// [`bytes_per_state`](crate::bytes_per_state) (the `frontier` command gives a search
+    /// half the memory available to it this way).
     pub max_states: Option<u64>,
     /// Wall-clock time after which the search stops. Solvers look at the clock (and the
     /// cancel flag) every few milliseconds between expansions, and every 16,384 successors

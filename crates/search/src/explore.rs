@@ -614,12 +614,13 @@ where
                 }
                 continue;
             }
-            // Counted before they run, so that a limit stops the batch before its work.
-            if !last {
-                if let Err(limit) = count_expansions(meter, u64::from(depth), batch) {
+            // Counted before they run, so that a limit stops the batch before its work; in the
+            // last layer too, whose successors are generated to see if anything lies deeper.
+            if let Err(limit) = count_expansions(meter, u64::from(depth), batch) {
+                if !last {
                     layers.push(found(&shards));
-                    return Status::Limit(limit);
                 }
+                return Status::Limit(limit);
             }
             let intake = meter.intake(batch.len());
             let expanded = expand_slices(space, &shards, batch, key, &intake);

@@ -7,15 +7,15 @@
 //! | solver | returns | memory | needs |
 //! |---|---|---|---|
 //! | [`dfs`] | a solution, not necessarily shortest | all seen states | `State: Hash + Eq` |
-//! | [`bfs`] / [`par_bfs`] | fewest moves | all seen states | `State: Hash + Eq` |
+//! | [`bfs`] / [`par_bfs`] | fewest moves | all seen states | `State: Hash + Eq` (and for `par_bfs`, the space `Sync`, states and moves `Send + Sync`) |
 //! | [`iddfs`] | fewest moves | linear in depth | `State: Eq` |
-//! | [`ucs`] | cheapest (Dijkstra) | all seen states | step costs |
-//! | [`astar`] | cheapest | all seen states | an admissible heuristic |
+//! | [`ucs`] | cheapest (Dijkstra) | all seen states | step costs, `State: Hash + Eq` |
+//! | [`astar`] | cheapest | all seen states | an admissible heuristic, `State: Hash + Eq` |
 //! | [`idastar`] | cheapest | linear in depth | an admissible heuristic |
-//! | [`bidirectional`] / [`par_bidirectional`] | fewest moves | both seen-sets | [`Reversible`] |
-//! | [`explore`] | states at each distance (each counted with its [weight](Space::weight)), in parallel with `threads` | all seen states, or three layers if [undirected](Space::undirected) | `State: Hash + Eq` |
+//! | [`bidirectional`] / [`par_bidirectional`] | fewest moves | both seen-sets | [`Reversible`] (and as `par_bfs` for `par_bidirectional`) |
+//! | [`explore`] | states at each distance (each counted with its [weight](Space::weight)), in parallel with `threads` | all seen states, or three layers if [undirected](Space::undirected) | `State: Hash + Eq + Send + Sync`, the space `Sync`, even on one thread |
 //! | [`bfs_indexed`] | fewest moves | a bit per index, and every seen state | [`Indexed`] |
-//! | [`explore_indexed`] | states at each distance | a bit per index, and three layers | [`Indexed`] |
+//! | [`explore_indexed`] | states at each distance | a bit per index, and three layers | [`Indexed`], and as `explore` |
 //!
 //! Every solver takes a [`Config`] (max depth, max stored states, timeout, cancel flag, progress
 //! observer) and returns an outcome with three possible statuses: solved, proven unsolvable

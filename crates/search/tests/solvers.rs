@@ -666,6 +666,46 @@ impl Reversible for Endless {
     }
 }
 
+/// An endless binary tree: n reaches 2n + 1 and 2n + 2.
+struct BinaryTree;
+
+impl Space for BinaryTree {
+    type State = u64;
+    type Move = bool;
+
+    fn start(&self) -> u64 {
+        0
+    }
+
+    fn is_goal(&self, _: &u64) -> bool {
+        false
+    }
+
+    fn successors(&self, n: &u64, _: Option<&bool>, mut out: impl FnMut(bool, u64)) {
+        out(false, 2 * n + 1);
+        out(true, 2 * n + 2);
+    }
+}
+
+#[test]
+fn explore_counts_the_last_layer_it_looks_past_as_expanded() {
+    // Within 3 moves: the 15 states of layers 0-3 all have their successors generated (those
+    // of the last layer to see whether anything lies deeper), 2 each. The last layer's 8 were
+    // left out of `expanded` (7 expanded, 30 generated; helper-26).
+    for threads in [1, 2] {
+        let config = Config::default().max_depth(3).threads(threads);
+        let exploration = explore(&BinaryTree, &config);
+        assert_eq!(exploration.layers, [1, 2, 4, 8]);
+        assert_eq!(exploration.status, Status::Limit(Limit::Depth));
+        let stats = &exploration.stats;
+        assert_eq!(
+            (stats.expanded, stats.generated),
+            (15, 30),
+            "{threads} threads"
+        );
+    }
+}
+
 type Solver = fn(&Endless, &Config) -> Outcome<u64, ()>;
 
 /// The parallel searches on two threads, handing every layer out to them.
