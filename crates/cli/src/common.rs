@@ -1,6 +1,7 @@
 //! What every command shares: the search flags, running a solver with limits, progress and
 //! Ctrl-C, and printing the answer as text or JSON with the right exit code.
 
+use std::ffi::OsStr;
 use std::fmt::Write as _;
 use std::hash::Hash;
 use std::io::{self, BufWriter, IsTerminal, Write};
@@ -71,17 +72,19 @@ pub struct SearchArgs {
     #[arg(long)]
     pub json: bool,
     /// Print only the answer (the moves, a river plan one trip a line; for explore, the count
-    /// at each depth): no titles, drawings or progress bar
+    /// at each depth and the total, which says whether it is the whole reachable set): no
+    /// titles, drawings or progress bar
     #[arg(long, short)]
     pub quiet: bool,
 }
 
-/// How messages name an input: its path, or `<stdin>` for `-`.
-pub fn input_name(input: &str) -> &str {
+/// How messages name an input: its path (any bytes that are not UTF-8 shown as `�`), or
+/// `<stdin>` for `-`.
+pub fn input_name(input: &OsStr) -> String {
     if input == "-" {
-        "<stdin>"
+        "<stdin>".to_owned()
     } else {
-        input
+        input.to_string_lossy().into_owned()
     }
 }
 
@@ -97,7 +100,7 @@ fn plain(error: &io::Error) -> String {
 /// Reads a puzzle file, or standard input for `-`, refusing more than `limit` bytes: no
 /// input, however large (`/dev/zero`, `yes | frontier board -`), may take all the memory.
 /// `what` names the content in the error: "a board file".
-pub fn read_input(input: &str, what: &str, limit: u64) -> anyhow::Result<Vec<u8>> {
+pub fn read_input(input: &OsStr, what: &str, limit: u64) -> anyhow::Result<Vec<u8>> {
     use std::io::Read;
     let name = input_name(input);
     let mut bytes = Vec::new();

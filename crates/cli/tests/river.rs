@@ -226,6 +226,53 @@ fn show_prints_a_preset_that_reads_back_the_same() {
 }
 
 #[test]
+fn show_checks_a_file_before_printing_it() {
+    // A file was printed as it was, exit 0, even when solving it failed with exit 2.
+    let good = puzzle_file("show-good", GOOD);
+    let out = frontier(&["river", "--show", good.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(stdout(&out), GOOD);
+    let bad = puzzle_file("show-bad", "name = 5\n");
+    let out = frontier(&["river", "--show", bad.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stdout(&out).is_empty());
+    let message = stderr(&out);
+    assert!(message.contains("show-bad.toml:1:"), "{message}");
+}
+
+#[cfg(unix)]
+#[test]
+fn a_file_name_that_is_not_utf8_is_read() {
+    use std::os::unix::ffi::OsStrExt;
+    // Any bytes make a file name; clap refused this one ("invalid UTF-8 was detected in one or
+    // more arguments") without saying which.
+    let dir = puzzle_file("utf8-name", GOOD).parent().unwrap().to_owned();
+    let path = dir.join(std::ffi::OsStr::from_bytes(b"n\xffme.toml"));
+    std::fs::write(&path, GOOD).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_frontier"))
+        .arg("river")
+        .arg(&path)
+        .arg("--json")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(json(&out)["length"], 7);
+    // Messages show the bytes that are not UTF-8 as U+FFFD.
+    let missing = dir.join(std::ffi::OsStr::from_bytes(b"gone\xff.toml"));
+    let out = Command::new(env!("CARGO_BIN_EXE_frontier"))
+        .arg("river")
+        .arg(&missing)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("gone\u{fffd}.toml"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
 fn dfs_gives_a_first_found_plan() {
     let path = puzzle_file("dfs", GOOD);
     let out = frontier(&["river", path.to_str().unwrap(), "--algo", "dfs", "--json"]);
@@ -330,6 +377,17 @@ fn bad_toml_points_at_the_line() {
         "count_type",
         "[roles]\na = \"two\"\n[boat]\ncapacity = 1\n",
         &[":2:5:", "count"],
+    );
+    // The toml crate's "duplicate key" names no key; the message takes it from the file.
+    rejects(
+        "duplicate_role",
+        "[roles]\na = 1\na = 2\n[boat]\ncapacity = 1\n",
+        &[":3:1: duplicate key `a`"],
+    );
+    rejects(
+        "duplicate_table",
+        "[roles]\na = 1\n[boat]\ncapacity = 1\n[boat]\n",
+        &[":5:2: duplicate key `boat`"],
     );
 }
 

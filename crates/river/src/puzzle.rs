@@ -85,9 +85,17 @@ pub struct Puzzle {
 impl Puzzle {
     /// Reads and checks a puzzle in the TOML format of `DESIGN.md`.
     pub fn from_toml(source: &str) -> Result<Puzzle, RiverError> {
-        let doc: Doc = toml::from_str(source).map_err(|e| RiverError::Toml {
-            location: e.span().map(|s| Location::of_offset(source, s.start)),
-            message: e.message().trim_end().to_string(),
+        let doc: Doc = toml::from_str(source).map_err(|e| {
+            let mut message = e.message().trim_end().to_string();
+            // The toml crate says "duplicate key" without the key: name it, from the source.
+            let key = e.span().and_then(|span| source.get(span));
+            if let Some(key) = key.filter(|k| message == "duplicate key" && !k.contains('\n')) {
+                message = format!("duplicate key `{key}`");
+            }
+            RiverError::Toml {
+                location: e.span().map(|s| Location::of_offset(source, s.start)),
+                message,
+            }
         })?;
         Builder { source }.build(doc)
     }

@@ -210,7 +210,7 @@ pub enum ParseError {
         at: Place,
     },
     /// Tiles that do not appear.
-    #[error("{what}: tile {tile} is missing")]
+    #[error("{what}: tile {tile}{} is missing", if *.tile == 0 { " (the blank)" } else { "" })]
     Missing {
         /// `tiles` or `goal`.
         what: &'static str,

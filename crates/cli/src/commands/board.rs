@@ -1,5 +1,6 @@
 //! `frontier board`: the robot on a board of letters (the `frontier-board` crate).
 
+use std::ffi::{OsStr, OsString};
 use std::io::{self, Write};
 use std::process::ExitCode;
 
@@ -38,7 +39,7 @@ pub struct Args {
     /// optionally a line with `*` below the column where the robot waits, then optionally
     /// `X Y D` (column, row from the bottom, heading N|E|S|W)
     #[arg(value_name = "FILE|-")]
-    pub input: String,
+    pub input: OsString,
     /// The letter to reach [default: the highest letter on the board]
     #[arg(long, value_name = "LETTER", value_parser = parse_letter)]
     pub target: Option<char>,
@@ -55,7 +56,7 @@ pub struct Args {
 pub struct ExploreArgs {
     /// The board file (`-` reads standard input)
     #[arg(value_name = "FILE|-")]
-    pub input: String,
+    pub input: OsString,
     /// The rules
     #[arg(long, value_enum, default_value_t = RulesArg::Seed)]
     pub rules: RulesArg,
@@ -72,7 +73,7 @@ fn parse_letter(text: &str) -> Result<char, String> {
 }
 
 /// Reads and parses the board file, or standard input for `-`.
-fn load(input: &str) -> anyhow::Result<Board> {
+fn load(input: &OsStr) -> anyhow::Result<Board> {
     // A board has at most MAX_PADDED_CELLS cells: its letters and line ends fit in twice that.
     let limit = 2 * MAX_PADDED_CELLS as u64;
     let bytes = read_input(input, "a board that can be searched", limit)?;

@@ -1,5 +1,6 @@
 //! `frontier river`: river-crossing puzzles from TOML files or presets (the `frontier-river` crate).
 
+use std::ffi::{OsStr, OsString};
 use std::io::{self, Write};
 use std::process::ExitCode;
 
@@ -17,7 +18,7 @@ pub struct Args {
     /// A preset (see --list), a puzzle file in TOML, or - for standard input. A preset's name
     /// is read as the preset even if a file has that name: write ./NAME for the file
     #[arg(value_name = "PRESET|FILE.toml|-", required_unless_present = "list")]
-    pub input: Option<String>,
+    pub input: Option<OsString>,
     /// List the presets and exit
     #[arg(long, conflicts_with_all = [
         "show", "input", "algo", "max_depth", "max_states", "timeout", "threads", "weight", "stats",
@@ -40,32 +41,32 @@ pub struct ExploreArgs {
     /// A preset's name is read as the preset even if a file has that name: write ./NAME for
     /// the file
     #[arg(value_name = "PRESET|FILE.toml|-")]
-    pub input: String,
+    pub input: OsString,
     #[command(flatten)]
     pub search: SearchArgs,
 }
 
 /// The puzzle named on the command line: a preset, else a file. Returns its TOML and its name
 /// for messages.
-fn source(input: &str) -> anyhow::Result<(String, String)> {
-    if let Some(preset) = Preset::find(input) {
-        return Ok((preset.source.to_string(), input.to_string()));
+fn source(input: &OsStr) -> anyhow::Result<(String, String)> {
+    if let Some(preset) = input.to_str().and_then(Preset::find) {
+        return Ok((preset.source.to_string(), preset.name.to_string()));
     }
+    let name = input_name(input);
     let path = std::path::Path::new(input);
-    if input != "-" && !path.exists() && !input.contains(['/', '\\', '.']) {
+    if input != "-" && !path.exists() && !name.contains(['/', '\\', '.']) {
         let known: Vec<&str> = PRESETS.iter().map(|p| p.name).collect();
         anyhow::bail!(
-            "`{input}` is neither a preset ({}) nor a file",
+            "`{name}` is neither a preset ({}) nor a file",
             known.join(", ")
         );
     }
     let bytes = read_input(input, "a river puzzle", RIVER_FILE_LIMIT)?;
-    let name = input_name(input);
     let text = String::from_utf8(bytes).map_err(|e| {
         let (line, column) = utf8_error_place(e.as_bytes(), e.utf8_error().valid_up_to());
         anyhow::anyhow!("{name}:{line}:{column}: not UTF-8 text")
     })?;
-    Ok((text, name.to_string()))
+    Ok((text, name))
 }
 
 /// The line and column (both from 1, the column in characters) of the first byte that is not
@@ -87,9 +88,14 @@ fn utf8_error_place(bytes: &[u8], valid: usize) -> (usize, usize) {
 const RIVER_FILE_LIMIT: u64 = 64 << 20;
 
 /// Reads and checks the puzzle; errors read `FILE:LINE:COLUMN: what`.
-fn load(input: &str) -> anyhow::Result<Puzzle> {
+fn load(input: &OsStr) -> anyhow::Result<Puzzle> {
     let (text, name) = source(input)?;
-    Puzzle::from_toml(&text).map_err(|e: RiverError| match e.location() {
+    parse(&text, &name)
+}
+
+/// Parses and checks a puzzle's TOML; `name` says where it came from in errors.
+fn parse(text: &str, name: &str) -> anyhow::Result<Puzzle> {
+    Puzzle::from_toml(text).map_err(|e: RiverError| match e.location() {
         Some(_) => anyhow::anyhow!("{name}:{e}"),
         None => anyhow::anyhow!("{name}: {e}"),
     })
@@ -141,7 +147,9 @@ pub fn run(args: Args, ctx: &Context) -> anyhow::Result<ExitCode> {
     }
     let input = args.input.as_deref().unwrap_or_default();
     if args.show {
+        // A file is shown as it is, once it is known to be a puzzle.
         let (text, name) = source(input)?;
+        parse(&text, &name)?;
         if args.search.json {
             emit(|out| writeln!(out, "{}", json!({ "name": name, "toml": text })))?;
         } else {
