@@ -108,8 +108,8 @@ where
     in_pool(config, run)
 }
 
-/// Runs `run` on a pool of [`Config::worker_threads`] workers, the caller's thread one of them: with one
-/// thread, no thread is started.
+/// Runs `run` on a pool of [`Config::worker_threads`] workers, the caller's thread one of them:
+/// with one thread, no thread is started.
 fn in_pool<R: Send>(config: &Config, run: impl FnOnce() -> R + Send) -> R {
     match rayon::ThreadPoolBuilder::new()
         .num_threads(config.worker_threads())

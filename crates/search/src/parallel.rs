@@ -40,8 +40,9 @@ fn pool(config: &Config) -> Option<rayon::ThreadPool> {
 }
 
 /// [`crate::bfs`] with each layer expanded, and its states stored, by
-/// [`Config::worker_threads`] threads (with one, it is `bfs`). Returns a solution with the fewest moves, though not always the same one as the
-/// serial solver (which of several shortest paths is found depends on the thread count).
+/// [`Config::worker_threads`] threads (with one, it is `bfs`). Returns a solution with the
+/// fewest moves, though not always the same one as the serial solver (which of several
+/// shortest paths is found depends on the thread count).
 ///
 /// Layers narrower than [`Config::parallel_from`] grow on one thread in one arena, as `bfs`
 /// grows them; at the first layer as wide (or once 2^18 states are held, so that moving them
@@ -343,8 +344,8 @@ fn outcome<P: Space>(
 
 /// [`crate::bidirectional`] with [`Config::worker_threads`] threads (with one, it is
 /// `bidirectional`): each side's store is split into shards by hash; workers expand slices of a
-/// layer into one bucket per shard, then every shard takes its buckets (and looks for the same state in the other side's shard of the
-/// same number) in parallel. Returns a shortest solution, though not always the same one as
+/// layer into one bucket per shard, then every shard takes its buckets (and looks for the same
+/// state in the other side's shard of the same number) in parallel. Returns a shortest solution, though not always the same one as
 /// the serial solver (which of several shortest paths is found depends on the thread count).
 pub fn par_bidirectional<P>(space: &P, config: &Config) -> Outcome<P::State, P::Move>
 where

@@ -482,10 +482,14 @@ fn generic(
     impl OverEncoding for Solve<'_> {
         type Output = (&'static str, Outcome<Vec<u8>, Dir>);
         fn run<E: Encoding>(self) -> Self::Output {
-            let Solve { ctx, search, .. } = self;
-            encoded::<E>(self.puzzle, self.estimate, |s| {
-                search.solve(ctx, s, self.default)
-            })
+            let Solve {
+                ctx,
+                search,
+                puzzle,
+                estimate,
+                default,
+            } = self;
+            encoded::<E>(puzzle, estimate, |s| search.solve(ctx, s, default))
         }
     }
     over_narrowest(
@@ -508,7 +512,7 @@ trait OverEncoding {
 
 /// Runs `work` over the narrowest encoding of more than 16 cells that holds `cells` cells: the
 /// smaller a state, the less it costs to hash, compare and store (a 6x6 board by weighted A*:
-/// 101 MB and 0.55-0.59 s as `Wide<64>`, 73 MB and 0.52-0.61 s as `Wide<36>`).
+/// 73 MB as `Wide<36>`, 101 MB as `Wide<64>`).
 fn over_narrowest<W: OverEncoding>(cells: usize, work: W) -> W::Output {
     if cells <= u128::MAX_CELLS {
         work.run::<u128>()
