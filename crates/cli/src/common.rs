@@ -935,12 +935,13 @@ pub fn printable(text: &str) -> String {
     out
 }
 
-/// Writes to stdout; a closed pipe (`frontier ... | head`) ends the program quietly.
+/// Writes to stdout; a closed pipe (`frontier ... | head`) ends the output quietly, and the
+/// exit code still tells the outcome (so that `set -o pipefail` sees a limit or a failure).
 pub fn emit(write: impl FnOnce(&mut dyn Write) -> io::Result<()>) -> anyhow::Result<()> {
     let stdout = io::stdout();
     let mut out = BufWriter::new(stdout.lock());
     match write(&mut out).and_then(|()| out.flush()) {
-        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => std::process::exit(0),
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(()),
         Err(e) => anyhow::bail!("cannot write the answer to standard output: {}", plain(&e)),
         Ok(()) => Ok(()),
     }

@@ -449,3 +449,28 @@ fn a_stderr_that_cannot_be_written_loses_the_message_not_the_exit_code() {
     );
     assert_eq!(with_full_stderr(&["board"], "").status.code(), Some(2));
 }
+
+/// Runs `frontier` with `args`, its standard output a pipe closed before it writes.
+fn into_closed_pipe(args: &[&str]) -> Output {
+    let mut child = frontier()
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("frontier runs");
+    drop(child.stdout.take());
+    child.wait_with_output().expect("frontier ends")
+}
+
+#[test]
+fn a_closed_output_pipe_keeps_the_exit_code_of_the_outcome() {
+    // `frontier ... | head -c0` under `set -o pipefail`: the answer cannot be written, and the
+    // exit code must still say limit (3) or unsolvable (1), not success.
+    let limited = into_closed_pipe(&["tiles", "8 6 7 2 5 4 3 0 1", "--max-states", "100"]);
+    assert_eq!(limited.status.code(), Some(3), "{}", stderr(&limited));
+    let unsolvable = into_closed_pipe(&["tiles", "2 1 3 4 5 6 7 8 0"]);
+    assert_eq!(unsolvable.status.code(), Some(1), "{}", stderr(&unsolvable));
+    let solved = into_closed_pipe(&["tiles", "1 2 3 4 5 6 7 0 8", "--json"]);
+    assert_eq!(solved.status.code(), Some(0), "{}", stderr(&solved));
+    assert!(stderr(&solved).is_empty(), "{}", stderr(&solved));
+}

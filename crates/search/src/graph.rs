@@ -870,11 +870,14 @@ where
 {
     forward.insert_root(space.start());
     for goal in goals_of(space) {
-        if let Insert::New(b) = backward.insert_root(goal) {
-            if let Some(f) = forward.set.find(backward.state(b)) {
-                meter.hold(forward.len() + backward.len());
-                return Meet::Found(f, b);
-            }
+        backward.insert_root(goal);
+    }
+    // Every goal is stored before the start is looked for among them, as `par_bidirectional`
+    // does, so that both report the same states stored when the start is a goal.
+    for b in 0..backward.len() as u32 {
+        if let Some(f) = forward.set.find(backward.state(b)) {
+            meter.hold(forward.len() + backward.len());
+            return Meet::Found(f, b);
         }
     }
     if let Err(limit) = meter.store(forward.len() + backward.len()) {

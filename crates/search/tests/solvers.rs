@@ -719,6 +719,31 @@ fn narrow(config: &Config) -> Config {
     config.clone().threads(2)
 }
 
+#[test]
+fn both_bidirectional_searches_store_every_goal_when_the_start_is_one() {
+    // Node 0, the start, is the second of three goals.
+    let graph = Graph {
+        nodes: 4,
+        edges: vec![(0, 1, 1), (1, 2, 1), (2, 3, 1)],
+        goals: vec![3, 0, 2],
+        estimate: vec![0; 4],
+        undirected: false,
+        max_step: None,
+    };
+    for (name, outcome) in [
+        ("bidirectional", bidirectional(&graph, &Config::default())),
+        (
+            "par_bidirectional",
+            par_bidirectional(&graph, &two_threads(&Config::default())),
+        ),
+    ] {
+        assert_eq!(outcome.status, Status::Solved, "{name}");
+        assert_eq!(outcome.solution.unwrap().len(), 0, "{name}");
+        // The start, and the three goals on the backward side.
+        assert_eq!(outcome.stats.stored, 4, "{name}");
+    }
+}
+
 /// `par_bfs` on two threads from the first layer of two states: the layers before it grow in
 /// one arena, whose states then move to the shards.
 fn handed_over(config: &Config) -> Config {
