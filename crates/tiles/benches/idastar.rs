@@ -14,11 +14,14 @@ use frontier_tiles::{Estimate, PatternDb, Puzzle, Shape, Solver, Tables, TilesSp
 
 fn pdb(shape: Shape, goal: &[u8], sizes: &[usize]) -> Estimate {
     let groups = groups_by_sizes(shape, goal, sizes).expect("sizes add up");
-    Estimate::Pdb(Arc::new(PatternDb::build(
-        &Tables::new(shape, goal),
-        &groups,
-        &|_| {},
-    )))
+    Estimate::Pdb(Arc::new(
+        PatternDb::build(
+            &Tables::new(&Puzzle::new(shape, goal, goal).expect("a goal is a layout")),
+            &groups,
+            &|_| {},
+        )
+        .expect("groups by sizes split the tiles"),
+    ))
 }
 
 fn main() {
@@ -45,7 +48,7 @@ fn main() {
         ("conflict", Estimate::Conflict),
         ("pdb", pdb8),
     ] {
-        let solver = Solver::new(&p8, estimate);
+        let solver = Solver::new(&p8, estimate).unwrap();
         g.bench_function(BenchmarkId::new("fast", name), |b| {
             b.iter(|| solver.solve(black_box(p8.start()), &Config::default()))
         });
@@ -78,7 +81,7 @@ fn main() {
     for (name, estimate) in [("conflict", Estimate::Conflict), ("pdb-5-5-5", pdb15)] {
         let solvers: Vec<Solver> = puzzles
             .iter()
-            .map(|p| Solver::new(p, estimate.clone()))
+            .map(|p| Solver::new(p, estimate.clone()).unwrap())
             .collect();
         g.bench_function(BenchmarkId::new("fast", name), |b| {
             b.iter(|| {

@@ -23,7 +23,7 @@ fn main() -> ExitCode {
     let threads: usize = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(1);
     let goal: Vec<u8> = (0..16).collect();
     let shape = Shape::new(4, 4).expect("4x4");
-    let tables = Tables::new(shape, &goal);
+    let tables = Tables::new(&Puzzle::new(shape, &goal, &goal).expect("a layout"));
     let estimate = match heuristic {
         "manhattan" => Estimate::Manhattan,
         "conflict" => Estimate::Conflict,
@@ -39,7 +39,7 @@ fn main() -> ExitCode {
                 groups_by_sizes(shape, &goal, sizes).expect("sizes add up")
             };
             let t = Instant::now();
-            let db = PatternDb::cached(&tables, &groups);
+            let db = PatternDb::cached(&tables, &groups).unwrap();
             println!(
                 "pattern databases {:?}: {:?}, {} bytes, {:.2} s to load or build",
                 groups,
@@ -69,7 +69,7 @@ fn main() -> ExitCode {
             Some("0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15"),
         )
         .expect("valid instance");
-        let solver = Solver::new(&puzzle, estimate.clone());
+        let solver = Solver::new(&puzzle, estimate.clone()).unwrap();
         let t = Instant::now();
         let outcome = solver.solve(puzzle.start(), &Config::default().threads(threads));
         let secs = t.elapsed().as_secs_f64();

@@ -69,16 +69,25 @@ impl fmt::Display for Dir {
     }
 }
 
-/// The dimensions of a board: `rows` x `cols` cells, at most [`MAX_CELLS`].
+/// The dimensions of a board: `rows` x `cols` cells, at least one and at most [`MAX_CELLS`]
+/// (made by [`Shape::new`] or [`Shape::parse`], which check them).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Shape {
-    /// Number of rows.
-    pub rows: usize,
-    /// Number of columns.
-    pub cols: usize,
+    rows: usize,
+    cols: usize,
 }
 
 impl Shape {
+    /// Number of rows.
+    pub const fn rows(self) -> usize {
+        self.rows
+    }
+
+    /// Number of columns.
+    pub const fn cols(self) -> usize {
+        self.cols
+    }
+
     /// A shape, if it has between 1 and [`MAX_CELLS`] cells (a board of one cell holds the
     /// blank alone, and is solved as it stands).
     pub fn new(rows: usize, cols: usize) -> Result<Shape, ParseError> {
@@ -409,6 +418,22 @@ impl Puzzle {
     }
 }
 
+/// The puzzle on `shape` whose start is its default goal, for tests that need tables.
+#[cfg(test)]
+pub(crate) fn solved(shape: Shape) -> Puzzle {
+    let goal = shape.default_goal();
+    Puzzle::new(shape, &goal, &goal).expect("the default goal is a layout")
+}
+
+/// Whether `tiles` is a layout of the board: each of `0..shape.cells()` once.
+pub(crate) fn is_layout(shape: Shape, tiles: &[u8]) -> bool {
+    let mut seen = [false; MAX_CELLS];
+    tiles.len() == shape.cells()
+        && tiles.iter().all(|&t| {
+            usize::from(t) < tiles.len() && !std::mem::replace(&mut seen[usize::from(t)], true)
+        })
+}
+
 /// The solution the moves make from `start`: the moves and every layout on the way, start and
 /// end included (moves that would leave the board are skipped; a solver's never do).
 pub(crate) fn solution(shape: Shape, start: &[u8], moves: Vec<Dir>) -> Solution<Vec<u8>, Dir> {
@@ -430,9 +455,12 @@ pub(crate) fn solution(shape: Shape, start: &[u8], moves: Vec<Dir>) -> Solution<
     }
 }
 
-/// The solvability test of [`Puzzle::is_solvable`] on raw layouts (both permutations of
-/// `0..shape.cells()`).
+/// The solvability test of [`Puzzle::is_solvable`] on raw layouts; `false` unless both are
+/// layouts of the board (permutations of `0..shape.cells()`).
 pub fn is_solvable(shape: Shape, start: &[u8], goal: &[u8]) -> bool {
+    if !is_layout(shape, start) || !is_layout(shape, goal) {
+        return false;
+    }
     if shape.rows == 1 || shape.cols == 1 {
         let a = start.iter().filter(|&&t| t != 0);
         let b = goal.iter().filter(|&&t| t != 0);
@@ -623,7 +651,7 @@ mod tests {
     #[test]
     fn parses_design_example() {
         let p = Puzzle::parse("8 6 7 2 5 4 3 0 1", None, None).unwrap();
-        assert_eq!(p.shape(), Shape { rows: 3, cols: 3 });
+        assert_eq!((p.shape().rows(), p.shape().cols()), (3, 3));
         assert_eq!(p.goal(), &[1, 2, 3, 4, 5, 6, 7, 8, 0]);
         assert!(p.is_solvable());
     }
@@ -688,7 +716,7 @@ mod tests {
         // The blank alone is a board of one cell, solved; too many tiles for any board.
         assert_eq!(
             Puzzle::parse("0", None, None).map(|p| p.shape()),
-            Ok(Shape { rows: 1, cols: 1 })
+            Shape::new(1, 1)
         );
         assert_eq!(
             message("0", Some("2x2"), None),

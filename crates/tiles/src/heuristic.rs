@@ -3,7 +3,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use crate::board::{Dir, Shape, MAX_CELLS};
+use crate::board::{Dir, Puzzle, Shape, MAX_CELLS};
 
 /// No neighbour in this direction (cells run up to 255, so a neighbour takes 16 bits).
 pub(crate) const NONE: u16 = u16::MAX;
@@ -55,11 +55,11 @@ impl FromStr for HeuristicKind {
 #[derive(Clone, Debug)]
 pub struct Tables {
     /// The board's shape.
-    pub shape: Shape,
+    pub(crate) shape: Shape,
     /// The goal layout (tile per cell), padded with zeros.
-    pub goal: [u8; MAX_CELLS],
+    pub(crate) goal: [u8; MAX_CELLS],
     /// `goal_cell[tile]`: where the tile belongs.
-    pub goal_cell: [u8; MAX_CELLS],
+    pub(crate) goal_cell: [u8; MAX_CELLS],
     /// `neighbours[cell][dir]`: the cell the blank reaches from `cell` moving in `dir`, or `NONE`.
     pub(crate) neighbours: [[u16; 4]; MAX_CELLS],
     /// `manhattan[tile * MAX_CELLS + cell]`: the tile's distance from `cell` to its goal cell.
@@ -117,8 +117,9 @@ fn conflict_table(len: usize) -> Vec<u8> {
 }
 
 impl Tables {
-    /// Tables for `shape` and `goal` (a permutation of `0..shape.cells()`).
-    pub fn new(shape: Shape, goal: &[u8]) -> Tables {
+    /// The tables of a puzzle's board and goal.
+    pub fn new(puzzle: &Puzzle) -> Tables {
+        let (shape, goal) = (puzzle.shape(), puzzle.goal());
         let n = shape.cells();
         let mut g = [0u8; MAX_CELLS];
         let mut goal_cell = [0u8; MAX_CELLS];
@@ -138,8 +139,8 @@ impl Tables {
         for tile in 1..n {
             let home = goal_cell[tile] as usize;
             for cell in 0..n {
-                let d = (cell / shape.cols).abs_diff(home / shape.cols)
-                    + (cell % shape.cols).abs_diff(home % shape.cols);
+                let d = (cell / shape.cols()).abs_diff(home / shape.cols())
+                    + (cell % shape.cols()).abs_diff(home % shape.cols());
                 manhattan[tile * MAX_CELLS + cell] = d as u8;
             }
         }
@@ -148,7 +149,7 @@ impl Tables {
             vec![0u8; MAX_CELLS * MAX_CELLS],
         ];
         let mut conflicts = [Vec::new(), Vec::new()];
-        for (kind, (lines, len)) in [(shape.rows, shape.cols), (shape.cols, shape.rows)]
+        for (kind, (lines, len)) in [(shape.rows(), shape.cols()), (shape.cols(), shape.rows())]
             .into_iter()
             .enumerate()
         {
@@ -160,9 +161,9 @@ impl Tables {
                 for tile in 0..n {
                     let home = goal_cell[tile] as usize;
                     let (home_line, home_pos) = if kind == 0 {
-                        (home / shape.cols, home % shape.cols)
+                        (home / shape.cols(), home % shape.cols())
                     } else {
-                        (home % shape.cols, home / shape.cols)
+                        (home % shape.cols(), home / shape.cols())
                     };
                     code[kind][line * MAX_CELLS + tile] = if tile != 0 && home_line == line {
                         home_pos as u8
@@ -181,6 +182,16 @@ impl Tables {
             neighbours,
             manhattan,
         }
+    }
+
+    /// The board's shape.
+    pub fn shape(&self) -> Shape {
+        self.shape
+    }
+
+    /// The goal layout, tile by cell.
+    pub fn goal(&self) -> &[u8] {
+        &self.goal[..self.shape.cells()]
     }
 
     /// The number of cells.
@@ -213,7 +224,7 @@ impl Tables {
     /// the line and come back, two moves each beyond their Manhattan distance.
     #[inline]
     pub fn line_conflict(&self, board: &[u8], row: bool, line: usize) -> u32 {
-        let (rows, cols) = (self.shape.rows, self.shape.cols);
+        let (rows, cols) = (self.shape.rows(), self.shape.cols());
         let len = if row { cols } else { rows };
         let kind = usize::from(!row);
         if len <= MAX_TABLE_LINE {
@@ -258,10 +269,10 @@ impl Tables {
 
     /// Manhattan distance plus the linear conflicts of every row and column.
     pub fn conflict(&self, board: &[u8]) -> u32 {
-        let rows: u32 = (0..self.shape.rows)
+        let rows: u32 = (0..self.shape.rows())
             .map(|r| self.line_conflict(board, true, r))
             .sum();
-        let cols: u32 = (0..self.shape.cols)
+        let cols: u32 = (0..self.shape.cols())
             .map(|c| self.line_conflict(board, false, c))
             .sum();
         self.manhattan(board) + rows + cols
@@ -271,12 +282,13 @@ impl Tables {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::solved;
 
     #[test]
     fn tabulated_conflicts_match_the_direct_count() {
         // The 6-high columns of a 6x7 board are tabulated: compare with the direct count.
         let shape = Shape::new(6, 7).unwrap();
-        let t = Tables::new(shape, &shape.default_goal());
+        let t = Tables::new(&solved(shape));
         let mut board: Vec<u8> = shape.default_goal();
         let mut seed = 12345u64;
         for _ in 0..2000 {
@@ -303,7 +315,7 @@ mod tests {
     #[test]
     fn manhattan_and_conflicts() {
         let shape = Shape::new(3, 3).unwrap();
-        let t = Tables::new(shape, &shape.default_goal());
+        let t = Tables::new(&solved(shape));
         let goal = shape.default_goal();
         assert_eq!(t.manhattan(&goal), 0);
         assert_eq!(t.conflict(&goal), 0);

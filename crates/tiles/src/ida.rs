@@ -13,9 +13,9 @@ use std::time::Instant;
 use frontier_search::{Config, Limit, Outcome, Progress, Stats, Status};
 use rayon::prelude::*;
 
-use crate::board::{is_solvable, solution, Dir, Puzzle, MAX_CELLS};
+use crate::board::{is_layout, is_solvable, solution, Dir, Puzzle, MAX_CELLS};
 use crate::heuristic::{Tables, NONE};
-use crate::pdb::{Mirror, PatternDb, MAX_CELLS as PDB_CELLS};
+use crate::pdb::{Mirror, PatternDb, PdbError, MAX_CELLS as PDB_CELLS};
 use crate::space::Estimate;
 
 /// How many expansions pass between two looks at the clock, the cancel flag and progress.
@@ -100,10 +100,10 @@ struct ConflictUndo {
 impl Eval for ConflictEval {
     type Undo = ConflictUndo;
     fn init(&mut self, t: &Tables, board: &[u8; MAX_CELLS]) -> u32 {
-        for r in 0..t.shape.rows {
+        for r in 0..t.shape.rows() {
             self.row[r] = t.line_conflict(board, true, r) as u8;
         }
-        for c in 0..t.shape.cols {
+        for c in 0..t.shape.cols() {
             self.col[c] = t.line_conflict(board, false, c) as u8;
         }
         t.conflict(&board[..t.cells()])
@@ -119,7 +119,7 @@ impl Eval for ConflictEval {
         h: u32,
         _: u32,
     ) -> (u32, ConflictUndo) {
-        let cols = t.shape.cols;
+        let cols = t.shape.cols();
         let md = h + t.distance(tile, to) - t.distance(tile, from);
         // A vertical move changes the two rows' conflicts; the column keeps its order of tiles.
         let is_row = from / cols != to / cols;
@@ -515,7 +515,7 @@ impl<'a, E: Eval> Dive<'a, E> {
 /// use frontier_tiles::{Estimate, Puzzle, Solver};
 ///
 /// let puzzle = Puzzle::parse("8 6 7 2 5 4 3 0 1", None, None).unwrap();
-/// let solver = Solver::new(&puzzle, Estimate::Conflict);
+/// let solver = Solver::new(&puzzle, Estimate::Conflict).unwrap();
 /// let outcome = solver.solve(puzzle.start(), &Config::default());
 /// assert_eq!(outcome.status, Status::Solved);
 /// assert_eq!(outcome.solution.unwrap().moves.len(), 31);
@@ -528,17 +528,30 @@ pub struct Solver {
 }
 
 impl Solver {
-    /// A solver for `puzzle`'s board and goal. [`Estimate::Zero`] is taken as Manhattan (the
-    /// solver's goal test relies on a heuristic that is 0 only at the goal).
-    pub fn new(puzzle: &Puzzle, estimate: Estimate) -> Solver {
+    /// A solver for `puzzle`'s board and goal; a pattern database must be for that board and
+    /// goal. [`Estimate::Zero`] is taken as Manhattan (the solver's goal test relies on a
+    /// heuristic that is 0 only at the goal).
+    pub fn new(puzzle: &Puzzle, estimate: Estimate) -> Result<Solver, PdbError> {
         let estimate = match estimate {
             Estimate::Zero => Estimate::Manhattan,
             e => e,
         };
-        Solver {
-            tables: Arc::new(Tables::new(puzzle.shape(), puzzle.goal())),
+        let tables = Tables::new(puzzle);
+        estimate.check_fits(&tables)?;
+        Ok(Solver {
+            tables: Arc::new(tables),
             puzzle: puzzle.clone(),
             estimate,
+        })
+    }
+
+    /// A solver for `puzzle` guided by Manhattan distance and linear conflicts, which fit
+    /// every board.
+    pub(crate) fn conflict(puzzle: &Puzzle) -> Solver {
+        Solver {
+            tables: Arc::new(Tables::new(puzzle)),
+            puzzle: puzzle.clone(),
+            estimate: Estimate::Conflict,
         }
     }
 
@@ -554,6 +567,11 @@ impl Solver {
     /// Solves from `start` (a permutation of the goal's tiles): an optimal solution, proven
     /// unsolvable at once by parity ([`Status::Exhausted`]), or a limit from `config` (depth,
     /// time, cancel). `config.threads > 1` searches each iteration in parallel.
+    ///
+    /// # Panics
+    ///
+    /// If `start` is not a layout of the board: a tile missing or twice, or the wrong length
+    /// ([`Puzzle::with_start`] checks a layout and says what is wrong).
     pub fn solve(&self, start: &[u8], config: &Config) -> Outcome<Vec<u8>, Dir> {
         let started = Instant::now();
         let t = &*self.tables;
@@ -565,13 +583,12 @@ impl Solver {
             peak_frontier: depth as u64,
             seconds: started.elapsed().as_secs_f64(),
         };
-        let valid = start.len() == n && {
-            let mut seen = [false; MAX_CELLS];
-            start
-                .iter()
-                .all(|&x| (x as usize) < n && !std::mem::replace(&mut seen[x as usize], true))
-        };
-        if !valid || !is_solvable(t.shape, start, &t.goal[..n]) {
+        assert!(
+            is_layout(t.shape, start),
+            "{start:?} is not a layout of a {} board: each of 0..{n} once",
+            t.shape
+        );
+        if !is_solvable(t.shape, start, t.goal()) {
             return Outcome {
                 status: Status::Exhausted,
                 solution: None,

@@ -27,12 +27,12 @@
 //! // One of the two hardest 8-puzzle positions: 31 moves.
 //! let puzzle = Puzzle::parse("8 6 7 2 5 4 3 0 1", None, None)?;
 //! assert!(puzzle.is_solvable());
-//! let outcome = Solver::new(&puzzle, Estimate::Conflict).solve(puzzle.start(), &Config::default());
+//! let outcome = Solver::new(&puzzle, Estimate::Conflict)?.solve(puzzle.start(), &Config::default());
 //! assert_eq!(outcome.status, Status::Solved);
 //! let moves = outcome.solution.unwrap().moves;
 //! assert_eq!(moves.len(), 31);
 //! assert_eq!(puzzle.replay(&moves).unwrap(), puzzle.goal());
-//! # Ok::<(), frontier_tiles::ParseError>(())
+//! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
 mod board;
@@ -45,7 +45,7 @@ mod stages;
 pub use board::{is_solvable, Dir, ParseError, Place, Puzzle, Shape, MAX_CELLS};
 pub use heuristic::{HeuristicKind, Tables};
 pub use ida::Solver;
-pub use pdb::{BuildProgress, Origin, PatternDb};
+pub use pdb::{BuildProgress, Origin, PatternDb, PdbError};
 pub use space::{Encoding, Estimate, TilesSpace, Wide};
 pub use stages::solve_in_stages;
 

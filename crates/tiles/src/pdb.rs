@@ -98,9 +98,12 @@ impl Pattern {
 /// 65-cell board already take 4.4 billion entries.)
 pub const MAX_CELLS: usize = 64;
 
-/// The number of placements of `k` tiles on `n` cells: `n!/(n-k)!`, or `u64::MAX` when it is
-/// larger (63 tiles on 64 cells make 64!, which no `u64` holds).
+/// The number of placements of `k` tiles on `n` cells: `n!/(n-k)!` (0 when `k > n`), or
+/// `u64::MAX` when it is larger (63 tiles on 64 cells make 64!, which no `u64` holds).
 pub fn placements(n: usize, k: usize) -> u64 {
+    if k > n {
+        return 0;
+    }
     (0..k).fold(1, |p: u64, i| p.saturating_mul((n - i) as u64))
 }
 
@@ -133,7 +136,7 @@ pub fn build_bytes(cells: usize, groups: &[Vec<u8>]) -> u64 {
 
 /// The rank of a placement: `cells[i]` is the cell of the i-th tile; mixed radix `n, n-1, ...`.
 #[inline]
-pub fn rank(cells: &[u8], n: usize) -> usize {
+pub(crate) fn rank(cells: &[u8], n: usize) -> usize {
     let (mut index, mut used) = (0usize, 0u64);
     for (i, &c) in cells.iter().enumerate() {
         (index, used) = rank_step(index, used, i, c, n);
@@ -207,10 +210,104 @@ fn low_mask(n: usize) -> u64 {
     }
 }
 
+/// Why groups of tiles cannot make a pattern database, or why a database cannot guide the
+/// search of a puzzle. Groups are counted from 0, in the order given.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PdbError {
+    /// The board has more cells than a database handles.
+    #[error("a board of {cells} cells is too large for pattern databases (at most {MAX_CELLS})")]
+    TooManyCells {
+        /// The board's cells.
+        cells: usize,
+    },
+    /// A group holds no tile.
+    #[error("group {group} holds no tile")]
+    EmptyGroup {
+        /// The group.
+        group: usize,
+    },
+    /// A group holds the blank, or a number that is no tile of the board.
+    #[error("group {group}: {tile} is not a tile of a board of {cells} cells (tiles are 1 to {})", cells - 1)]
+    NotATile {
+        /// The group.
+        group: usize,
+        /// The number given.
+        tile: u8,
+        /// The board's cells.
+        cells: usize,
+    },
+    /// Two groups share a tile: their distances would be counted twice, and the sum would
+    /// overestimate (no longer give shortest solutions).
+    #[error("tile {tile} is in groups {first} and {second}: groups must not share tiles")]
+    Shared {
+        /// The tile.
+        tile: u8,
+        /// The first group holding it.
+        first: usize,
+        /// The other group holding it (the same group if it is there twice).
+        second: usize,
+    },
+    /// A tile in no group.
+    #[error("tile {tile} is in no group: the groups must hold every tile")]
+    Uncovered {
+        /// The lowest tile missing.
+        tile: u8,
+    },
+    /// The database was built for a board of another shape.
+    #[error("the pattern database is for a {built} board, not {wanted}")]
+    OtherShape {
+        /// The shape it was built for.
+        built: Shape,
+        /// The puzzle's shape.
+        wanted: Shape,
+    },
+    /// The database was built for another goal: its distances are to that goal.
+    #[error("the pattern database is for the goal {built:?}, not {wanted:?}")]
+    OtherGoal {
+        /// The goal it was built for.
+        built: Vec<u8>,
+        /// The puzzle's goal.
+        wanted: Vec<u8>,
+    },
+}
+
+/// Checks that `groups` split the tiles of a board of `cells` cells: every tile (not the
+/// blank) in exactly one group, no group empty.
+pub fn check_groups(cells: usize, groups: &[Vec<u8>]) -> Result<(), PdbError> {
+    if cells > MAX_CELLS {
+        return Err(PdbError::TooManyCells { cells });
+    }
+    let mut group_of = [usize::MAX; MAX_CELLS];
+    for (group, tiles) in groups.iter().enumerate() {
+        if tiles.is_empty() {
+            return Err(PdbError::EmptyGroup { group });
+        }
+        for &tile in tiles {
+            if tile == 0 || usize::from(tile) >= cells {
+                return Err(PdbError::NotATile { group, tile, cells });
+            }
+            let first = std::mem::replace(&mut group_of[usize::from(tile)], group);
+            if first != usize::MAX {
+                return Err(PdbError::Shared {
+                    tile,
+                    first,
+                    second: group,
+                });
+            }
+        }
+    }
+    match (1..cells).find(|&t| group_of[t] == usize::MAX) {
+        Some(tile) => Err(PdbError::Uncovered { tile: tile as u8 }),
+        None => Ok(()),
+    }
+}
+
 /// A set of additive disjoint patterns covering every tile of a board and goal.
 #[derive(Clone, Debug)]
 pub struct PatternDb {
     shape: Shape,
+    /// The goal the distances are to, tile by cell.
+    goal: Vec<u8>,
     patterns: Vec<Pattern>,
     /// `group_of[tile]`: which pattern holds the tile.
     group_of: [u8; MAX_CELLS],
@@ -236,7 +333,7 @@ pub(crate) struct Mirror {
 impl Mirror {
     /// The transposition of a square board, if the blank's goal cell is on the diagonal.
     pub(crate) fn of(tables: &Tables) -> Option<Mirror> {
-        let (rows, cols) = (tables.shape.rows, tables.shape.cols);
+        let (rows, cols) = (tables.shape.rows(), tables.shape.cols());
         let blank = tables.goal_cell[0] as usize;
         if rows != cols || blank / cols != blank % cols {
             return None;
@@ -310,12 +407,14 @@ pub fn groups_by_sizes(shape: Shape, goal: &[u8], sizes: &[usize]) -> Option<Vec
 }
 
 impl PatternDb {
-    /// Builds every table now, in memory, calling `progress` as entries fill.
+    /// Builds every table now, in memory, calling `progress` as entries fill; refuses groups
+    /// that do not [split the tiles](check_groups). Memory: [`build_bytes`] at the peak.
     pub fn build(
         tables: &Tables,
         groups: &[Vec<u8>],
         progress: &(dyn Fn(BuildProgress) + Sync),
-    ) -> PatternDb {
+    ) -> Result<PatternDb, PdbError> {
+        check_groups(tables.cells(), groups)?;
         let never = || false;
         let patterns = groups
             .iter()
@@ -325,7 +424,11 @@ impl PatternDb {
                 build_pattern(tables, g, &report, &never).expect("a build never stopped ends")
             })
             .collect();
-        PatternDb::assemble(tables, patterns, vec![Origin::Built; groups.len()])
+        Ok(PatternDb::assemble(
+            tables,
+            patterns,
+            vec![Origin::Built; groups.len()],
+        ))
     }
 
     /// Loads each table from `dir` (the cache), or builds and saves it when it is missing or
@@ -334,7 +437,8 @@ impl PatternDb {
     /// table is still built and used.
     ///
     /// A build looks at `stop` every few thousand entries and gives up when it says so (a
-    /// timeout, Ctrl-C: a 5x5 table takes minutes): then `None`, and nothing is written.
+    /// timeout, Ctrl-C: a 5x5 table takes minutes): then `Ok(None)`, and nothing is written.
+    /// Groups that do not [split the tiles](check_groups) are refused before anything is read.
     ///
     /// The cache keeps at most 2 GiB of tables: before a table is written, the least recently
     /// used ones (never one of `groups`) are removed to make room for it, and a table that
@@ -345,11 +449,20 @@ impl PatternDb {
         groups: &[Vec<u8>],
         progress: &(dyn Fn(BuildProgress) + Sync),
         stop: &(dyn Fn() -> bool + Sync),
-    ) -> Option<PatternDb> {
-        PatternDb::load_or_build_within(dir, tables, groups, progress, stop, CACHE_BUDGET)
+    ) -> Result<Option<PatternDb>, PdbError> {
+        check_groups(tables.cells(), groups)?;
+        Ok(PatternDb::load_or_build_within(
+            dir,
+            tables,
+            groups,
+            progress,
+            stop,
+            CACHE_BUDGET,
+        ))
     }
 
-    /// [`PatternDb::load_or_build`] with a cache of at most `budget` bytes of tables.
+    /// [`PatternDb::load_or_build`] with a cache of at most `budget` bytes of tables, for
+    /// groups already checked.
     fn load_or_build_within(
         dir: &Path,
         tables: &Tables,
@@ -404,9 +517,9 @@ impl PatternDb {
 
     /// The tables of `groups` from the user's cache ([`crate::cache_dir`]), or built and saved
     /// there, with no progress shown and no way to stop: for examples, tests and benchmarks.
-    pub fn cached(tables: &Tables, groups: &[Vec<u8>]) -> PatternDb {
-        PatternDb::load_or_build(&crate::cache_dir(), tables, groups, &|_| {}, &|| false)
-            .expect("a build that is never stopped ends")
+    pub fn cached(tables: &Tables, groups: &[Vec<u8>]) -> Result<PatternDb, PdbError> {
+        let db = PatternDb::load_or_build(&crate::cache_dir(), tables, groups, &|_| {}, &|| false)?;
+        Ok(db.expect("a build that is never stopped ends"))
     }
 
     fn assemble(tables: &Tables, patterns: Vec<Pattern>, origins: Vec<Origin>) -> PatternDb {
@@ -420,6 +533,7 @@ impl PatternDb {
         }
         PatternDb {
             shape: tables.shape,
+            goal: tables.goal().to_vec(),
             patterns,
             group_of,
             slot_of,
@@ -441,6 +555,30 @@ impl PatternDb {
     /// The board shape the tables are for.
     pub fn shape(&self) -> Shape {
         self.shape
+    }
+
+    /// The goal the tables give distances to, tile by cell.
+    pub fn goal(&self) -> &[u8] {
+        &self.goal
+    }
+
+    /// Whether these tables can guide a search on `tables`' board to its goal: the same shape
+    /// and goal (a database for another goal would give wrong distances, and answers that are
+    /// not the shortest).
+    pub fn check_fits(&self, tables: &Tables) -> Result<(), PdbError> {
+        if self.shape != tables.shape() {
+            return Err(PdbError::OtherShape {
+                built: self.shape,
+                wanted: tables.shape(),
+            });
+        }
+        if self.goal != tables.goal() {
+            return Err(PdbError::OtherGoal {
+                built: self.goal.clone(),
+                wanted: tables.goal().to_vec(),
+            });
+        }
+        Ok(())
     }
 
     /// The total size of the tables in bytes (one byte per entry).
@@ -502,13 +640,6 @@ impl PatternDb {
     /// The reflection used by [`PatternDb::estimate`], if any.
     pub(crate) fn mirror(&self) -> Option<&Mirror> {
         self.mirror.as_ref()
-    }
-
-    /// Whether the patterns cover every tile of the board exactly once.
-    pub fn covers(&self) -> bool {
-        let n = self.shape.cells();
-        (1..n).all(|t| self.group_of[t] != u8::MAX)
-            && self.patterns.iter().map(|p| p.tiles.len()).sum::<usize>() == n - 1
     }
 }
 
@@ -586,7 +717,7 @@ fn build_blank_aware(
     let n = tables.cells();
     let k = group.len();
     let m = n - k;
-    let cols = tables.shape.cols;
+    let cols = tables.shape.cols();
     let all = low_mask(n);
     let mut not_left = 0u64; // cells that are not in column 0 (targets of a shift right by one)
     let mut not_right = 0u64;
@@ -888,7 +1019,7 @@ fn file_name(tables: &Tables, group: &[u8]) -> String {
 }
 
 /// A 64-bit checksum of a table (FNV-style over 8-byte words, then mixed).
-pub fn checksum(data: &[u8]) -> u64 {
+pub(crate) fn checksum(data: &[u8]) -> u64 {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325 ^ data.len() as u64;
     let mut words = data.chunks_exact(8);
     for w in &mut words {
@@ -907,8 +1038,8 @@ fn header(shape: Shape, homes: &[u8], len: u64, sum: u64) -> Vec<u8> {
     let mut h = Vec::with_capacity(32 + homes.len());
     h.extend_from_slice(MAGIC);
     h.extend_from_slice(&VERSION.to_le_bytes());
-    h.push(shape.rows as u8);
-    h.push(shape.cols as u8);
+    h.push(shape.rows() as u8);
+    h.push(shape.cols() as u8);
     h.push(homes.len() as u8);
     h.extend_from_slice(homes);
     h.extend_from_slice(&len.to_le_bytes());
@@ -962,6 +1093,7 @@ fn read_table(path: &Path, shape: Shape, homes: &[u8], expected: u64) -> io::Res
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::solved;
 
     #[test]
     fn the_cache_keeps_the_most_recently_used_tables_within_its_budget() {
@@ -1002,7 +1134,7 @@ mod tests {
         let stale = dir.join("tiles-pdb-v2-stale.bin");
         fs::write(&stale, vec![0u8; 1000]).unwrap();
         let shape = Shape::new(3, 3).unwrap();
-        let tables = Tables::new(shape, &shape.default_goal());
+        let tables = Tables::new(&solved(shape));
         // Two tables of 3,024 entries: room for one of them only.
         let groups = groups_by_sizes(shape, &shape.default_goal(), &[4, 4]).unwrap();
         let budget = 4000;
@@ -1075,13 +1207,17 @@ mod tests {
             std::env::temp_dir().join(format!("frontier-tiles-pdb-test-{}", std::process::id()));
         let _ = fs::remove_dir_all(&dir);
         let shape = Shape::new(3, 3).unwrap();
-        let tables = Tables::new(shape, &shape.default_goal());
+        let tables = Tables::new(&solved(shape));
         let groups = groups_by_sizes(shape, &shape.default_goal(), &[4, 4]).unwrap();
         let quiet = |_: BuildProgress| {};
         let never = || false;
-        let built = PatternDb::load_or_build(&dir, &tables, &groups, &quiet, &never).unwrap();
+        let built = PatternDb::load_or_build(&dir, &tables, &groups, &quiet, &never)
+            .unwrap()
+            .unwrap();
         assert_eq!(built.origins(), &[Origin::Built, Origin::Built]);
-        let cached = PatternDb::load_or_build(&dir, &tables, &groups, &quiet, &never).unwrap();
+        let cached = PatternDb::load_or_build(&dir, &tables, &groups, &quiet, &never)
+            .unwrap()
+            .unwrap();
         assert_eq!(cached.origins(), &[Origin::Cache, Origin::Cache]);
         assert_eq!(cached.patterns()[0].table, built.patterns()[0].table);
         // Flip one byte of the first table's data: the checksum catches it.
@@ -1090,12 +1226,16 @@ mod tests {
         let last = bytes.len() - 1;
         bytes[last] ^= 1;
         fs::write(&path, &bytes).unwrap();
-        let repaired = PatternDb::load_or_build(&dir, &tables, &groups, &quiet, &never).unwrap();
+        let repaired = PatternDb::load_or_build(&dir, &tables, &groups, &quiet, &never)
+            .unwrap()
+            .unwrap();
         assert_eq!(repaired.origins(), &[Origin::Rebuilt, Origin::Cache]);
         assert_eq!(repaired.patterns()[0].table, built.patterns()[0].table);
         // Truncate it: the size check catches it.
         fs::write(&path, &bytes[..bytes.len() / 2]).unwrap();
-        let again = PatternDb::load_or_build(&dir, &tables, &groups, &quiet, &never).unwrap();
+        let again = PatternDb::load_or_build(&dir, &tables, &groups, &quiet, &never)
+            .unwrap()
+            .unwrap();
         assert_eq!(again.origins()[0], Origin::Rebuilt);
         let _ = fs::remove_dir_all(&dir);
     }
@@ -1106,7 +1246,7 @@ mod tests {
             std::env::temp_dir().join(format!("frontier-tiles-pdb-stop-{}", std::process::id()));
         let _ = fs::remove_dir_all(&dir);
         let shape = Shape::new(3, 3).unwrap();
-        let tables = Tables::new(shape, &shape.default_goal());
+        let tables = Tables::new(&solved(shape));
         // Groups of two sizes; the stop is asked once per chunk of each layer.
         for sizes in [&[4, 4][..], &[8][..]] {
             let groups = groups_by_sizes(shape, &shape.default_goal(), sizes).unwrap();
@@ -1114,7 +1254,7 @@ mod tests {
             // Stops at the second look: the first chunk of the first layer is done.
             let stop = || asked.fetch_add(1, Ordering::Relaxed) >= 1;
             let db = PatternDb::load_or_build(&dir, &tables, &groups, &|_| {}, &stop);
-            assert!(db.is_none(), "{sizes:?}");
+            assert!(db.unwrap().is_none(), "{sizes:?}");
             assert!(asked.load(Ordering::Relaxed) >= 2);
             assert!(fs::read_dir(&dir).map_or(true, |mut d| d.next().is_none()));
         }

@@ -8,7 +8,7 @@ use frontier_search::{Cost, Indexed, Reversible, Space};
 
 use crate::board::{Dir, Puzzle, Shape, MAX_CELLS};
 use crate::heuristic::{HeuristicKind, Tables, NONE};
-use crate::pdb::PatternDb;
+use crate::pdb::{PatternDb, PdbError};
 
 /// A compact `Copy` encoding of a layout, used as the engine's state.
 ///
@@ -147,6 +147,15 @@ pub enum Estimate {
 }
 
 impl Estimate {
+    /// Whether this heuristic can guide a search on `tables`' board to its goal: always,
+    /// except a pattern database built for another board or goal.
+    pub(crate) fn check_fits(&self, tables: &Tables) -> Result<(), PdbError> {
+        match self {
+            Estimate::Pdb(db) => db.check_fits(tables),
+            _ => Ok(()),
+        }
+    }
+
     /// The kind, if informed.
     pub fn kind(&self) -> Option<HeuristicKind> {
         match self {
@@ -187,17 +196,19 @@ impl<E: Encoding> TilesSpace<E> {
         let n = puzzle.shape().cells();
         assert!(n <= E::MAX_CELLS, "{n} cells do not fit this encoding");
         TilesSpace {
-            tables: Arc::new(Tables::new(puzzle.shape(), puzzle.goal())),
+            tables: Arc::new(Tables::new(puzzle)),
             start: E::encode(puzzle.start()),
             goal: E::encode(puzzle.goal()),
             estimate: Estimate::Manhattan,
         }
     }
 
-    /// The same space with another heuristic.
-    pub fn with_estimate(mut self, estimate: Estimate) -> Self {
+    /// The same space with another heuristic; a pattern database must be for this board and
+    /// goal.
+    pub fn with_estimate(mut self, estimate: Estimate) -> Result<Self, PdbError> {
+        estimate.check_fits(&self.tables)?;
         self.estimate = estimate;
-        self
+        Ok(self)
     }
 
     /// The board's shape.

@@ -18,7 +18,6 @@ use rustc_hash::FxHashMap;
 
 use crate::board::{solution, Dir, Puzzle, Shape};
 use crate::ida::Solver;
-use crate::space::Estimate;
 
 /// The most states one stage's search may store when `config.max_states` says nothing: far
 /// beyond what a stage needs (a few thousand), well within memory (16 bytes a state).
@@ -55,10 +54,10 @@ enum Stop {
 /// ```
 pub fn solve_in_stages(puzzle: &Puzzle, config: &Config) -> Outcome<Vec<u8>, Dir> {
     let shape = puzzle.shape();
-    let small = shape.rows <= 3 && shape.cols <= 3;
-    if !puzzle.is_solvable() || small || shape.rows == 1 || shape.cols == 1 {
+    let small = shape.rows() <= 3 && shape.cols() <= 3;
+    if !puzzle.is_solvable() || small || shape.rows() == 1 || shape.cols() == 1 {
         // Nothing to reduce: the exact solver is as fast (a line has one free cell to move).
-        return Solver::new(puzzle, Estimate::Conflict).solve(puzzle.start(), config);
+        return Solver::conflict(puzzle).solve(puzzle.start(), config);
     }
     let mut work = Work::new(puzzle, config);
     let mut end = work.reduce();
@@ -131,8 +130,8 @@ impl<'a> Work<'a> {
     /// away from the blank's goal cell (which stays in the region), until it is at most 3 x 3;
     /// then solves that region exactly.
     fn reduce(&mut self) -> Result<(), Stop> {
-        let cols = self.shape.cols;
-        let (mut top, mut bottom, mut left, mut right) = (0, self.shape.rows - 1, 0, cols - 1);
+        let cols = self.shape.cols();
+        let (mut top, mut bottom, mut left, mut right) = (0, self.shape.rows() - 1, 0, cols - 1);
         let home = self.goal.iter().position(|&t| t == 0).unwrap_or(0);
         let (home_row, home_col) = (home / cols, home % cols);
         loop {
@@ -207,7 +206,7 @@ impl<'a> Work<'a> {
     /// the blank among the cells not fixed (A*), and plays those moves.
     fn place(&mut self, targets: &[(u8, usize)]) -> Result<(), Stop> {
         self.check()?;
-        let cols = self.shape.cols;
+        let cols = self.shape.cols();
         let distance = |a: usize, b: usize| {
             ((a / cols).abs_diff(b / cols) + (a % cols).abs_diff(b % cols)) as u32
         };
@@ -308,7 +307,7 @@ impl<'a> Work<'a> {
     /// Solves the whole board from where it stands, exactly, and plays the answer.
     fn solve_the_rest(&mut self, puzzle: &Puzzle) -> Result<(), Stop> {
         let rest = puzzle.with_start(&self.board).map_err(|_| Stop::NoPath)?;
-        let outcome = Solver::new(&rest, Estimate::Conflict).solve(&self.board, &self.remaining());
+        let outcome = Solver::conflict(&rest).solve(&self.board, &self.remaining());
         self.play(outcome)
     }
 
@@ -339,7 +338,7 @@ impl<'a> Work<'a> {
     /// Solves the last region (at most 3 x 3, rows `top..=bottom`, columns `left..=right`)
     /// optimally, as a small puzzle of its own.
     fn finish(&mut self, top: usize, bottom: usize, left: usize, right: usize) -> Result<(), Stop> {
-        let cols = self.shape.cols;
+        let cols = self.shape.cols();
         let cells: Vec<usize> = (top..=bottom)
             .flat_map(|r| (left..=right).map(move |c| r * cols + c))
             .collect();
@@ -360,7 +359,7 @@ impl<'a> Work<'a> {
         let goal: Vec<u8> = cells.iter().map(|&c| name[self.goal[c] as usize]).collect();
         let shape = Shape::new(bottom - top + 1, right - left + 1).map_err(|_| Stop::NoPath)?;
         let region = Puzzle::new(shape, &start, &goal).map_err(|_| Stop::NoPath)?;
-        let outcome = Solver::new(&region, Estimate::Conflict).solve(&start, &self.remaining());
+        let outcome = Solver::conflict(&region).solve(&start, &self.remaining());
         self.play(outcome)
     }
 

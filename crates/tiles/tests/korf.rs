@@ -65,7 +65,7 @@ fn easy_instances_with_linear_conflicts() {
     for &id in &[9, 55, 79] {
         let (_, len, tiles) = &all[id - 1];
         let p = Puzzle::parse(tiles, None, Some(KORF_GOAL)).unwrap();
-        let solver = Solver::new(&p, Estimate::Conflict);
+        let solver = Solver::new(&p, Estimate::Conflict).unwrap();
         solve_and_check(&solver, &p, *len, 1);
         solve_and_check(&solver, &p, *len, 2);
     }
@@ -80,7 +80,7 @@ fn a_weighted_search_within_a_depth_limit_stays_small() {
     let all = instances();
     let (_, len, tiles) = &all[8];
     let p = Puzzle::parse(tiles, None, Some(KORF_GOAL)).unwrap();
-    let solver = Solver::new(&p, Estimate::Manhattan);
+    let solver = Solver::new(&p, Estimate::Manhattan).unwrap();
     for threads in [1, 2] {
         // The timeout only keeps a regression from hanging the suite (the old search ran on
         // for minutes); the expansion counts are what the test checks.
@@ -117,15 +117,14 @@ fn a_weighted_search_within_a_depth_limit_stays_small() {
 fn first_instances_with_a_555_pattern_database() {
     let shape = Shape::new(4, 4).unwrap();
     let goal: Vec<u8> = (0..16).collect();
-    let tables = Tables::new(shape, &goal);
+    let tables = Tables::new(&Puzzle::new(shape, &goal, &goal).unwrap());
     let groups = groups_by_sizes(shape, &goal, &[5, 5, 5]).unwrap();
-    let db = Arc::new(PatternDb::build(&tables, &groups, &|_| {}));
-    assert!(db.covers());
+    let db = Arc::new(PatternDb::build(&tables, &groups, &|_| {}).unwrap());
     let all = instances();
     for (id, len, tiles) in all.iter().filter(|x| [1, 2, 9].contains(&x.0)) {
         let p = Puzzle::parse(tiles, None, Some(KORF_GOAL)).unwrap();
         eprintln!("instance {id}");
-        let solver = Solver::new(&p, Estimate::Pdb(db.clone()));
+        let solver = Solver::new(&p, Estimate::Pdb(db.clone())).unwrap();
         solve_and_check(&solver, &p, *len, 2);
     }
 }
@@ -137,14 +136,14 @@ fn first_instances_with_a_555_pattern_database() {
 fn korf_all_100() {
     let shape = Shape::new(4, 4).unwrap();
     let goal: Vec<u8> = (0..16).collect();
-    let tables = Tables::new(shape, &goal);
+    let tables = Tables::new(&Puzzle::new(shape, &goal, &goal).unwrap());
     let groups = groups_by_sizes(shape, &goal, &default_sizes(shape)).unwrap();
-    let db = Arc::new(PatternDb::cached(&tables, &groups));
+    let db = Arc::new(PatternDb::cached(&tables, &groups).unwrap());
     let started = Instant::now();
     let mut nodes = 0;
     for (id, len, tiles) in instances() {
         let p = Puzzle::parse(&tiles, None, Some(KORF_GOAL)).unwrap();
-        let solver = Solver::new(&p, Estimate::Pdb(db.clone()));
+        let solver = Solver::new(&p, Estimate::Pdb(db.clone())).unwrap();
         nodes += solve_and_check(&solver, &p, len, 1);
         eprintln!("instance {id}: {len} moves");
     }

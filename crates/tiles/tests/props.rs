@@ -19,11 +19,14 @@ fn pdb_3x3() -> Arc<PatternDb> {
         let shape = Shape::new(3, 3).unwrap();
         let goal = shape.default_goal();
         let groups = groups_by_sizes(shape, &goal, &default_sizes(shape)).unwrap();
-        Arc::new(PatternDb::build(
-            &Tables::new(shape, &goal),
-            &groups,
-            &|_| {},
-        ))
+        Arc::new(
+            PatternDb::build(
+                &Tables::new(&Puzzle::new(shape, &goal, &goal).unwrap()),
+                &groups,
+                &|_| {},
+            )
+            .unwrap(),
+        )
     })
     .clone()
 }
@@ -35,11 +38,14 @@ fn pdb_2x3() -> Arc<PatternDb> {
         let shape = Shape::new(2, 3).unwrap();
         let goal = shape.default_goal();
         let groups = groups_by_sizes(shape, &goal, &[3, 2]).unwrap();
-        Arc::new(PatternDb::build(
-            &Tables::new(shape, &goal),
-            &groups,
-            &|_| {},
-        ))
+        Arc::new(
+            PatternDb::build(
+                &Tables::new(&Puzzle::new(shape, &goal, &goal).unwrap()),
+                &groups,
+                &|_| {},
+            )
+            .unwrap(),
+        )
     })
     .clone()
 }
@@ -77,9 +83,9 @@ proptest! {
         let shape = Shape::new(3, 3).unwrap();
         let puzzle = Puzzle::new(shape, &start, &shape.default_goal()).unwrap();
         let truth = bfs(&TilesSpace::<u64>::new(&puzzle), &Config::default());
-        let tables = Tables::new(shape, puzzle.goal());
+        let tables = Tables::new(&puzzle);
         for estimate in [Estimate::Manhattan, Estimate::Conflict, Estimate::Pdb(pdb_3x3())] {
-            let solver = Solver::new(&puzzle, estimate.clone());
+            let solver = Solver::new(&puzzle, estimate.clone()).unwrap();
             let threads = if matches!(estimate, Estimate::Conflict) { 2 } else { 1 };
             let outcome = solver.solve(&start, &Config::default().threads(threads));
             prop_assert_eq!(outcome.status, truth.status);
@@ -104,7 +110,7 @@ proptest! {
         let puzzle = Puzzle::new(shape, &start, &shape.default_goal()).unwrap();
         let truth = bfs(&TilesSpace::<u64>::new(&puzzle), &Config::default());
         for estimate in [Estimate::Manhattan, Estimate::Conflict, Estimate::Pdb(pdb_3x3())] {
-            let solver = Solver::new(&puzzle, estimate.clone());
+            let solver = Solver::new(&puzzle, estimate.clone()).unwrap();
             let threads = if matches!(estimate, Estimate::Conflict) { 2 } else { 1 };
             let config = Config::default().threads(threads).weight(weight);
             let outcome = solver.solve(&start, &config);
@@ -130,7 +136,7 @@ proptest! {
         let Some(best) = truth.solution.map(|s| s.moves.len() as u32) else {
             return Ok(());
         };
-        let solver = Solver::new(&puzzle, Estimate::Conflict);
+        let solver = Solver::new(&puzzle, Estimate::Conflict).unwrap();
         let config = Config::default().weight(weight);
         if best > 0 {
             let stopped = solver.solve(&start, &config.clone().max_depth(best - 1));
@@ -148,7 +154,7 @@ proptest! {
         let truth = bfs(&TilesSpace::<u64>::new(&puzzle), &Config::default());
         prop_assert_eq!(truth.status == Status::Solved, puzzle.is_solvable());
         for estimate in [Estimate::Conflict, Estimate::Pdb(pdb_2x3())] {
-            let outcome = Solver::new(&puzzle, estimate).solve(&start, &Config::default());
+            let outcome = Solver::new(&puzzle, estimate).unwrap().solve(&start, &Config::default());
             prop_assert_eq!(outcome.status, truth.status);
             if let (Some(fast), Some(exact)) = (&outcome.solution, &truth.solution) {
                 prop_assert_eq!(fast.moves.len(), exact.moves.len());
@@ -176,7 +182,7 @@ proptest! {
         if puzzle.is_solvable() {
             prop_assert_eq!(outcome.status, Status::Solved);
             let moves = outcome.solution.unwrap().moves;
-            prop_assert_eq!(common::play(&start, shape.cols, &moves), Some(goal));
+            prop_assert_eq!(common::play(&start, shape.cols(), &moves), Some(goal));
         } else {
             prop_assert_eq!(outcome.status, Status::Exhausted);
         }

@@ -9,8 +9,8 @@ use anyhow::{bail, Context as _};
 use frontier_search::{explore_indexed, Exploration, Limit, Outcome, Stats, Status};
 use frontier_tiles::pdb::{build_bytes, default_groups, groups_by_sizes, placements};
 use frontier_tiles::{
-    solve_in_stages, BuildProgress, Dir, Encoding, Estimate, HeuristicKind, PatternDb, Puzzle,
-    Shape, Solver, Tables, TilesSpace, Wide,
+    solve_in_stages, BuildProgress, Dir, Encoding, Estimate, HeuristicKind, PatternDb, PdbError,
+    Puzzle, Shape, Solver, Tables, TilesSpace, Wide,
 };
 use serde_json::json;
 
@@ -180,15 +180,15 @@ fn refuse_large_tables(
 }
 
 /// Loads (or builds, with a progress bar, and caches) the pattern databases of `groups` for
-/// `puzzle`. `None` when `stop` ended a build first.
+/// `puzzle`. `Ok(None)` when `stop` ended a build first.
 fn pattern_db(
     puzzle: &Puzzle,
     groups: &[Vec<u8>],
     ctx: &Context,
     quiet: bool,
     stop: &(dyn Fn() -> bool + Sync),
-) -> Option<Arc<PatternDb>> {
-    let tables = Tables::new(puzzle.shape(), puzzle.goal());
+) -> Result<Option<Arc<PatternDb>>, PdbError> {
+    let tables = Tables::new(puzzle);
     let dir = frontier_tiles::cache_dir();
     let bar = BuildBar::new(ctx, quiet);
     let progress = |p: BuildProgress| {
@@ -201,7 +201,7 @@ fn pattern_db(
     if let Some(bar) = bar {
         bar.finish();
     }
-    db.map(Arc::new)
+    Ok(db?.map(Arc::new))
 }
 
 /// The solver `--algo` names, or the tiles' own IDA*.
@@ -231,7 +231,7 @@ fn report_unanswered(
 /// Draws a layout as a grid, the blank as `.`.
 fn draw(out: &mut dyn Write, shape: Shape, board: &[u8]) -> std::io::Result<()> {
     let width = (shape.cells() - 1).to_string().len();
-    for row in board.chunks(shape.cols) {
+    for row in board.chunks(shape.cols()) {
         let cells: Vec<String> = row
             .iter()
             .map(|&t| {
@@ -299,7 +299,7 @@ pub fn run(args: Args, ctx: &Context) -> anyhow::Result<ExitCode> {
             stats: Stats::default(),
         };
         if !args.search.json {
-            let why = if shape.rows == 1 || shape.cols == 1 {
+            let why = if shape.rows() == 1 || shape.cols() == 1 {
                 "on a single line the tiles cannot pass each other, and their order differs from the goal's"
             } else {
                 "the parity of the tiles' permutation differs from the parity of the blank's distance to its goal cell"
@@ -354,7 +354,7 @@ pub fn run(args: Args, ctx: &Context) -> anyhow::Result<ExitCode> {
             if let Some(code) = refuse_large_tables(ctx, &args.search, &puzzle, &groups)? {
                 return Ok(code);
             }
-            match pattern_db(&puzzle, &groups, ctx, quiet, &stop) {
+            match pattern_db(&puzzle, &groups, ctx, quiet, &stop)? {
                 Some(db) => Estimate::Pdb(db),
                 None => {
                     let algorithm = algorithm_of(&args.search);
@@ -367,12 +367,12 @@ pub fn run(args: Args, ctx: &Context) -> anyhow::Result<ExitCode> {
     let (algorithm, mut outcome): (&str, Outcome<Vec<u8>, Dir>) = match search.algo {
         None => {
             let config = search.config::<u64, Dir>(ctx);
-            let solver = Solver::new(&puzzle, estimate);
+            let solver = Solver::new(&puzzle, estimate)?;
             let outcome = solver.solve(puzzle.start(), &config);
             ctx.clear_progress();
             ("idastar", outcome)
         }
-        Some(_) => generic(ctx, &search, &puzzle, estimate),
+        Some(_) => generic(ctx, &search, &puzzle, estimate)?,
     };
     // The time the command took, pattern databases included, as --timeout counts it.
     outcome.stats.seconds = clock.seconds();
@@ -451,7 +451,8 @@ fn short_solution(
     ctx: &Context,
     puzzle: &Puzzle,
 ) -> Option<Outcome<Vec<u8>, Dir>> {
-    let (_, outcome) = generic(ctx, &search.short(SHORT), puzzle, Estimate::Zero);
+    // No pattern database, so no error.
+    let (_, outcome) = generic(ctx, &search.short(SHORT), puzzle, Estimate::Zero).ok()?;
     let further = search.past_short(outcome.status, SHORT);
     (!further).then_some(outcome)
 }
@@ -463,7 +464,7 @@ fn generic(
     search: &SearchArgs,
     puzzle: &Puzzle,
     estimate: Estimate,
-) -> (&'static str, Outcome<Vec<u8>, Dir>) {
+) -> Result<(&'static str, Outcome<Vec<u8>, Dir>), PdbError> {
     let n = puzzle.shape().cells();
     // `--algo` is given here; the default only completes the call.
     let default = Algo::Idastar;
@@ -480,7 +481,7 @@ fn generic(
         default: Algo,
     }
     impl OverEncoding for Solve<'_> {
-        type Output = (&'static str, Outcome<Vec<u8>, Dir>);
+        type Output = Result<(&'static str, Outcome<Vec<u8>, Dir>), PdbError>;
         fn run<E: Encoding>(self) -> Self::Output {
             let Solve {
                 ctx,
@@ -532,8 +533,8 @@ fn encoded<E: Encoding>(
     puzzle: &Puzzle,
     estimate: Estimate,
     solve: impl FnOnce(&TilesSpace<E>) -> (Algo, Outcome<E, Dir>),
-) -> (&'static str, Outcome<Vec<u8>, Dir>) {
-    let space = TilesSpace::<E>::new(puzzle).with_estimate(estimate);
+) -> Result<(&'static str, Outcome<Vec<u8>, Dir>), PdbError> {
+    let space = TilesSpace::<E>::new(puzzle).with_estimate(estimate)?;
     let (algo, outcome) = solve(&space);
     let n = puzzle.shape().cells();
     let solution = outcome.solution.map(|s| frontier_search::Solution {
@@ -541,14 +542,14 @@ fn encoded<E: Encoding>(
         states: s.states.iter().map(|e| e.decode(n)).collect(),
         cost: s.cost,
     });
-    (
+    Ok((
         algo.name(),
         Outcome {
             status: outcome.status,
             solution,
             stats: outcome.stats,
         },
-    )
+    ))
 }
 
 /// Explores the puzzle.
