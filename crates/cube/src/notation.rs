@@ -62,10 +62,13 @@ pub struct Turn {
 }
 
 impl Turn {
-    /// The face move this turn is, if it turns a single face.
+    /// The face move this turn is, if it turns a single face (its quarter turns taken modulo
+    /// 4, as [`Facelets::apply_turn`](crate::Facelets::apply_turn) takes them; a whole number
+    /// of turns is no move).
     pub fn face_move(self) -> Option<Move> {
-        match self.kind {
-            TurnKind::Face(face) => Some(Move::new(face, self.quarters)),
+        match (self.kind, self.quarters % 4) {
+            (_, 0) => None,
+            (TurnKind::Face(face), quarters) => Some(Move::new(face, quarters)),
             _ => None,
         }
     }
@@ -243,6 +246,23 @@ mod tests {
 
     fn wca(text: &str) -> Result<Vec<String>, NotationError> {
         parse(text, Notation::Wca).map(|turns| turns.iter().map(|t| t.to_string()).collect())
+    }
+
+    #[test]
+    fn a_face_turn_is_a_move_by_its_quarters_modulo_4() {
+        let turn = |quarters| Turn {
+            kind: TurnKind::Face(Face::R),
+            quarters,
+        };
+        assert_eq!(turn(0).face_move(), None);
+        assert_eq!(turn(4).face_move(), None);
+        assert_eq!(turn(5).face_move(), Some(Move::new(Face::R, 1)));
+        assert_eq!(turn(3).face_move(), Some(Move::new(Face::R, 3)));
+        let wide = Turn {
+            kind: TurnKind::Wide(Face::R),
+            quarters: 1,
+        };
+        assert_eq!(wide.face_move(), None);
     }
 
     #[test]

@@ -194,7 +194,12 @@ fn mirror_positions() -> ([u8; 8], [u8; 12]) {
 /// `cube` seen through symmetry `r` (0 is the identity; below 24 a rotation: the same
 /// position, re-read with the centres in place after turning the whole cube; from 24 the same
 /// rotation and then the left-right mirror).
+///
+/// # Panics
+///
+/// If `r` is not below [`SYMMETRIES`].
 pub fn view(cube: Cube, r: usize) -> Cube {
+    assert!(r < SYMMETRIES, "symmetry {r} of {SYMMETRIES}");
     Fields::of(cube).view(tables(), r)
 }
 

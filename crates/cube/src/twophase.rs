@@ -360,7 +360,10 @@ impl TwoPhase {
     /// found (at most 30 moves, or `config.max_depth` if smaller). Every cube has a
     /// solution of at most 20 moves (God's number: Rokicki, Kociemba, Davidson, Dethridge
     /// 2010), so a target of 20 or more is always reachable, though two-phase may need long
-    /// for 20 (the superflip: about 2.3 s).
+    /// for 20 (the superflip: about 2.3 s). A target below the cube's optimal length can never
+    /// be met: the search then runs through every phase-1 length up to 30, which takes very
+    /// long; give a timeout, and compare the answer's length with the target (the status
+    /// alone does not say it was missed). [`Optimal`](crate::Optimal) finds the shortest.
     ///
     /// Limits: `config.max_depth` (no solution longer; [`Limit::Depth`] if none is found),
     /// `config.timeout` (the best solution so far is returned as solved; [`Limit::Time`]
