@@ -11,7 +11,10 @@
 //!   implements [`frontier_search::Space`] and [`frontier_search::Reversible`], so every solver of
 //!   the engine runs on it: `bfs`, `iddfs` and `bidirectional` return a shortest solution, and
 //!   `astar`/`idastar` too, with an admissible heuristic (the larger of the letters still to
-//!   climb and the Manhattan distance to the nearest target cell).
+//!   climb and the Manhattan distance to the nearest target cell). The tree searches (`iddfs`,
+//!   `idastar`) keep no seen-set, so on a board with no way to the target they prove nothing
+//!   until their bound passes the longest path without repeats, which grows exponentially:
+//!   give them a `max_depth` or a timeout, or prove unsolvability with `bfs`.
 //! - [`Puzzle::fast_bfs`] and [`Puzzle::fast_explore`] are the board's own breadth-first
 //!   searches: one byte per possible state in a flat table instead of a hash set, the same
 //!   answers as the engine's `bfs`/`explore` about ten times faster on large boards.
