@@ -68,7 +68,10 @@
 //! slowest aboard and solvers minimise the total time; otherwise every trip costs 1. Each role
 //! may count up to [`MAX_COUNT`]; the state is one `u64`, so the roles together may use 63 bits
 //! (a role takes the bits of its count plus one), and the boat may carry at most [`MAX_LOADS`]
-//! different groups. A start that already breaks a rule is refused, naming the rule and the bank.
+//! different groups. Checking one crossing (the rules' [steps](Rule::steps) on both banks and
+//! aboard, for every group) may take at most [`MAX_CHECK_STEPS`], about a second, so that a
+//! search stops near its timeout. A start that already breaks a rule is refused, naming the
+//! rule and the bank.
 //!
 //! ## The rule language
 //!
@@ -86,6 +89,6 @@ mod space;
 
 pub use error::{Bank, Location, RiverError};
 pub use presets::{couples_toml, Preset, PRESETS};
-pub use puzzle::{NamedRule, Puzzle, Role, MAX_COUNT, MAX_LOADS, MAX_TIME};
+pub use puzzle::{NamedRule, Puzzle, Role, MAX_CHECK_STEPS, MAX_COUNT, MAX_LOADS, MAX_TIME};
 pub use rule::{Rule, RuleError, RuleErrorKind};
 pub use space::{RiverSpace, State, Trip};

@@ -17,6 +17,10 @@ pub const MAX_COUNT: u32 = 1_000_000;
 pub const MAX_TIME: u64 = 1_000_000_000;
 /// The most different boat loads a puzzle may allow (they are listed once, up front).
 pub const MAX_LOADS: u64 = 1 << 21;
+/// The most rule steps ([`Rule::steps`]) one crossing may take to check: the bank rules on
+/// both banks and the boat rules, for every load. About a second's work; past it a search
+/// could not stop at its timeout, since a crossing is checked as a whole.
+pub const MAX_CHECK_STEPS: u64 = 1 << 30;
 /// Bits of a state: one for the boat, and per role its count's bits plus one guard bit.
 pub(crate) const STATE_BITS: u32 = 64;
 
@@ -618,13 +622,27 @@ impl Builder<'_> {
             return Err(self.invalid(
                 boat.capacity.span(),
                 format!(
-                    "the boat could carry {} different groups, too many to list: \
-                     lower the capacity or the counts",
-                    if loads > MAX_LOADS {
-                        format!("more than {MAX_LOADS}")
-                    } else {
-                        loads.to_string()
-                    }
+                    "the boat could carry more than {MAX_LOADS} different groups, too many to \
+                     list: lower the capacity or the counts"
+                ),
+            ));
+        }
+        let steps =
+            |rules: &[NamedRule]| -> u64 { rules.iter().map(|r| r.rule.steps() as u64).sum() };
+        let per_load = 2 * steps(&puzzle.rules) + steps(&puzzle.boat_rules);
+        let check = loads.saturating_mul(per_load);
+        if check > MAX_CHECK_STEPS {
+            // Pointed at the longest rule, the one to shorten first.
+            let longest = (doc.rules.iter().zip(&puzzle.rules))
+                .chain(boat.rules.iter().zip(&puzzle.boat_rules))
+                .max_by_key(|(_, named)| named.rule.steps())
+                .map_or(0..0, |(text, _)| text.span());
+            return Err(self.invalid(
+                longest,
+                format!(
+                    "the rules are too long to check: {per_load} steps for each of {loads} boat \
+                     loads make {check} steps a crossing, more than {MAX_CHECK_STEPS}; shorten \
+                     the rules or lower the capacity"
                 ),
             ));
         }
@@ -887,5 +905,28 @@ mother = "far"
         assert_eq!(width(3), 2);
         assert_eq!(width(4), 3);
         assert_eq!(width(MAX_COUNT), 20);
+    }
+
+    #[test]
+    fn rules_too_long_to_check_in_a_second_are_refused_where_they_are_longest() {
+        // Nine roles of three and a boat for all: 4^9 - 1 = 262,143 loads, each checked on
+        // both banks. A search checks a crossing as a whole, so such rules would keep it from
+        // its timeout for a minute (50,000 terms: 53 s past a 1 s timeout).
+        let puzzle = |terms: usize| {
+            let sum = vec!["r0"; terms].join(" + ");
+            let roles: String = (0..9).map(|i| format!("r{i} = 3\n")).collect();
+            format!(
+                "rules = [\"r1 >= 0\", \"{sum} >= 0\"]\n[roles]\n{roles}[boat]\ncapacity = 27\n"
+            )
+        };
+        let refused = Puzzle::from_toml(&puzzle(2000)).unwrap_err().to_string();
+        assert!(
+            refused.starts_with(
+                "1:21: the rules are too long to check: 8008 steps for each of 262143 boat loads"
+            ),
+            "{refused}"
+        );
+        let accepted = Puzzle::from_toml(&puzzle(100)).unwrap();
+        assert_eq!(accepted.load_count(), 262_143);
     }
 }

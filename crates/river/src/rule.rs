@@ -257,6 +257,11 @@ impl Rule {
         stack[0]
     }
 
+    /// The steps one evaluation takes: a measure of its cost.
+    pub fn steps(&self) -> usize {
+        self.code.len()
+    }
+
     /// Whether the rule holds (its value is non-zero) when role `r` counts `count(r)`.
     #[inline]
     pub fn holds(&self, count: impl Fn(usize) -> i64) -> bool {
