@@ -322,6 +322,8 @@ pub struct Context {
     pub stdout_is_terminal: bool,
     /// Whether stderr is a terminal (progress bars).
     pub stderr_is_terminal: bool,
+    /// When the command started: `--timeout` counts from here, reading the input included.
+    pub started: Instant,
     bar: Arc<Mutex<Option<ProgressBar>>>,
 }
 
@@ -352,6 +354,7 @@ impl Context {
             cancel,
             stdout_is_terminal: io::stdout().is_terminal(),
             stderr_is_terminal: io::stderr().is_terminal(),
+            started: Instant::now(),
             bar: Arc::new(Mutex::new(None)),
         }
     }
@@ -421,7 +424,7 @@ fn progress_message(p: &Progress) -> String {
 
 /// The clock and the Ctrl-C flag of a command that builds a table before it searches: the
 /// build stops at `--timeout` (counted from the start of the command) and at Ctrl-C like the
-/// search does, and the search gets the time that is left.
+/// search does, and the search gets the time that is left ([`SearchArgs::config`]).
 pub struct Stopwatch {
     started: Instant,
     timeout: Option<Duration>,
@@ -429,10 +432,10 @@ pub struct Stopwatch {
 }
 
 impl Stopwatch {
-    /// Starts the clock of a command with these flags.
+    /// The clock of a command with these flags, started with the command.
     pub fn start(search: &SearchArgs, ctx: &Context) -> Stopwatch {
         Stopwatch {
-            started: Instant::now(),
+            started: ctx.started,
             timeout: search.timeout,
             cancel: Arc::clone(&ctx.cancel),
         }
@@ -442,15 +445,6 @@ impl Stopwatch {
     pub fn stop(&self) -> bool {
         self.cancel.load(Ordering::Relaxed)
             || self.timeout.is_some_and(|t| self.started.elapsed() >= t)
-    }
-
-    /// The search's flags with the time that is left of `--timeout`.
-    pub fn remaining(&self, search: &SearchArgs) -> SearchArgs {
-        let mut search = search.clone();
-        search.timeout = self
-            .timeout
-            .map(|t| t.saturating_sub(self.started.elapsed()));
-        search
     }
 
     /// Seconds since the command started.
@@ -608,7 +602,11 @@ impl SearchArgs {
             .cancel(Arc::clone(&ctx.cancel))
             .threads(self.worker_threads());
         config.max_depth = self.max_depth;
-        config.timeout = self.timeout;
+        // What is left of it: the clock started with the command, before the input was read
+        // (a 27 MB river file takes seconds) and before any table was built.
+        config.timeout = self
+            .timeout
+            .map(|t| t.saturating_sub(ctx.started.elapsed()));
         config.weight = self.weight;
         if let Some(observer) = ctx.progress_observer(self.quiet) {
             config = config.progress(observer);

@@ -603,3 +603,18 @@ fn a_puzzle_is_read_from_standard_input_with_dash() {
     // No rules: the farmer ferries the three over, one at a time (5 crossings).
     assert_eq!(json["length"], 5);
 }
+
+#[test]
+fn the_timeout_counts_the_reading_of_the_file() {
+    // 200,000 rules (2 MB): reading them takes a good part of a second, the search a few
+    // milliseconds. The timeout counts from the start of the command, so it is spent first.
+    let rules = vec!["\"a >= 0\""; 200_000].join(", ");
+    let text = format!("rules = [{rules}]\n[roles]\na = 1\n[boat]\ncapacity = 1\n");
+    let file = puzzle_file("many-rules", &text);
+    let path = file.to_str().unwrap();
+    let unhurried = frontier(&["river", path, "--json"]);
+    assert_eq!(unhurried.status.code(), Some(0), "{}", stderr(&unhurried));
+    let hurried = frontier(&["river", path, "--timeout", "0.05", "--json"]);
+    assert_eq!(hurried.status.code(), Some(3), "{}", stdout(&hurried));
+    assert_eq!(json(&hurried)["limit"], "time");
+}

@@ -226,7 +226,7 @@ pub fn run(args: Args, ctx: &Context) -> anyhow::Result<ExitCode> {
         let clock = Stopwatch::start(&args.search, ctx);
         match optimal_solver(metric, ctx, args.search.quiet, &|| clock.stop()) {
             Some(optimal) => {
-                let config = clock.remaining(&args.search).config::<Cube, Move>(ctx);
+                let config = args.search.config::<Cube, Move>(ctx);
                 let mut outcome = optimal.solve(cube, &config);
                 ctx.clear_progress();
                 // The time the command took, table included, as --timeout counts it.
@@ -255,7 +255,7 @@ pub fn run(args: Args, ctx: &Context) -> anyhow::Result<ExitCode> {
             );
         }
         let tables = TwoPhase::get();
-        let config = clock.remaining(&args.search).config::<Cube, Move>(ctx);
+        let config = args.search.config::<Cube, Move>(ctx);
         let target = args.search.max_depth.unwrap_or(TWOPHASE_TARGET);
         let mut outcome = tables.solve(cube, target as usize, &config);
         ctx.clear_progress();

@@ -363,7 +363,7 @@ pub fn run(args: Args, ctx: &Context) -> anyhow::Result<ExitCode> {
             }
         }
     };
-    let search = clock.remaining(&args.search);
+    let search = &args.search;
     let (algorithm, mut outcome): (&str, Outcome<Vec<u8>, Dir>) = match search.algo {
         None => {
             let config = search.config::<u64, Dir>(ctx);
@@ -372,7 +372,7 @@ pub fn run(args: Args, ctx: &Context) -> anyhow::Result<ExitCode> {
             ctx.clear_progress();
             ("idastar", outcome)
         }
-        Some(_) => generic(ctx, &search, &puzzle, estimate)?,
+        Some(_) => generic(ctx, search, &puzzle, estimate)?,
     };
     // The time the command took, pattern databases included, as --timeout counts it.
     outcome.stats.seconds = clock.seconds();
