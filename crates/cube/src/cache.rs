@@ -300,6 +300,12 @@ pub fn read_table_into<B: AsMut<[u8]>>(
     metric: Metric,
     make: impl FnOnce(usize) -> B,
 ) -> Result<B, CacheError> {
+    // Opening a named pipe would wait for a writer, past any timeout: only a regular file
+    // (or a link to one) is opened.
+    if !fs::metadata(path).map_err(io_error(path))?.is_file() {
+        let source = io::Error::new(io::ErrorKind::InvalidInput, "not a regular file");
+        return Err(io_error(path)(source));
+    }
     let mut file = File::open(path).map_err(io_error(path))?;
     let size = file.metadata().map_err(io_error(path))?.len();
     let expected_size = (HEADER + kind.len()) as u64;
@@ -543,6 +549,29 @@ pub(crate) fn temp_dir(name: &str) -> PathBuf {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    #[cfg(unix)]
+    fn a_named_pipe_in_place_of_a_table_is_refused_without_waiting_for_a_writer() {
+        let dir = temp_dir("fifo");
+        fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("corners.table");
+        let made = std::process::Command::new("mkfifo").arg(&path).status();
+        assert!(made.is_ok_and(|s| s.success()), "mkfifo");
+        // Read on another thread: opening the pipe would block it until a writer came.
+        let (send, receive) = std::sync::mpsc::channel();
+        let reading = path.clone();
+        std::thread::spawn(move || {
+            let _ = send.send(read_table(&reading, TableKind::Corners, Metric::Htm).map(|_| ()));
+        });
+        let read = receive
+            .recv_timeout(std::time::Duration::from_secs(10))
+            .expect("the read returns");
+        let err = read.unwrap_err();
+        assert!(err.to_string().ends_with("not a regular file"), "{err}");
+        assert!(!err.is_missing());
+        let _ = fs::remove_dir_all(&dir);
+    }
 
     #[test]
     fn fnv1a64_matches_the_published_test_vectors() {

@@ -1069,6 +1069,11 @@ fn read_table(path: &Path, shape: Shape, homes: &[u8], expected: u64) -> io::Res
             format!("{}: {what}", path.display()),
         )
     };
+    // Opening a named pipe would wait for a writer, past any timeout: only a regular file
+    // (or a link to one) is opened.
+    if !fs::metadata(path)?.is_file() {
+        return Err(bad("not a regular file"));
+    }
     let mut f = fs::File::open(path)?;
     let want = header(shape, homes, expected, 0);
     let mut got = vec![0u8; want.len()];
@@ -1094,6 +1099,30 @@ fn read_table(path: &Path, shape: Shape, homes: &[u8], expected: u64) -> io::Res
 mod tests {
     use super::*;
     use crate::board::solved;
+
+    #[test]
+    #[cfg(unix)]
+    fn a_named_pipe_in_place_of_a_table_is_refused_without_waiting_for_a_writer() {
+        let dir = std::env::temp_dir().join(format!("frontier-tiles-fifo-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("table");
+        let made = std::process::Command::new("mkfifo").arg(&path).status();
+        assert!(made.is_ok_and(|s| s.success()), "mkfifo");
+        // Read on another thread: opening the pipe would block it until a writer came.
+        let (send, receive) = std::sync::mpsc::channel();
+        let reading = path.clone();
+        let shape = Shape::new(3, 3).unwrap();
+        std::thread::spawn(move || {
+            let _ = send.send(read_table(&reading, shape, &[0, 1], 9).map(|_| ()));
+        });
+        let read = receive
+            .recv_timeout(std::time::Duration::from_secs(10))
+            .expect("the read returns");
+        let err = read.unwrap_err();
+        assert!(err.to_string().ends_with("not a regular file"), "{err}");
+        let _ = fs::remove_dir_all(&dir);
+    }
 
     #[test]
     fn the_cache_keeps_the_most_recently_used_tables_within_its_budget() {
