@@ -754,6 +754,9 @@ pub fn limit_message(
     let queued = [Algo::Ucs.name(), Algo::Astar.name()]
         .iter()
         .any(|&name| algorithm == Some(name));
+    let tree = [Algo::Iddfs.name(), Algo::Idastar.name()]
+        .iter()
+        .any(|&name| algorithm == Some(name));
     let stored = if queued {
         format!("{} and the entries of its open list", states(stats.stored))
     } else {
@@ -772,6 +775,20 @@ pub fn limit_message(
             "no solution found within {} (--max-depth); raise it to search deeper",
             plural(args.max_depth.unwrap_or(0), "move")
         ),
+        // The tree searches store no states: the budget bounds the path they hold.
+        Limit::States if tree => match args.max_states {
+            Some(max) => format!(
+                "stopped where the path would pass {} (--max-states bounds the path of {}, which \
+                 stores no states); raise it to search deeper",
+                states(max),
+                algorithm.unwrap_or("the search")
+            ),
+            None => format!(
+                "stopped where the path would pass the default budget of a kilobyte a move \
+                 ({}); raise it with --max-states N",
+                states(stats.peak_frontier)
+            ),
+        },
         Limit::States if args.max_states.is_none() => format!(
             "stopped after storing {stored}, the default budget of about half the available \
              memory; raise it with --max-states N"

@@ -350,3 +350,21 @@ fn a_large_board_is_drawn_cropped_to_the_route() {
     let drawn = format!("{}BA ", "A".repeat(50));
     assert!(text.contains(&drawn), "{text}");
 }
+
+#[test]
+fn max_states_bounds_the_path_of_the_tree_searches_and_says_so() {
+    // The seed's answer is 17 moves: a path of 18 states, which 10 cannot hold.
+    for algo in ["iddfs", "idastar"] {
+        let out = frontier(&["board", "-", "--algo", algo, "--max-states", "10"], SEED);
+        assert_eq!(out.status.code(), Some(3), "{algo}: {}", stdout(&out));
+        assert_eq!(
+            stdout(&out).trim(),
+            format!(
+                "no answer: stopped where the path would pass 10 states (--max-states bounds the \
+                 path of {algo}, which stores no states); raise it to search deeper"
+            )
+        );
+        let out = frontier(&["board", "-", "--algo", algo, "--max-states", "18"], SEED);
+        assert_eq!(out.status.code(), Some(0), "{algo}: {}", stdout(&out));
+    }
+}
