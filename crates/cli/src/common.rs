@@ -932,12 +932,18 @@ pub fn to_stderr(line: impl std::fmt::Display) {
     let _ = writeln!(io::stderr().lock(), "{text}");
 }
 
-/// `text` with every control character but the line break, and every character that
-/// reorders text on screen (bidirectional controls), written as an escape like `\u{1b}`.
+/// `text` with every control character but the line break, every character that reorders
+/// text on screen (bidirectional controls) and every one that shows nothing (a byte-order mark,
+/// zero-width spaces and joiners), written as an escape like `\u{1b}`: a token quoted in an
+/// error then shows what is wrong with it.
 pub fn printable(text: &str) -> String {
     let hidden = |c: char| {
         (c.is_control() && c != '\n')
             || matches!(c, '\u{200e}' | '\u{200f}' | '\u{061c}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+            || matches!(
+                c,
+                '\u{feff}' | '\u{200b}'..='\u{200d}' | '\u{2060}' | '\u{00ad}'
+            )
     };
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
@@ -1124,6 +1130,7 @@ mod tests {
             "rule 1 \"a \\u{1b}[31m b\"\nnext line"
         );
         assert_eq!(printable("x\u{202e}y é"), "x\\u{202e}y é");
+        assert_eq!(printable("\u{feff}8 is"), "\\u{feff}8 is");
     }
 
     #[test]
