@@ -154,7 +154,7 @@ pub enum TargetError {
 /// `astar` and `idastar`) is the larger of the letters still to climb and the Manhattan distance
 /// to the nearest target cell: each move climbs at most one letter and moves at most one cell,
 /// so it never overestimates, under either rules.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct Puzzle {
     board: Board,
     rules: Rules,

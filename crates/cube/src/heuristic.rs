@@ -287,6 +287,16 @@ pub struct Heuristic {
     report: CacheReport,
 }
 
+/// The metric is not kept; the tables are summed up by their size.
+impl std::fmt::Debug for Heuristic {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Heuristic")
+            .field("bytes", &Self::bytes())
+            .field("report", &self.report)
+            .finish_non_exhaustive()
+    }
+}
+
 impl Heuristic {
     /// The bytes its tables take, built or loaded: 6.6 MB, for a memory budget.
     ///

@@ -350,6 +350,16 @@ pub struct Optimal {
     report: CacheReport,
 }
 
+/// The tables are summed up by their metric and where they came from.
+impl std::fmt::Debug for Optimal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Optimal")
+            .field("metric", &self.metric)
+            .field("report", &self.report)
+            .finish_non_exhaustive()
+    }
+}
+
 /// The phase-1 coordinates of a cube seen along one axis, and its exact distance to G1.
 #[derive(Clone, Copy, Debug)]
 struct AxisNode {

@@ -168,6 +168,15 @@ pub struct TwoPhase {
     report: CacheReport,
 }
 
+/// The tables are summed up by where they came from.
+impl std::fmt::Debug for TwoPhase {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("TwoPhase")
+            .field("report", &self.report)
+            .finish_non_exhaustive()
+    }
+}
+
 /// One of the six problems two-phase solves for a cube: the cube or its inverse, seen along
 /// each of the three axes (the view a rotation gives). They share their solutions, mapped
 /// back, but not their phase 1s, so one of them often finds a short solution sooner.
