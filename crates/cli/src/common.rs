@@ -43,11 +43,12 @@ pub struct SearchArgs {
     #[arg(long, value_name = "N", value_parser = parse_moves, allow_negative_numbers = true)]
     pub max_depth: Option<u32>,
     /// Stop once more than N states are stored, at most one expansion's successors past N (ucs
-    /// and astar count their open list's entries too) [default: about half of the available
-    /// memory]
+    /// and astar count their open list's entries too; iddfs and idastar store none, and it
+    /// bounds their path) [default: about half of the available memory]
     #[arg(long, value_name = "N", value_parser = parse_states, allow_negative_numbers = true)]
     pub max_states: Option<u64>,
-    /// Stop after SECONDS (fractions allowed)
+    /// Stop after SECONDS (fractions allowed), counted from the start of the command: reading
+    /// the input and building tables count too
     // Hyphen values reach the parser, which explains them: clap took `-inf` for a flag.
     #[arg(long, value_name = "SECONDS", value_parser = parse_seconds, allow_hyphen_values = true)]
     pub timeout: Option<Duration>,
@@ -322,12 +323,18 @@ pub struct Context {
     pub stdout_is_terminal: bool,
     /// Whether stderr is a terminal (progress bars).
     pub stderr_is_terminal: bool,
-    /// When the command started: `--timeout` counts from here, reading the input included.
+    /// When the command started: `--timeout` counts from here, reading the input included, and
+    /// so do the seconds reported.
     pub started: Instant,
     bar: Arc<Mutex<Option<ProgressBar>>>,
 }
 
 impl Context {
+    /// Seconds since the command started: the time every answer reports.
+    pub fn seconds(&self) -> f64 {
+        self.started.elapsed().as_secs_f64()
+    }
+
     /// Sets up the Ctrl-C handler: the first press cancels the search (which then reports what
     /// it did and exits 130); a second press exits at once. A second signal within
     /// [`SAME_PRESS`] of the first is the same press delivered twice: `timeout -s INT` signals
@@ -433,7 +440,7 @@ pub struct Stopwatch {
 
 impl Stopwatch {
     /// The clock of a command with these flags, started with the command.
-    pub fn start(search: &SearchArgs, ctx: &Context) -> Stopwatch {
+    pub fn new(search: &SearchArgs, ctx: &Context) -> Stopwatch {
         Stopwatch {
             started: ctx.started,
             timeout: search.timeout,
@@ -632,7 +639,7 @@ impl SearchArgs {
             // The tree searches hold a path, not a store: budget its levels.
             config.max_states = Some(Self::memory_budget() / PATH_LEVEL_BYTES);
         }
-        let outcome = match algo {
+        let mut outcome = match algo {
             Algo::Dfs => dfs(space, &config),
             Algo::Bfs if config.threads > 1 => par_bfs(space, &config),
             Algo::Bfs => bfs(space, &config),
@@ -644,6 +651,7 @@ impl SearchArgs {
             Algo::Bidirectional => bidirectional(space, &config),
         };
         ctx.clear_progress();
+        outcome.stats.seconds = ctx.seconds();
         (algo, outcome)
     }
 
@@ -663,8 +671,9 @@ impl SearchArgs {
         if self.algo.unwrap_or(default) != Algo::Bfs || self.worker_threads() > 1 {
             return self.solve(ctx, space, default);
         }
-        let outcome = bfs_indexed(space, &self.config::<P::State, P::Move>(ctx));
+        let mut outcome = bfs_indexed(space, &self.config::<P::State, P::Move>(ctx));
         ctx.clear_progress();
+        outcome.stats.seconds = ctx.seconds();
         (Algo::Bfs, outcome)
     }
 
@@ -686,8 +695,9 @@ impl SearchArgs {
         space: &P,
         explorer: impl FnOnce(&P, &Config) -> Exploration,
     ) -> Exploration {
-        let exploration = explorer(space, &self.config::<P::State, ()>(ctx));
+        let mut exploration = explorer(space, &self.config::<P::State, ()>(ctx));
         ctx.clear_progress();
+        exploration.stats.seconds = ctx.seconds();
         exploration
     }
 }

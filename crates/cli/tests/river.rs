@@ -617,4 +617,7 @@ fn the_timeout_counts_the_reading_of_the_file() {
     let hurried = frontier(&["river", path, "--timeout", "0.05", "--json"]);
     assert_eq!(hurried.status.code(), Some(3), "{}", stdout(&hurried));
     assert_eq!(json(&hurried)["limit"], "time");
+    // The seconds reported are the command's too: at least the timeout it ran to.
+    let seconds = json(&hurried)["stats"]["seconds"].as_f64().unwrap();
+    assert!(seconds >= 0.05, "{seconds}");
 }

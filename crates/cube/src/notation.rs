@@ -99,7 +99,8 @@ impl fmt::Display for Turn {
                 }
             )?,
         }
-        f.write_str(["", "2", "'"][usize::from(self.quarters.clamp(1, 3) - 1)])
+        // Quarters modulo 4, as everywhere; a whole number of turns shows as `R0`.
+        f.write_str(["0", "", "2", "'"][usize::from(self.quarters % 4)])
     }
 }
 
@@ -263,6 +264,8 @@ mod tests {
             quarters: 1,
         };
         assert_eq!(wide.face_move(), None);
+        let shown: Vec<String> = [0, 1, 2, 3, 5].map(|q| turn(q).to_string()).into();
+        assert_eq!(shown, ["R0", "R", "R2", "R'", "R"]);
     }
 
     #[test]

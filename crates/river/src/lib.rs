@@ -68,9 +68,9 @@
 //! slowest aboard and solvers minimise the total time; otherwise every trip costs 1. Each role
 //! may count up to [`MAX_COUNT`]; the state is one `u64`, so the roles together may use 63 bits
 //! (a role takes the bits of its count plus one), and the boat may carry at most [`MAX_LOADS`]
-//! different groups. Checking one crossing (the rules' [steps](Rule::steps) on both banks and
-//! aboard, for every group) may take at most [`MAX_CHECK_STEPS`], about a second, so that a
-//! search stops near its timeout. A start that already breaks a rule is refused, naming the
+//! different groups. Checking one crossing (the bank rules' [steps](Rule::steps) on both banks,
+//! for every group) may take at most [`MAX_CHECK_STEPS`], about a second, so that a search
+//! stops near its timeout; so may checking the boat rules on every group, once. A start that already breaks a rule is refused, naming the
 //! rule and the bank.
 //!
 //! ## The rule language

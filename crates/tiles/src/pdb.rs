@@ -213,6 +213,7 @@ fn low_mask(n: usize) -> u64 {
 /// Why groups of tiles cannot make a pattern database, or why a database cannot guide the
 /// search of a puzzle. Groups are counted from 0, in the order given.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum PdbError {
     /// The board has more cells than a database handles.
     #[error("a board of {cells} cells is too large for pattern databases (at most {MAX_CELLS})")]
@@ -227,7 +228,7 @@ pub enum PdbError {
         group: usize,
     },
     /// A group holds the blank, or a number that is no tile of the board.
-    #[error("group {group}: {tile} is not a tile of a board of {cells} cells (tiles are 1 to {})", cells - 1)]
+    #[error("group {group}: {tile} is not a tile of a board of {cells} cells ({})", tile_range(*.cells))]
     NotATile {
         /// The group.
         group: usize,
@@ -269,6 +270,14 @@ pub enum PdbError {
         /// The puzzle's goal.
         wanted: Vec<u8>,
     },
+}
+
+/// The tiles of a board of `cells` cells, in words.
+fn tile_range(cells: usize) -> String {
+    match cells {
+        0 | 1 => "it has none".into(),
+        _ => format!("tiles are 1 to {}", cells - 1),
+    }
 }
 
 /// Checks that `groups` split the tiles of a board of `cells` cells: every tile (not the

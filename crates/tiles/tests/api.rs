@@ -83,6 +83,10 @@ fn groups_must_split_the_tiles() {
     let loaded = PatternDb::load_or_build(&cache, &tables, &[vec![1, 2]], &|_| {}, &|| false);
     assert!(matches!(loaded, Err(PdbError::Uncovered { tile: 3 })));
     assert!(!cache.exists(), "nothing is written for refused groups");
+    assert_eq!(
+        check_groups(1, &[vec![1]]).unwrap_err().to_string(),
+        "group 0: 1 is not a tile of a board of 1 cells (it has none)"
+    );
     let tiles: Vec<u8> = (1..81).collect();
     assert_eq!(
         check_groups(81, &[tiles]),

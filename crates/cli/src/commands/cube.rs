@@ -223,7 +223,7 @@ pub fn run(args: Args, ctx: &Context) -> anyhow::Result<ExitCode> {
         (if twophase { "twophase" } else { "optimal" }, outcome)
     } else if solver == Solver::Optimal {
         // Building the table (once) stops at --timeout and Ctrl-C like the search does.
-        let clock = Stopwatch::start(&args.search, ctx);
+        let clock = Stopwatch::new(&args.search, ctx);
         match optimal_solver(metric, ctx, args.search.quiet, &|| clock.stop()) {
             Some(optimal) => {
                 let config = args.search.config::<Cube, Move>(ctx);
@@ -242,7 +242,7 @@ pub fn run(args: Args, ctx: &Context) -> anyhow::Result<ExitCode> {
         // --timeout counts from the start, as for the optimal solver: loading or building the
         // tables (about 0.5 s the first time; it cannot be stopped midway) is part of it, and
         // a clock run out first leaves them unbuilt.
-        let clock = Stopwatch::start(&args.search, ctx);
+        let clock = Stopwatch::new(&args.search, ctx);
         if clock.stop() {
             return report(
                 ctx,

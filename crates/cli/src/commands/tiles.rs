@@ -338,7 +338,7 @@ pub fn run(args: Args, ctx: &Context) -> anyhow::Result<ExitCode> {
         });
     // --timeout and Ctrl-C count from the start: building a pattern database (minutes for a
     // 5x5 board) stops at them like the search does, which then has what time is left.
-    let clock = Stopwatch::start(&args.search, ctx);
+    let clock = Stopwatch::new(&args.search, ctx);
     let stop = || clock.stop();
     let estimate = match (informed, kind) {
         (false, _) => Estimate::Zero,
