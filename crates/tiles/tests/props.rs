@@ -12,42 +12,26 @@ use proptest::prelude::*;
 
 mod common;
 
+/// The pattern database of groups of `sizes` on a `rows` x `cols` board with the default goal.
+fn pdb(rows: usize, cols: usize, sizes: &[usize]) -> Arc<PatternDb> {
+    let shape = Shape::new(rows, cols).unwrap();
+    let goal = shape.default_goal();
+    let groups = groups_by_sizes(shape, &goal, sizes).unwrap();
+    let tables = Tables::new(&Puzzle::new(shape, &goal, &goal).unwrap());
+    Arc::new(PatternDb::build(&tables, &groups, &|_| {}).unwrap())
+}
+
 /// The 8-puzzle's exact pattern database (all 8 tiles, blank tracked), built once.
 fn pdb_3x3() -> Arc<PatternDb> {
     static DB: OnceLock<Arc<PatternDb>> = OnceLock::new();
-    DB.get_or_init(|| {
-        let shape = Shape::new(3, 3).unwrap();
-        let goal = shape.default_goal();
-        let groups = groups_by_sizes(shape, &goal, &default_sizes(shape)).unwrap();
-        Arc::new(
-            PatternDb::build(
-                &Tables::new(&Puzzle::new(shape, &goal, &goal).unwrap()),
-                &groups,
-                &|_| {},
-            )
-            .unwrap(),
-        )
-    })
-    .clone()
+    let shape = Shape::new(3, 3).unwrap();
+    DB.get_or_init(|| pdb(3, 3, &default_sizes(shape))).clone()
 }
 
 /// A 2x3 board's split into 3 + 2 tiles (so the sum of two tables is exercised).
 fn pdb_2x3() -> Arc<PatternDb> {
     static DB: OnceLock<Arc<PatternDb>> = OnceLock::new();
-    DB.get_or_init(|| {
-        let shape = Shape::new(2, 3).unwrap();
-        let goal = shape.default_goal();
-        let groups = groups_by_sizes(shape, &goal, &[3, 2]).unwrap();
-        Arc::new(
-            PatternDb::build(
-                &Tables::new(&Puzzle::new(shape, &goal, &goal).unwrap()),
-                &groups,
-                &|_| {},
-            )
-            .unwrap(),
-        )
-    })
-    .clone()
+    DB.get_or_init(|| pdb(2, 3, &[3, 2])).clone()
 }
 
 fn layout(cells: usize) -> impl Strategy<Value = Vec<u8>> {
