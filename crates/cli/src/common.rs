@@ -454,11 +454,6 @@ impl Stopwatch {
             || self.timeout.is_some_and(|t| self.started.elapsed() >= t)
     }
 
-    /// Seconds since the command started.
-    pub fn seconds(&self) -> f64 {
-        self.started.elapsed().as_secs_f64()
-    }
-
     /// The outcome of a command stopped during its build: cancelled, or out of time.
     pub fn stopped<S, M>(&self) -> Outcome<S, M> {
         let limit = if self.cancel.load(Ordering::Relaxed) {
@@ -470,7 +465,7 @@ impl Stopwatch {
             status: Status::Limit(limit),
             solution: None,
             stats: Stats {
-                seconds: self.seconds(),
+                seconds: self.started.elapsed().as_secs_f64(),
                 ..Stats::default()
             },
         }
@@ -949,11 +944,8 @@ pub fn to_stderr(line: impl std::fmt::Display) {
 pub fn printable(text: &str) -> String {
     let hidden = |c: char| {
         (c.is_control() && c != '\n')
-            || matches!(c, '\u{200e}' | '\u{200f}' | '\u{061c}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
-            || matches!(
-                c,
-                '\u{feff}' | '\u{200b}'..='\u{200d}' | '\u{2060}' | '\u{00ad}'
-            )
+            || matches!(c, '\u{200e}' | '\u{200f}' | '\u{061c}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}'
+                | '\u{feff}' | '\u{200b}'..='\u{200d}' | '\u{2060}' | '\u{00ad}')
     };
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {

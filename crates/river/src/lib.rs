@@ -70,8 +70,8 @@
 //! (a role takes the bits of its count plus one), and the boat may carry at most [`MAX_LOADS`]
 //! different groups. Checking one crossing (the bank rules' [steps](Rule::steps) on both banks,
 //! for every group) may take at most [`MAX_CHECK_STEPS`], about a second, so that a search
-//! stops near its timeout; so may checking the boat rules on every group, once. A start that already breaks a rule is refused, naming the
-//! rule and the bank.
+//! stops near its timeout; so may checking the boat rules on every group, once. A start that
+//! already breaks a rule is refused, naming the rule and the bank.
 //!
 //! ## The rule language
 //!

@@ -345,8 +345,9 @@ fn outcome<P: Space>(
 /// [`crate::bidirectional`] with [`Config::worker_threads`] threads (with one, it is
 /// `bidirectional`): each side's store is split into shards by hash; workers expand slices of a
 /// layer into one bucket per shard, then every shard takes its buckets (and looks for the same
-/// state in the other side's shard of the same number) in parallel. Returns a shortest solution, though not always the same one as
-/// the serial solver (which of several shortest paths is found depends on the thread count).
+/// state in the other side's shard of the same number) in parallel. Returns a shortest
+/// solution, though not always the same one as the serial solver (which of several shortest
+/// paths is found depends on the thread count).
 pub fn par_bidirectional<P>(space: &P, config: &Config) -> Outcome<P::State, P::Move>
 where
     P: Reversible + Sync,

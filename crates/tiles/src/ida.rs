@@ -536,22 +536,23 @@ impl Solver {
             Estimate::Zero => Estimate::Manhattan,
             e => e,
         };
-        let tables = Tables::new(puzzle);
-        estimate.check_fits(&tables)?;
-        Ok(Solver {
-            tables: Arc::new(tables),
-            puzzle: puzzle.clone(),
-            estimate,
-        })
+        let solver = Solver::unchecked(puzzle, estimate);
+        solver.estimate.check_fits(&solver.tables)?;
+        Ok(solver)
     }
 
     /// A solver for `puzzle` guided by Manhattan distance and linear conflicts, which fit
     /// every board.
     pub(crate) fn conflict(puzzle: &Puzzle) -> Solver {
+        Solver::unchecked(puzzle, Estimate::Conflict)
+    }
+
+    /// A solver for `puzzle` guided by `estimate`, which the caller knows to fit.
+    fn unchecked(puzzle: &Puzzle, estimate: Estimate) -> Solver {
         Solver {
             tables: Arc::new(Tables::new(puzzle)),
             puzzle: puzzle.clone(),
-            estimate: Estimate::Conflict,
+            estimate,
         }
     }
 

@@ -230,7 +230,7 @@ pub fn run(args: Args, ctx: &Context) -> anyhow::Result<ExitCode> {
                 let mut outcome = optimal.solve(cube, &config);
                 ctx.clear_progress();
                 // The time the command took, table included, as --timeout counts it.
-                outcome.stats.seconds = clock.seconds();
+                outcome.stats.seconds = ctx.seconds();
                 ("optimal", outcome)
             }
             None => {
@@ -260,7 +260,7 @@ pub fn run(args: Args, ctx: &Context) -> anyhow::Result<ExitCode> {
         let mut outcome = tables.solve(cube, target as usize, &config);
         ctx.clear_progress();
         // The time the command took, tables included, as --timeout counts it.
-        outcome.stats.seconds = clock.seconds();
+        outcome.stats.seconds = ctx.seconds();
         if let (Metric::Qtm, Some(solution)) = (metric, outcome.solution.as_mut()) {
             // Two-phase counts in htm; written in quarter turns, a half turn is two of them.
             let quarters: Vec<Move> = (solution.moves.iter())

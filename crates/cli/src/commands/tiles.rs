@@ -375,7 +375,7 @@ pub fn run(args: Args, ctx: &Context) -> anyhow::Result<ExitCode> {
         Some(_) => generic(ctx, search, &puzzle, estimate)?,
     };
     // The time the command took, pattern databases included, as --timeout counts it.
-    outcome.stats.seconds = clock.seconds();
+    outcome.stats.seconds = ctx.seconds();
     let code = report_solution(ctx, &args, &puzzle, algorithm, &outcome)?;
     // A random board past 5 x 5 is out of reach of any exact search: when one was stopped,
     // point to the answers that come at once. A diagnostic: on a terminal only, and not with
