@@ -79,14 +79,21 @@ pub struct SearchArgs {
     pub quiet: bool,
 }
 
-/// How messages name an input: its path (any bytes that are not UTF-8 shown as `�`), or
-/// `<stdin>` for `-`.
+/// How messages name an input: its path (any bytes that are not UTF-8 shown as `�`, line
+/// breaks escaped like `\u{a}` so that the name stays on its line), or `<stdin>` for `-`.
 pub fn input_name(input: &OsStr) -> String {
     if input == "-" {
-        "<stdin>".to_owned()
-    } else {
-        input.to_string_lossy().into_owned()
+        return "<stdin>".to_owned();
     }
+    let mut name = String::new();
+    for c in input.to_string_lossy().chars() {
+        if matches!(c, '\n' | '\r') {
+            name.extend(c.escape_unicode());
+        } else {
+            name.push(c);
+        }
+    }
+    name
 }
 
 /// An I/O error as a person reads it: the system's words without their "(os error 2)".
@@ -1124,6 +1131,13 @@ pub fn report_exploration(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_input_is_named_on_one_line() {
+        assert_eq!(input_name(OsStr::new("-")), "<stdin>");
+        assert_eq!(input_name(OsStr::new("a\nb\r.txt")), "a\\u{a}b\\u{d}.txt");
+        assert_eq!(input_name(OsStr::new("dir/é b.toml")), "dir/é b.toml");
+    }
 
     #[test]
     fn messages_escape_what_would_steer_the_terminal() {
