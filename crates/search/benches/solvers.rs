@@ -714,7 +714,7 @@ fn measure(name: &str) -> Measure {
 }
 
 /// Processes started per side of a pair.
-const SAMPLES: usize = 9;
+const SAMPLES: usize = 15;
 
 /// Times one run of measure `name` in a new process of this program (`--sample NAME`), which
 /// prints its answer and the seconds it took; on CPU `cpu` alone, if given.
@@ -770,6 +770,17 @@ const THREADED: [&str; 2] = ["explore-2", "par-bfs"];
 fn best_and_median(mut times: Vec<f64>) -> (f64, f64) {
     times.sort_by(f64::total_cmp);
     (times[0] * 1e3, times[times.len() / 2] * 1e3)
+}
+
+/// The median over rounds of `theirs[k] / ours[k]`, the two sides' times in round `k`: each
+/// round's two runs follow one another on the same CPU, so a stretch of load on a shared
+/// machine slows both and leaves their ratio alone, where the best and the median of each side
+/// may come from different stretches (on one machine, three runs of the explore pair gave
+/// best-of-nine ratios of 1.72x, 2.09x and 1.77x).
+fn paired_ratio(ours: &[f64], theirs: &[f64]) -> f64 {
+    let mut ratios: Vec<f64> = ours.iter().zip(theirs).map(|(a, b)| b / a).collect();
+    ratios.sort_by(f64::total_cmp);
+    ratios[ratios.len() / 2]
 }
 
 /// One measured run of each pair outside criterion: answers, peak memory, expansion rates.
@@ -835,6 +846,7 @@ fn print_table() {
                 times.push(seconds);
             }
         }
+        let paired = paired_ratio(&times_a, &times_b);
         let ((best_a, median_a), (best_b, median_b)) =
             (best_and_median(times_a), best_and_median(times_b));
         println!("{label:<34} {a:>12} {b:>12}");
@@ -851,6 +863,10 @@ fn print_table() {
             median_a,
             median_b,
             median_b / median_a
+        );
+        println!(
+            "{:<34} {:>12} {:>12} {:>9.2}x",
+            "  paired ratio (median of rounds)", "", "", paired
         );
         println!(
             "{:<34} {:>12.2} {:>12.2} {:>9.2}x",
