@@ -459,7 +459,7 @@ fn pathfinding_dijkstra(space: &Eight) -> u64 {
 type Solver<'a> = dyn Fn() -> (u64, u64) + 'a;
 
 /// A* at scale (`--large-astar`): Korf's 15-puzzle #1, about 14 M expansions and over a GB a
-/// side, too long for the table's nine runs. Frontier and pathfinding take turns for two rounds;
+/// side, too long for the table's fifteen runs. Frontier and pathfinding take turns for two rounds;
 /// prints each side's fastest solve, expansions and peak heap.
 fn large_astar() {
     let fifteen = korf_one();
