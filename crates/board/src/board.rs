@@ -71,17 +71,30 @@ impl fmt::Display for Heading {
     }
 }
 
+/// A heading that is not `N`, `E`, `S` or `W`: the text given.
+///
+/// ```
+/// use frontier_board::Heading;
+///
+/// assert_eq!("w".parse::<Heading>(), Ok(Heading::W));
+/// let error = "north".parse::<Heading>().unwrap_err();
+/// assert_eq!(error.to_string(), "unknown heading \"north\" (expected N, E, S or W)");
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown heading {0:?} (expected N, E, S or W)")]
+pub struct ParseHeadingError(pub String);
+
 impl FromStr for Heading {
-    type Err = ();
+    type Err = ParseHeadingError;
 
     /// Reads `N`, `E`, `S` or `W` (either case).
-    fn from_str(s: &str) -> Result<Heading, ()> {
+    fn from_str(s: &str) -> Result<Heading, ParseHeadingError> {
         match s {
             "N" | "n" => Ok(Heading::N),
             "E" | "e" => Ok(Heading::E),
             "S" | "s" => Ok(Heading::S),
             "W" | "w" => Ok(Heading::W),
-            _ => Err(()),
+            _ => Err(ParseHeadingError(s.to_owned())),
         }
     }
 }
@@ -638,7 +651,7 @@ impl Parser {
         let (hcol, htext) = fields[2];
         let heading = htext
             .parse::<Heading>()
-            .map_err(|()| err(line, hcol, ParseErrorKind::BadHeading(htext.to_string())))?;
+            .map_err(|ParseHeadingError(text)| err(line, hcol, ParseErrorKind::BadHeading(text)))?;
         let (width, height) = (self.rows[0].len(), self.rows.len());
         let place = if let Some((_, column)) = self.star {
             if x != column as i64 || y != 0 {

@@ -45,5 +45,7 @@ mod board;
 mod fast;
 mod space;
 
-pub use board::{Board, Heading, ParseError, ParseErrorKind, Place, Start, MAX_PADDED_CELLS};
-pub use space::{Move, Puzzle, Rules, State, TargetError};
+pub use board::{
+    Board, Heading, ParseError, ParseErrorKind, ParseHeadingError, Place, Start, MAX_PADDED_CELLS,
+};
+pub use space::{Move, ParseRulesError, Puzzle, Rules, State, TargetError};

@@ -81,16 +81,28 @@ impl fmt::Display for Rules {
     }
 }
 
-impl FromStr for Rules {
-    type Err = String;
+/// A name of rules that is neither `seed` nor `lightbot`: the text given.
+///
+/// ```
+/// use frontier_board::Rules;
+///
+/// assert_eq!("lightbot".parse::<Rules>(), Ok(Rules::Lightbot));
+/// let error = "chess".parse::<Rules>().unwrap_err();
+/// assert_eq!(error.to_string(), "unknown rules \"chess\" (expected seed or lightbot)");
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown rules {0:?} (expected seed or lightbot)")]
+pub struct ParseRulesError(pub String);
 
-    fn from_str(s: &str) -> Result<Rules, String> {
+impl FromStr for Rules {
+    type Err = ParseRulesError;
+
+    /// Reads `seed` or `lightbot`.
+    fn from_str(s: &str) -> Result<Rules, ParseRulesError> {
         match s {
             "seed" => Ok(Rules::Seed),
             "lightbot" => Ok(Rules::Lightbot),
-            other => Err(format!(
-                "unknown rules {other:?} (expected seed or lightbot)"
-            )),
+            other => Err(ParseRulesError(other.to_owned())),
         }
     }
 }

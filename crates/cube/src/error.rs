@@ -115,3 +115,31 @@ pub enum NotationError {
         suggestion: String,
     },
 }
+
+/// A metric name that is neither `htm` nor `qtm`: the text given.
+///
+/// ```
+/// use frontier_cube::Metric;
+///
+/// assert_eq!("qtm".parse::<Metric>(), Ok(Metric::Qtm));
+/// assert_eq!(Metric::Htm.to_string(), "htm");
+/// let error = "stm".parse::<Metric>().unwrap_err();
+/// assert_eq!(error.to_string(), "unknown metric \"stm\" (expected htm or qtm)");
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[error("unknown metric {0:?} (expected htm or qtm)")]
+pub struct ParseMetricError(pub String);
+
+/// A notation name that is neither `wca` nor `seed`: the text given.
+///
+/// ```
+/// use frontier_cube::Notation;
+///
+/// assert_eq!("seed".parse::<Notation>(), Ok(Notation::Seed));
+/// assert_eq!(Notation::Wca.to_string(), "wca");
+/// let error = "singmaster".parse::<Notation>().unwrap_err();
+/// assert_eq!(error.to_string(), "unknown notation \"singmaster\" (expected wca or seed)");
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[error("unknown notation {0:?} (expected wca or seed)")]
+pub struct ParseNotationError(pub String);

@@ -73,7 +73,7 @@ mod watch;
 
 pub use cube::{random_scramble, scramble_facelets, Cube};
 pub use cubie::CubieCube;
-pub use error::{CubeError, NotationError};
+pub use error::{CubeError, NotationError, ParseMetricError, ParseNotationError};
 pub use facelet::Facelets;
 pub use geometry::Face;
 pub use heuristic::Heuristic;

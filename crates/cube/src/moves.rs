@@ -3,7 +3,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use crate::error::NotationError;
+use crate::error::{NotationError, ParseMetricError};
 use crate::geometry::Face;
 use crate::notation::{parse, Notation, TurnKind};
 
@@ -178,6 +178,25 @@ static FOLLOWS: [[[bool; 18]; 18]; 2] = {
     table
 };
 
+impl fmt::Display for Metric {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Metric {
+    type Err = ParseMetricError;
+
+    /// Reads `htm` or `qtm`.
+    fn from_str(s: &str) -> Result<Metric, ParseMetricError> {
+        match s {
+            "htm" => Ok(Metric::Htm),
+            "qtm" => Ok(Metric::Qtm),
+            other => Err(ParseMetricError(other.to_owned())),
+        }
+    }
+}
+
 impl Metric {
     /// The metric's name: `htm` or `qtm`.
     pub fn name(self) -> &'static str {
@@ -202,12 +221,6 @@ impl Metric {
     /// keeps a shortest solution.
     pub fn may_follow(self, last: Move, next: Move) -> bool {
         FOLLOWS[self as usize][last.index()][next.index()]
-    }
-}
-
-impl fmt::Display for Metric {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
     }
 }
 

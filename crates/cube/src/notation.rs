@@ -12,8 +12,9 @@
 //! counter-clockwise (`B l U L B`).
 
 use std::fmt;
+use std::str::FromStr;
 
-use crate::error::NotationError;
+use crate::error::{NotationError, ParseNotationError};
 use crate::geometry::{Face, Layers, ALL_LAYERS, MIDDLE, OUTER, WIDE};
 use crate::moves::Move;
 
@@ -25,6 +26,35 @@ pub enum Notation {
     Wca,
     /// The seed's letters: `R` clockwise, `r` counter-clockwise quarter turns.
     Seed,
+}
+
+impl Notation {
+    /// The notation's name: `wca` or `seed`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Notation::Wca => "wca",
+            Notation::Seed => "seed",
+        }
+    }
+}
+
+impl fmt::Display for Notation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Notation {
+    type Err = ParseNotationError;
+
+    /// Reads `wca` or `seed`.
+    fn from_str(s: &str) -> Result<Notation, ParseNotationError> {
+        match s {
+            "wca" => Ok(Notation::Wca),
+            "seed" => Ok(Notation::Seed),
+            other => Err(ParseNotationError(other.to_owned())),
+        }
+    }
 }
 
 /// What a turn turns.

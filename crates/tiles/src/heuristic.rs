@@ -37,16 +37,29 @@ impl fmt::Display for HeuristicKind {
     }
 }
 
+/// A heuristic name that is not `manhattan`, `conflict` or `pdb`: the text given.
+///
+/// ```
+/// use frontier_tiles::HeuristicKind;
+///
+/// assert_eq!("pdb".parse::<HeuristicKind>(), Ok(HeuristicKind::Pdb));
+/// let error = "euclid".parse::<HeuristicKind>().unwrap_err();
+/// assert_eq!(error.to_string(), "unknown heuristic \"euclid\" (expected manhattan, conflict or pdb)");
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown heuristic {0:?} (expected manhattan, conflict or pdb)")]
+pub struct ParseHeuristicError(pub String);
+
 impl FromStr for HeuristicKind {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
+    type Err = ParseHeuristicError;
+
+    /// Reads `manhattan`, `conflict` or `pdb`.
+    fn from_str(s: &str) -> Result<Self, ParseHeuristicError> {
         match s {
             "manhattan" => Ok(HeuristicKind::Manhattan),
             "conflict" => Ok(HeuristicKind::Conflict),
             "pdb" => Ok(HeuristicKind::Pdb),
-            _ => Err(format!(
-                "unknown heuristic `{s}` (manhattan, conflict, pdb)"
-            )),
+            _ => Err(ParseHeuristicError(s.to_owned())),
         }
     }
 }

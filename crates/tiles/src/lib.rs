@@ -43,7 +43,7 @@ mod space;
 mod stages;
 
 pub use board::{is_solvable, Dir, ParseError, Place, Puzzle, Shape, MAX_CELLS};
-pub use heuristic::{HeuristicKind, Tables};
+pub use heuristic::{HeuristicKind, ParseHeuristicError, Tables};
 pub use ida::Solver;
 pub use pdb::{BuildProgress, Origin, PatternDb, PdbError};
 pub use space::{Encoding, Estimate, TilesSpace, Wide};
