@@ -881,7 +881,7 @@ fn print_table() {
     assert_eq!(len_a, len_b, "IDA*: the two libraries disagree");
     let (len_p, exp_p) = plain_idastar(&fifteen);
     assert_eq!(len_p, len_a);
-    let [ta, tb, tp] = ida_times(&fifteen);
+    let ([ta, tb, tp], [rounds_a, rounds_b, _]) = ida_times(&fifteen);
     println!(
         "{:<34} {:>12.1} M expansions/s ({} expansions)",
         "hand-written recursive IDA*",
@@ -898,6 +898,13 @@ fn print_table() {
         exp_a as f64 / ta / 1e6,
         exp_b as f64 / tb / 1e6,
         (exp_a as f64 / ta) / (exp_b as f64 / tb)
+    );
+    println!(
+        "{:<34} {:>12} {:>12} {:>9.2}x",
+        "  paired rate ratio (median)",
+        "",
+        "",
+        paired_ratio(&rounds_a, &rounds_b) * exp_a as f64 / exp_b as f64
     );
     println!("{:<34} {:>12} {:>12}", "  expansions", exp_a, exp_b);
     println!(
@@ -926,17 +933,21 @@ const IDA_ROUNDS: usize = 9;
 /// taken over the same stretch of a shared machine's load and from as many solves: with five
 /// solves each, one side after the other, a busy second made the ratio anything from 3.3x to
 /// 5.3x.
-fn ida_times(fifteen: &Fifteen) -> [f64; 3] {
+/// Also returns each side's times, round by round, for the paired ratio.
+fn ida_times(fifteen: &Fifteen) -> ([f64; 3], [Vec<f64>; 3]) {
     let solvers: [Solve; 3] = [frontier_idastar, pathfinding_idastar, plain_idastar];
     let mut best = [f64::INFINITY; 3];
+    let mut rounds: [Vec<f64>; 3] = Default::default();
     for _ in 0..IDA_ROUNDS {
         for (k, solve) in solvers.iter().enumerate() {
             let start = Instant::now();
             black_box(solve(black_box(fifteen)));
-            best[k] = best[k].min(start.elapsed().as_secs_f64());
+            let seconds = start.elapsed().as_secs_f64();
+            best[k] = best[k].min(seconds);
+            rounds[k].push(seconds);
         }
     }
-    best
+    (best, rounds)
 }
 
 fn benches(c: &mut Criterion) {
