@@ -530,11 +530,36 @@ pub fn count(n: u64) -> String {
     out
 }
 
+/// The warning for a `--max-states` of `max` states of `per_state` bytes each, more than the
+/// `available` bytes of memory hold.
+fn past_memory_warning(max: u64, per_state: u64, available: u64) -> String {
+    format!(
+        "warning: --max-states {}: that many states may take {} MiB, more than the {} MiB of \
+         memory available; the search may run out of memory before it reaches the limit \
+         (without --max-states, the budget is about half the available memory)",
+        count(max),
+        count(max.saturating_mul(per_state) >> 20),
+        count(available >> 20)
+    )
+}
+
 impl SearchArgs {
     /// The state budget: `--max-states`, or what fits in about half the available memory.
+    /// A `--max-states` whose states would not fit in all of the available memory is kept, with
+    /// a warning (once) that the search may run out of memory before it reaches the limit.
     pub fn state_budget<S, M>(&self) -> u64 {
-        self.max_states
-            .unwrap_or_else(|| Self::memory_budget() / bytes_per_state::<S, M>())
+        let per_state = bytes_per_state::<S, M>();
+        match self.max_states {
+            Some(max) => {
+                let available = available_memory();
+                if max.saturating_mul(per_state) > available {
+                    static WARNED: std::sync::Once = std::sync::Once::new();
+                    WARNED.call_once(|| to_stderr(past_memory_warning(max, per_state, available)));
+                }
+                max
+            }
+            None => Self::memory_budget() / per_state,
+        }
     }
 
     /// The bytes a search may hold by default: about half the available memory.

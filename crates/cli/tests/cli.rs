@@ -273,6 +273,28 @@ fn the_state_budget_is_a_limit_with_exit_3_in_json_too() {
 }
 
 #[test]
+fn a_state_budget_past_the_memory_is_kept_with_one_warning() {
+    // 10^15 states take petabytes, more than any machine this runs on has.
+    let huge = "1000000000000000";
+    let output = run(&["river", "family", "--max-states", huge, "--json"]);
+    assert_eq!(output.status.code(), Some(0));
+    let json: serde_json::Value = serde_json::from_slice(&output.stdout).expect("one JSON object");
+    assert_eq!(json["length"], 17);
+    let text = stderr(&output);
+    assert_eq!(
+        text.matches("warning: --max-states 1,000,000,000,000,000")
+            .count(),
+        1,
+        "{text}"
+    );
+    assert!(text.contains("may run out of memory"), "{text}");
+    // A budget that fits says nothing.
+    let output = run(&["river", "family", "--max-states", "100000"]);
+    assert_eq!(output.status.code(), Some(0));
+    assert_eq!(stderr(&output), "");
+}
+
+#[test]
 fn json_output_is_one_object_and_nothing_else() {
     let output = run(&["explore", "cube", "--max-depth", "2", "--json"]);
     assert_eq!(output.status.code(), Some(0));
