@@ -439,31 +439,31 @@ fn progress_message(p: &Progress) -> String {
 /// The clock and the Ctrl-C flag of a command that builds a table before it searches: the
 /// build stops at `--timeout` (counted from the start of the command) and at Ctrl-C like the
 /// search does, and the search gets the time that is left ([`SearchArgs::config`]).
-pub struct Stopwatch {
-    started: Instant,
+pub struct Stopwatch<'a> {
+    ctx: &'a Context,
     timeout: Option<Duration>,
-    cancel: Arc<AtomicBool>,
 }
 
-impl Stopwatch {
-    /// The clock of a command with these flags, started with the command.
-    pub fn new(search: &SearchArgs, ctx: &Context) -> Stopwatch {
+impl<'a> Stopwatch<'a> {
+    /// The clock of a command with these flags: the command's own.
+    pub fn new(search: &SearchArgs, ctx: &'a Context) -> Stopwatch<'a> {
         Stopwatch {
-            started: ctx.started,
+            ctx,
             timeout: search.timeout,
-            cancel: Arc::clone(&ctx.cancel),
         }
     }
 
     /// Whether a build must stop now: Ctrl-C was pressed or the time is up.
     pub fn stop(&self) -> bool {
-        self.cancel.load(Ordering::Relaxed)
-            || self.timeout.is_some_and(|t| self.started.elapsed() >= t)
+        self.ctx.cancel.load(Ordering::Relaxed)
+            || self
+                .timeout
+                .is_some_and(|t| self.ctx.started.elapsed() >= t)
     }
 
     /// The outcome of a command stopped during its build: cancelled, or out of time.
     pub fn stopped<S, M>(&self) -> Outcome<S, M> {
-        let limit = if self.cancel.load(Ordering::Relaxed) {
+        let limit = if self.ctx.cancel.load(Ordering::Relaxed) {
             Limit::Cancelled
         } else {
             Limit::Time
@@ -472,7 +472,7 @@ impl Stopwatch {
             status: Status::Limit(limit),
             solution: None,
             stats: Stats {
-                seconds: self.started.elapsed().as_secs_f64(),
+                seconds: self.ctx.seconds(),
                 ..Stats::default()
             },
         }

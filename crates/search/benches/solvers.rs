@@ -932,8 +932,7 @@ const IDA_ROUNDS: usize = 9;
 /// IDA*, the three taking turns for [`IDA_ROUNDS`] rounds, so that every side's best time is
 /// taken over the same stretch of a shared machine's load and from as many solves: with five
 /// solves each, one side after the other, a busy second made the ratio anything from 3.3x to
-/// 5.3x.
-/// Also returns each side's times, round by round, for the paired ratio.
+/// 5.3x. Also returns each side's times, round by round, for the paired ratio.
 fn ida_times(fifteen: &Fifteen) -> ([f64; 3], [Vec<f64>; 3]) {
     let solvers: [Solve; 3] = [frontier_idastar, pathfinding_idastar, plain_idastar];
     let mut best = [f64::INFINITY; 3];

@@ -874,11 +874,9 @@ where
     }
     // Every goal is stored before the start is looked for among them, as `par_bidirectional`
     // does, so that both report the same states stored when the start is a goal.
-    for b in 0..backward.len() as u32 {
-        if let Some(f) = forward.set.find(backward.state(b)) {
-            meter.hold(forward.len() + backward.len());
-            return Meet::Found(f, b);
-        }
+    if let Some(b) = backward.set.find(forward.state(0)) {
+        meter.hold(forward.len() + backward.len());
+        return Meet::Found(0, b);
     }
     if let Err(limit) = meter.store(forward.len() + backward.len()) {
         return limit.into();

@@ -402,7 +402,7 @@ impl Puzzle {
     /// cells. On a single row or column, tiles cannot pass each other: exactly when they appear in
     /// the same order.
     pub fn is_solvable(&self) -> bool {
-        is_solvable(self.shape, &self.start, &self.goal)
+        layouts_solvable(self.shape, &self.start, &self.goal)
     }
 
     /// Plays `moves` from the start; `None` if one leaves the board. Returns the final layout.
@@ -458,9 +458,11 @@ pub(crate) fn solution(shape: Shape, start: &[u8], moves: Vec<Dir>) -> Solution<
 /// The solvability test of [`Puzzle::is_solvable`] on raw layouts; `false` unless both are
 /// layouts of the board (permutations of `0..shape.cells()`).
 pub fn is_solvable(shape: Shape, start: &[u8], goal: &[u8]) -> bool {
-    if !is_layout(shape, start) || !is_layout(shape, goal) {
-        return false;
-    }
+    is_layout(shape, start) && is_layout(shape, goal) && layouts_solvable(shape, start, goal)
+}
+
+/// [`is_solvable`] for two slices known to be layouts of the board.
+pub(crate) fn layouts_solvable(shape: Shape, start: &[u8], goal: &[u8]) -> bool {
     if shape.rows == 1 || shape.cols == 1 {
         let a = start.iter().filter(|&&t| t != 0);
         let b = goal.iter().filter(|&&t| t != 0);

@@ -13,7 +13,7 @@ use std::time::Instant;
 use frontier_search::{Config, Limit, Outcome, Progress, Stats, Status};
 use rayon::prelude::*;
 
-use crate::board::{is_layout, is_solvable, solution, Dir, Puzzle, MAX_CELLS};
+use crate::board::{is_layout, layouts_solvable, solution, Dir, Puzzle, MAX_CELLS};
 use crate::heuristic::{Tables, NONE};
 use crate::pdb::{Mirror, PatternDb, PdbError, MAX_CELLS as PDB_CELLS};
 use crate::space::Estimate;
@@ -589,7 +589,7 @@ impl Solver {
             "{start:?} is not a layout of a {} board: each of 0..{n} once",
             t.shape
         );
-        if !is_solvable(t.shape, start, t.goal()) {
+        if !layouts_solvable(t.shape, start, t.goal()) {
             return Outcome {
                 status: Status::Exhausted,
                 solution: None,
