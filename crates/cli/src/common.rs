@@ -11,9 +11,9 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use frontier_search::{
-    astar, bfs, bfs_indexed, bidirectional, bytes_per_state, dfs, explore, idastar, iddfs, par_bfs,
-    par_bidirectional, ucs, Config, Exploration, Indexed, Limit, Outcome, Progress, Reversible,
-    Solution, Space, Stats, Status, MAX_WEIGHT,
+    astar, bfs, bfs_indexed, bidirectional, bytes_per_state, dfs, idastar, iddfs, par_bfs,
+    par_bidirectional, par_explore, ucs, Config, Exploration, Indexed, Limit, Outcome, Progress,
+    Reversible, Solution, Space, Stats, Status, MAX_WEIGHT,
 };
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde_json::{json, Value};
@@ -710,12 +710,12 @@ impl SearchArgs {
         P: Space + Sync,
         P::State: Hash + Eq + Send + Sync,
     {
-        self.explore_with(ctx, space, explore)
+        self.explore_with(ctx, space, par_explore)
     }
 
-    /// [`SearchArgs::explore`] by `explorer`: [`explore`], or
-    /// [`explore_indexed`](frontier_search::explore_indexed) for a space with a perfect index
-    /// (a bit per state seen).
+    /// [`SearchArgs::explore`] by `explorer`: [`par_explore`], or
+    /// [`par_explore_indexed`](frontier_search::par_explore_indexed) for a space with a perfect
+    /// index (a bit per state seen).
     pub fn explore_with<P: Space>(
         &self,
         ctx: &Context,

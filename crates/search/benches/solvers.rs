@@ -13,8 +13,8 @@ use std::time::Instant;
 
 use criterion::{BenchmarkId, Criterion};
 use frontier_search::{
-    astar, bfs, bfs_indexed, bidirectional, explore, explore_indexed, idastar, ucs, Config,
-    Indexed, Reversible, Space, Status,
+    astar, bfs, bfs_indexed, bidirectional, explore, explore_indexed, idastar, par_explore, ucs,
+    Config, Indexed, Reversible, Space, Status,
 };
 
 /// A global allocator that tracks the peak of live heap bytes.
@@ -359,9 +359,9 @@ fn frontier_search_explore(space: &Eight) -> u64 {
     explore(&from_goal(space, true), &Config::default()).states()
 }
 
-/// `explore` on two threads (its narrow layers on one: [`frontier_search::PARALLEL_FROM`]).
+/// `par_explore` on two threads (its narrow layers on one: [`frontier_search::PARALLEL_FROM`]).
 fn frontier_explore_two_threads(space: &Eight) -> u64 {
-    explore(&from_goal(space, false), &Config::default().threads(2)).states()
+    par_explore(&from_goal(space, false), &Config::default().threads(2)).states()
 }
 
 /// `explore_indexed`: one bit per permutation instead of a hash table.

@@ -132,7 +132,7 @@ impl<S> Bits<S> {
     }
 }
 
-impl<S: Send + Sync> Store<S> for Bits<S> {
+impl<S> Store<S> for Bits<S> {
     /// Never: a bit store has no index to move.
     const LARGE_FROM: usize = usize::MAX;
 

@@ -98,7 +98,7 @@ pub struct Config {
     pub cancel: Option<Arc<AtomicBool>>,
     /// Called about ten times a second while the search runs.
     pub progress: Option<ProgressFn>,
-    /// Worker threads for `explore`, `par_bfs` and `par_bidirectional`; 0 or 1 means one, and
+    /// Worker threads for `par_explore`, `par_bfs` and `par_bidirectional`; 0 or 1 means one, and
     /// no more start than the machine has logical CPUs (see [`Config::worker_threads`]).
     pub threads: usize,
     /// With several threads, layers narrower than this many states are still expanded on one

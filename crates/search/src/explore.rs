@@ -43,8 +43,9 @@ fn shard_of(hash: u64, shards: usize) -> usize {
 
 /// Counts the whole reachable set by distance from the start: `layers[d]` states lie exactly `d`
 /// moves away, each counted with its [weight](Space::weight). With `max_depth`, stops after
-/// that layer (complete all the same if nothing lies deeper). [`Config::worker_threads`]
-/// workers expand and insert.
+/// that layer (complete all the same if nothing lies deeper). Runs on the calling thread
+/// ([`Config::threads`] is for [`par_explore`]), so the space need not be shared between
+/// threads: it may hold a `RefCell` or an `Rc`.
 ///
 /// Memory: every seen state once; or, when the space is [undirected](Space::undirected), only
 /// the layers `d - 1`, `d` and `d + 1` (frontier search), since every successor of layer `d`
@@ -73,10 +74,52 @@ fn shard_of(hash: u64, shards: usize) -> usize {
 /// ```
 pub fn explore<P>(space: &P, config: &Config) -> Exploration
 where
+    P: Space,
+    P::State: Hash + Eq,
+{
+    with_layers(config, |meter, layers| {
+        run_explore(space, meter, layers, &Serial, &hash_of)
+    })
+}
+
+/// [`explore`] on [`Config::worker_threads`] workers: a wide layer's states are expanded in
+/// parallel, and once the seen-set is split into shards, the shards store their states in
+/// parallel. The counts are the same for any number of threads; with one, this is [`explore`].
+///
+/// ```
+/// use frontier_search::{explore, par_explore, Config, Space};
+///
+/// /// Pairs of numbers below 300; a step adds one to either, or wraps it to 0.
+/// struct Grid;
+/// impl Space for Grid {
+///     type State = (u16, u16);
+///     type Move = bool;
+///     fn start(&self) -> (u16, u16) { (0, 0) }
+///     fn is_goal(&self, _: &(u16, u16)) -> bool { false }
+///     fn successors(&self, &(x, y): &(u16, u16), _: Option<&bool>, mut out: impl FnMut(bool, (u16, u16))) {
+///         out(false, ((x + 1) % 300, y));
+///         out(true, (x, (y + 1) % 300));
+///     }
+/// }
+///
+/// let config = Config::default().threads(2);
+/// let parallel = par_explore(&Grid, &config);
+/// assert_eq!(parallel.states(), 90_000);
+/// assert_eq!(parallel.layers, explore(&Grid, &config).layers);
+/// ```
+pub fn par_explore<P>(space: &P, config: &Config) -> Exploration
+where
     P: Space + Sync,
     P::State: Hash + Eq + Send + Sync,
 {
-    let run = || with_layers(config, |meter, layers| run_explore(space, meter, layers));
+    if config.worker_threads() == 1 {
+        return explore(space, config);
+    }
+    let run = || {
+        with_layers(config, |meter, layers| {
+            run_explore(space, meter, layers, &Pool, &hash_of)
+        })
+    };
     in_pool(config, run)
 }
 
@@ -87,29 +130,47 @@ where
 /// moves (no need to be [undirected](Space::undirected)). A space whose bound passes
 /// [`MAX_INDEX_BOUND`](crate::MAX_INDEX_BOUND), or whose bits would take more bytes than
 /// `max_states` lets states take, or cannot be allocated, is explored by [`explore`] instead.
-/// With several threads, the states are still stored by one (the bits are not split into
-/// shards), and layers are expanded by one too.
+/// Runs on the calling thread, as [`explore`] does.
 ///
 /// Example: [`Indexed`].
 pub fn explore_indexed<P>(space: &P, config: &Config) -> Exploration
 where
+    P: Indexed,
+    P::State: Hash + Eq,
+{
+    match BitSet::new(space.index_bound(), bits_budget::<P::State>(config)) {
+        Some(seen) => explore_bits(space, config, seen),
+        None => explore(space, config),
+    }
+}
+
+/// [`explore_indexed`], or where the bits would not do, [`par_explore`] on
+/// [`Config::worker_threads`] workers. The bits are not split into shards, so a space explored
+/// with them is explored on one thread whatever the count.
+pub fn par_explore_indexed<P>(space: &P, config: &Config) -> Exploration
+where
     P: Indexed + Sync,
     P::State: Hash + Eq + Send + Sync,
 {
-    let Some(seen) = BitSet::new(space.index_bound(), bits_budget::<P::State>(config)) else {
-        return explore(space, config);
-    };
-    let key = |state: &P::State| space.index(state);
-    let run = || {
-        with_layers(config, |meter, layers| {
-            explore_in(space, meter, layers, Bits::new(seen), &key)
-        })
-    };
-    in_pool(config, run)
+    match BitSet::new(space.index_bound(), bits_budget::<P::State>(config)) {
+        Some(seen) => explore_bits(space, config, seen),
+        None => par_explore(space, config),
+    }
 }
 
-/// Runs `run` on a pool of [`Config::worker_threads`] workers, the caller's thread one of them:
-/// with one thread, no thread is started.
+/// Explores with `seen` (a bit per index) as the record of the states seen.
+fn explore_bits<P>(space: &P, config: &Config, seen: BitSet) -> Exploration
+where
+    P: Indexed,
+    P::State: Hash + Eq,
+{
+    let key = |state: &P::State| space.index(state);
+    with_layers(config, |meter, layers| {
+        explore_in(space, meter, layers, Bits::new(seen), &key, &Serial)
+    })
+}
+
+/// Runs `run` on a pool of [`Config::worker_threads`] workers, the caller's thread one of them.
 fn in_pool<R: Send>(config: &Config, run: impl FnOnce() -> R + Send) -> R {
     match rayon::ThreadPoolBuilder::new()
         .num_threads(config.worker_threads())
@@ -139,7 +200,7 @@ fn with_layers(
 /// What a shard keeps of the states seen, layer by layer: every state ([`AllStates`]), or in
 /// frontier mode only the previous, current and next layers ([`LayerSet`]). The explorer is
 /// compiled once for each, so its inner loops never ask which.
-pub(crate) trait Store<S>: Send + Sync + Sized {
+pub(crate) trait Store<S>: Sized {
     /// States held (checked at each new layer) before every shard's index moves to the large
     /// kind, whose slots the insertions prefetch and which grows without re-hashing.
     const LARGE_FROM: usize;
@@ -212,7 +273,7 @@ impl<S: Hash + Eq> AllStates<S> {
     }
 }
 
-impl<S: Hash + Eq + Send + Sync> Store<S> for AllStates<S> {
+impl<S: Hash + Eq> Store<S> for AllStates<S> {
     /// Measured on the cube's positions (in frontier mode, three sets a shard, before the single
     /// index) with two threads: to depth 7 (109 M states) 15.4 s -> 12.2 s for a sixth more memory (2.9 -> 3.4 GiB); to depth 6
     /// (8 M states, which switches only for the last check) 0.81 -> 0.88 s. From the split
@@ -354,6 +415,13 @@ impl<S: Hash + Eq, T: Store<S>> Shard<S, T> {
         }
         batch.hashes.clear();
         batch.parents.clear();
+    }
+
+    /// Takes each of `buckets` in order, every state weighed by `space`.
+    fn admit_buckets<P: Space<State = S>>(&mut self, buckets: Vec<Batch<S>>, space: &P) {
+        for mut bucket in buckets {
+            self.admit_all(&mut bucket, &|state| space.weight(state));
+        }
     }
 
     /// Makes the next layer the current one.
@@ -526,33 +594,188 @@ fn expand_state<P>(
 /// Successors on their way to their shards: one batch per shard.
 type Buckets<S> = Vec<Batch<S>>;
 
-/// Explores with every state kept, or in frontier mode only three layers.
-fn run_explore<P>(space: &P, meter: &mut Meter, layers: &mut Vec<u64>) -> Status
+/// Explores with every state kept, or in frontier mode only three layers, on `workers`,
+/// keying each state by `hash` ([`hash_of`]: a function item, which the inner loops inline,
+/// where a function pointer would be called for every successor).
+fn run_explore<P, W, K>(
+    space: &P,
+    meter: &mut Meter,
+    layers: &mut Vec<u64>,
+    workers: &W,
+    hash: &K,
+) -> Status
+where
+    P: Space,
+    P::State: Hash + Eq,
+    K: Fn(&P::State) -> u64,
+    W: Workers<P, LayerSet<P::State>, K> + Workers<P, AllStates<P::State>, K>,
+{
+    if space.undirected() {
+        explore_in(space, meter, layers, LayerSet::new(), hash, workers)
+    } else {
+        explore_in(space, meter, layers, AllStates::new(), hash, workers)
+    }
+}
+
+/// Who does a layer's work: the calling thread alone ([`Serial`]) or the workers of the
+/// current rayon pool ([`Pool`]). The explorer is written once over both; only the parallel
+/// kind asks for a space and states that can be shared between threads.
+trait Workers<P: Space, T, K> {
+    /// Threads that may expand slices at once.
+    fn threads(&self) -> usize;
+    /// Expands each of the current layer's `slices` into one bucket per shard; returns each
+    /// slice's intake (what it generated, and whether a limit stopped it) and buckets.
+    fn expand_slices<'a>(
+        &self,
+        space: &P,
+        shards: &[Shard<P::State, T>],
+        slices: &[(usize, Range<usize>)],
+        key: &K,
+        intake: &Intake<'a>,
+    ) -> Vec<(Intake<'a>, Buckets<P::State>)>;
+    /// Whether any bucketed successor is one its shard has not seen.
+    fn any_unseen(
+        &self,
+        shards: &[Shard<P::State, T>],
+        expanded: &[(Intake<'_>, Buckets<P::State>)],
+    ) -> bool;
+    /// Each shard takes its buckets, in order.
+    fn admit(&self, space: &P, shards: &mut [Shard<P::State, T>], by_shard: Vec<Buckets<P::State>>);
+    /// Moves every shard's index to the large kind.
+    fn make_large(&self, shards: &mut [Shard<P::State, T>]);
+}
+
+/// The calling thread alone.
+struct Serial;
+
+impl<P, T, K> Workers<P, T, K> for Serial
+where
+    P: Space,
+    P::State: Hash + Eq,
+    T: Store<P::State>,
+    K: Fn(&P::State) -> u64,
+{
+    fn threads(&self) -> usize {
+        1
+    }
+
+    fn expand_slices<'a>(
+        &self,
+        space: &P,
+        shards: &[Shard<P::State, T>],
+        slices: &[(usize, Range<usize>)],
+        key: &K,
+        intake: &Intake<'a>,
+    ) -> Vec<(Intake<'a>, Buckets<P::State>)> {
+        let expand = |(k, slice): &(usize, Range<usize>)| {
+            expand_slice(space, shards, *k, slice.clone(), key, intake.clone())
+        };
+        slices.iter().map(expand).collect()
+    }
+
+    fn any_unseen(
+        &self,
+        shards: &[Shard<P::State, T>],
+        expanded: &[(Intake<'_>, Buckets<P::State>)],
+    ) -> bool {
+        expanded
+            .iter()
+            .any(|(_, buckets)| any_unseen(shards, buckets))
+    }
+
+    fn admit(
+        &self,
+        space: &P,
+        shards: &mut [Shard<P::State, T>],
+        by_shard: Vec<Buckets<P::State>>,
+    ) {
+        for (shard, buckets) in shards.iter_mut().zip(by_shard) {
+            shard.admit_buckets(buckets, space);
+        }
+    }
+
+    fn make_large(&self, shards: &mut [Shard<P::State, T>]) {
+        shards.iter_mut().for_each(|shard| shard.store.make_large());
+    }
+}
+
+/// The workers of the current rayon pool.
+struct Pool;
+
+impl<P, T, K> Workers<P, T, K> for Pool
 where
     P: Space + Sync,
     P::State: Hash + Eq + Send + Sync,
+    T: Store<P::State> + Send + Sync,
+    K: Fn(&P::State) -> u64 + Sync,
 {
-    if space.undirected() {
-        explore_in(space, meter, layers, LayerSet::new(), &hash_of)
-    } else {
-        explore_in(space, meter, layers, AllStates::new(), &hash_of)
+    fn threads(&self) -> usize {
+        rayon::current_num_threads()
     }
+
+    fn expand_slices<'a>(
+        &self,
+        space: &P,
+        shards: &[Shard<P::State, T>],
+        slices: &[(usize, Range<usize>)],
+        key: &K,
+        intake: &Intake<'a>,
+    ) -> Vec<(Intake<'a>, Buckets<P::State>)> {
+        let expand = |(k, slice): &(usize, Range<usize>)| {
+            expand_slice(space, shards, *k, slice.clone(), key, intake.clone())
+        };
+        slices.par_iter().map(expand).collect()
+    }
+
+    fn any_unseen(
+        &self,
+        shards: &[Shard<P::State, T>],
+        expanded: &[(Intake<'_>, Buckets<P::State>)],
+    ) -> bool {
+        expanded
+            .par_iter()
+            .any(|(_, buckets)| any_unseen(shards, buckets))
+    }
+
+    fn admit(
+        &self,
+        space: &P,
+        shards: &mut [Shard<P::State, T>],
+        by_shard: Vec<Buckets<P::State>>,
+    ) {
+        (shards.par_iter_mut().zip(by_shard.into_par_iter()))
+            .for_each(|(shard, buckets)| shard.admit_buckets(buckets, space));
+    }
+
+    fn make_large(&self, shards: &mut [Shard<P::State, T>]) {
+        (shards.par_iter_mut()).for_each(|shard| shard.store.make_large());
+    }
+}
+
+/// Whether a successor in `buckets` (one per shard) is one its shard has not seen.
+fn any_unseen<S: Hash + Eq, T: Store<S>>(shards: &[Shard<S, T>], buckets: &Buckets<S>) -> bool {
+    buckets.iter().enumerate().any(|(k, bucket)| {
+        (bucket.hashes.iter().zip(&bucket.states))
+            .any(|(hash, state)| !shards[k].store.seen(*hash, state))
+    })
 }
 
 /// Explores from `store`, empty, keying each state by `key`: its hash, or for a [`Bits`] store
 /// its index.
-fn explore_in<P, T, K>(
+fn explore_in<P, T, K, W>(
     space: &P,
     meter: &mut Meter,
     layers: &mut Vec<u64>,
     store: T,
     key: &K,
+    workers: &W,
 ) -> Status
 where
-    P: Space + Sync,
-    P::State: Hash + Eq + Send + Sync,
+    P: Space,
+    P::State: Hash + Eq,
     T: Store<P::State>,
-    K: Fn(&P::State) -> u64 + Sync,
+    K: Fn(&P::State) -> u64,
+    W: Workers<P, T, K>,
 {
     let start = space.start();
     layers.push(space.weight(&start));
@@ -563,7 +786,7 @@ where
     }
     // The states found for the next layer, each counted with its weight.
     let found = |shards: &[Shard<P::State, T>]| -> u64 { shards.iter().map(|s| s.weight).sum() };
-    let alone = rayon::current_num_threads() == 1;
+    let alone = workers.threads() == 1;
     let splittable = T::fresh().is_some();
     let mut pending = Batch::new();
     let mut depth = 0u32;
@@ -582,7 +805,7 @@ where
         // 250,000 states in one shard).
         let few = narrow && shards.len() > 1 && width <= FEW;
         let last = !meter.may_deepen(depth);
-        let per_batch = SLICES_PER_THREAD * rayon::current_num_threads();
+        let per_batch = SLICES_PER_THREAD * workers.threads();
         // The layer is walked shard by shard; `cursor` is the next state to expand.
         let mut cursor = (0, 0);
         let mut ramp = Meter::FIRST_BATCH;
@@ -623,20 +846,14 @@ where
                 return Status::Limit(limit);
             }
             let intake = meter.intake(batch.len());
-            let expanded = expand_slices(space, &shards, batch, key, &intake);
+            let expanded = workers.expand_slices(space, &shards, batch, key, &intake);
             if last {
                 meter.stats.generated += expanded.iter().map(|(i, _)| i.offered()).sum::<u64>();
                 if let Some(limit) = expanded.iter().find_map(|(intake, _)| intake.stopped()) {
                     return Status::Limit(limit);
                 }
                 // At the depth limit: complete only if nothing lies beyond the last layer.
-                let beyond = expanded.par_iter().any(|(_, buckets)| {
-                    buckets.iter().enumerate().any(|(k, bucket)| {
-                        (bucket.hashes.iter().zip(&bucket.states))
-                            .any(|(hash, state)| !shards[k].store.seen(*hash, state))
-                    })
-                });
-                if beyond {
+                if workers.any_unseen(&shards, &expanded) {
                     return Status::Limit(Limit::Depth);
                 }
                 continue;
@@ -649,14 +866,7 @@ where
                     return Status::Limit(limit);
                 }
             };
-            shards
-                .par_iter_mut()
-                .zip(by_shard.into_par_iter())
-                .for_each(|(shard, buckets)| {
-                    for mut bucket in buckets {
-                        shard.admit_all(&mut bucket, &|state| space.weight(state));
-                    }
-                });
+            workers.admit(space, &mut shards, by_shard);
             if let Err(limit) = check_room(meter, &shards) {
                 layers.push(found(&shards));
                 return Status::Limit(limit);
@@ -676,9 +886,7 @@ where
             };
         }
         if held(&shards) >= T::LARGE_FROM {
-            shards
-                .par_iter_mut()
-                .for_each(|shard| shard.store.make_large());
+            workers.make_large(&mut shards);
         }
         depth += 1;
     }
@@ -766,42 +974,31 @@ fn split<S: Hash + Eq, T: Store<S>>(whole: Shard<S, T>) -> Result<Vec<Shard<S, T
     Ok(shards)
 }
 
-/// Expands the slices in parallel, each into one bucket per shard; returns for each slice the
-/// number of successors generated and the buckets.
-fn expand_slices<'a, P, T>(
+/// Expands one slice of shard `k`'s current layer into one bucket per shard; returns the
+/// slice's intake and buckets.
+fn expand_slice<'a, P, T>(
     space: &P,
     shards: &[Shard<P::State, T>],
-    slices: &[(usize, Range<usize>)],
-    key: &(impl Fn(&P::State) -> u64 + Sync),
-    intake: &Intake<'a>,
-) -> Vec<(Intake<'a>, Buckets<P::State>)>
+    k: usize,
+    slice: Range<usize>,
+    key: &impl Fn(&P::State) -> u64,
+    mut intake: Intake<'a>,
+) -> (Intake<'a>, Buckets<P::State>)
 where
-    P: Space + Sync,
-    P::State: Hash + Eq + Send + Sync,
+    P: Space,
+    P::State: Hash + Eq,
     T: Store<P::State>,
 {
-    slices
-        .par_iter()
-        .map(|(k, slice)| {
-            let mut buckets: Buckets<P::State> = (0..shards.len()).map(|_| Batch::new()).collect();
-            let reading = shards[*k].reading();
-            let mut intake = intake.clone();
-            for position in slice.clone() {
-                if intake.stopped().is_some() {
-                    break;
-                }
-                expand_state(
-                    space,
-                    &reading,
-                    position,
-                    key,
-                    &mut intake,
-                    |hash, next, parent| {
-                        buckets[shard_of(hash, shards.len())].push(hash, next, parent);
-                    },
-                );
-            }
-            (intake, buckets)
-        })
-        .collect()
+    let mut buckets: Buckets<P::State> = (0..shards.len()).map(|_| Batch::new()).collect();
+    let reading = shards[k].reading();
+    for position in slice {
+        if intake.stopped().is_some() {
+            break;
+        }
+        let to_bucket = |hash, next, parent| {
+            buckets[shard_of(hash, shards.len())].push(hash, next, parent);
+        };
+        expand_state(space, &reading, position, key, &mut intake, to_bucket);
+    }
+    (intake, buckets)
 }

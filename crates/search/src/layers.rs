@@ -34,7 +34,7 @@ pub(crate) enum Layer {
     Next,
 }
 
-impl<S: Hash + Eq + Send + Sync> LayerSet<S> {
+impl<S: Hash + Eq> LayerSet<S> {
     pub fn new() -> Self {
         LayerSet {
             index: Index::with_capacity(0),
@@ -109,7 +109,7 @@ impl<S: Hash + Eq + Send + Sync> LayerSet<S> {
     }
 }
 
-impl<S: Hash + Eq + Send + Sync> Store<S> for LayerSet<S> {
+impl<S: Hash + Eq> Store<S> for LayerSet<S> {
     /// From the split into shards: a layer set removes every state it inserts, so its index
     /// grows to hold layers that come and go, and the large kind grows without re-hashing.
     /// Measured on the cube's positions, one thread: to depth 6, 1.44 s -> 1.13-1.17 s; to

@@ -13,9 +13,9 @@
 //! | [`astar`] | cheapest | all seen states | an admissible heuristic, `State: Hash + Eq` |
 //! | [`idastar`] | cheapest | linear in depth | an admissible heuristic |
 //! | [`bidirectional`] / [`par_bidirectional`] | fewest moves | both seen-sets | [`Reversible`] (and as `par_bfs` for `par_bidirectional`) |
-//! | [`explore`] | states at each distance (each counted with its [weight](Space::weight)), in parallel with `threads` | all seen states, or three layers if [undirected](Space::undirected) | `State: Hash + Eq + Send + Sync`, the space `Sync`, even on one thread |
+//! | [`explore`] / [`par_explore`] | states at each distance (each counted with its [weight](Space::weight)) | all seen states, or three layers if [undirected](Space::undirected) | `State: Hash + Eq` (and as `par_bfs` for `par_explore`) |
 //! | [`bfs_indexed`] | fewest moves | a bit per index, and every seen state | [`Indexed`] |
-//! | [`explore_indexed`] | states at each distance | a bit per index, and three layers | [`Indexed`], and as `explore` |
+//! | [`explore_indexed`] / [`par_explore_indexed`] | states at each distance | a bit per index, and three layers | [`Indexed`], and as `explore` / `par_explore` |
 //!
 //! Every solver takes a [`Config`] (max depth, max stored states, timeout, cancel flag, progress
 //! observer) and returns an outcome with three possible statuses: solved, proven unsolvable
@@ -66,7 +66,7 @@ mod tree;
 pub use arena::prefetch;
 pub use bits::MAX_INDEX_BOUND;
 pub use config::{weigh, Config, Progress, ProgressFn, MAX_WEIGHT, PARALLEL_FROM};
-pub use explore::{explore, explore_indexed};
+pub use explore::{explore, explore_indexed, par_explore, par_explore_indexed};
 pub use graph::{astar, bfs, bfs_indexed, bidirectional, dfs, ucs};
 pub use outcome::{Exploration, Limit, Outcome, Solution, Stats, Status};
 pub use parallel::{par_bfs, par_bidirectional};

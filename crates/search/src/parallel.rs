@@ -2,7 +2,7 @@
 //!
 //! Each side of a search is split into shards by hash. Worker threads expand slices of a layer
 //! into one bucket per shard, then the shards take their buckets in parallel, in a fixed
-//! order. ([`crate::explore`] is parallel by itself, with `config.threads`.)
+//! order. ([`crate::par_explore`] does the same for an exploration.)
 
 use std::hash::Hash;
 

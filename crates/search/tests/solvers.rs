@@ -1,14 +1,16 @@
 //! Every solver against independent oracles on random small graphs, and every limit.
 
+use std::cell::Cell;
 use std::collections::VecDeque;
+use std::rc::Rc;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Duration;
 
 use frontier_search::{
     astar, bfs, bfs_indexed, bidirectional, dfs, explore, explore_indexed, idastar, iddfs, par_bfs,
-    par_bidirectional, ucs, Config, Cost, Indexed, Limit, Outcome, Reversible, Space, Status,
-    MAX_WEIGHT, PARALLEL_FROM,
+    par_bidirectional, par_explore, par_explore_indexed, ucs, Config, Cost, Indexed, Limit,
+    Outcome, Reversible, Space, Status, MAX_WEIGHT, PARALLEL_FROM,
 };
 use proptest::prelude::*;
 
@@ -573,30 +575,34 @@ proptest! {
         let expected = oracle_layers(&graph);
         let deepest = expected.len() - 1;
         let config = Config::default().threads(threads).parallel_from(parallel_from);
-        let exploration = explore(&graph, &config);
-        prop_assert_eq!(&exploration.layers, &expected);
-        prop_assert!(exploration.is_complete());
-        prop_assert_eq!(exploration.states(), reachable(&graph));
-        if undirected {
-            // Frontier search holds at most three layers at a time.
-            let widest_three = expected
-                .windows(3)
-                .map(|w| w.iter().sum())
-                .max()
-                .unwrap_or(exploration.states());
-            prop_assert!(exploration.stats.stored <= widest_three);
-            // `stored` is the most held at once, so at least the widest layer.
-            prop_assert!(exploration.stats.stored >= *expected.iter().max().unwrap());
-        } else {
-            prop_assert_eq!(exploration.stats.stored, exploration.states());
+        let serial = explore(&graph, &config);
+        for exploration in [par_explore(&graph, &config), serial] {
+            prop_assert_eq!(&exploration.layers, &expected);
+            prop_assert!(exploration.is_complete());
+            prop_assert_eq!(exploration.states(), reachable(&graph));
+            if undirected {
+                // Frontier search holds at most three layers at a time.
+                let widest_three = expected
+                    .windows(3)
+                    .map(|w| w.iter().sum())
+                    .max()
+                    .unwrap_or(exploration.states());
+                prop_assert!(exploration.stats.stored <= widest_three);
+                // `stored` is the most held at once, so at least the widest layer.
+                prop_assert!(exploration.stats.stored >= *expected.iter().max().unwrap());
+            } else {
+                prop_assert_eq!(exploration.stats.stored, exploration.states());
+            }
         }
 
         // With a perfect index: every state a bit, three layers of states held.
-        let indexed = explore_indexed(&graph, &config);
-        prop_assert_eq!(&indexed.layers, &expected);
-        prop_assert!(indexed.is_complete());
-        let widest_three = expected.windows(3).map(|w| w.iter().sum()).max();
-        prop_assert!(indexed.stats.stored <= widest_three.unwrap_or(indexed.states()));
+        let serial = explore_indexed(&graph, &config);
+        for indexed in [par_explore_indexed(&graph, &config), serial] {
+            prop_assert_eq!(&indexed.layers, &expected);
+            prop_assert!(indexed.is_complete());
+            let widest_three = expected.windows(3).map(|w| w.iter().sum()).max();
+            prop_assert!(indexed.stats.stored <= widest_three.unwrap_or(indexed.states()));
+        }
 
         // Cut at a depth: the layers up to it, complete only if nothing lies deeper.
         let cut = deepest.saturating_sub(1) as u32;
@@ -694,7 +700,7 @@ fn explore_counts_the_last_layer_it_looks_past_as_expanded() {
     // left out of `expanded` (7 expanded, 30 generated; helper-26).
     for threads in [1, 2] {
         let config = Config::default().max_depth(3).threads(threads);
-        let exploration = explore(&BinaryTree, &config);
+        let exploration = par_explore(&BinaryTree, &config);
         assert_eq!(exploration.layers, [1, 2, 4, 8]);
         assert_eq!(exploration.status, Status::Limit(Limit::Depth));
         let stats = &exploration.stats;
@@ -704,6 +710,57 @@ fn explore_counts_the_last_layer_it_looks_past_as_expanded() {
             "{threads} threads"
         );
     }
+}
+
+#[test]
+fn explore_takes_a_space_that_cannot_be_shared_between_threads() {
+    // A 20 x 20 torus whose steps add one to either coordinate, counting its expansions through
+    // an `Rc<Cell>`: the space is neither `Send` nor `Sync`. `explore` used to ask for both
+    // (it ran in a rayon pool even on one thread); `par_explore` is the one that shares.
+    struct Torus(Rc<Cell<u64>>);
+    impl Space for Torus {
+        type State = (u8, u8);
+        type Move = u8;
+        fn start(&self) -> (u8, u8) {
+            (0, 0)
+        }
+        fn is_goal(&self, _: &(u8, u8)) -> bool {
+            false
+        }
+        fn successors(
+            &self,
+            &(x, y): &(u8, u8),
+            _: Option<&u8>,
+            mut out: impl FnMut(u8, (u8, u8)),
+        ) {
+            self.0.set(self.0.get() + 1);
+            out(0, ((x + 1) % 20, y));
+            out(1, (x, (y + 1) % 20));
+        }
+    }
+    impl Indexed for Torus {
+        fn index_bound(&self) -> u64 {
+            400
+        }
+        fn index(&self, &(x, y): &(u8, u8)) -> u64 {
+            u64::from(x) * 20 + u64::from(y)
+        }
+    }
+    // Cell (x, y) lies x + y steps away: d + 1 cells at d < 20, then 39 - d.
+    let expected: Vec<u64> = (0..39u64).map(|d| 20 - d.abs_diff(19)).collect();
+    let torus = Torus(Rc::new(Cell::new(0)));
+    // The thread count is for `par_explore`; these run on the calling thread.
+    let config = Config::default().threads(2);
+    for exploration in [explore(&torus, &config), explore_indexed(&torus, &config)] {
+        assert_eq!(exploration.layers, expected);
+        assert!(exploration.is_complete());
+        assert_eq!(exploration.stats.expanded, 400);
+    }
+    assert_eq!(
+        torus.0.get(),
+        800,
+        "each exploration expands each cell once"
+    );
 }
 
 type Solver = fn(&Endless, &Config) -> Outcome<u64, ()>;
@@ -1196,7 +1253,7 @@ fn limits_and_progress_come_on_time_however_slow_the_space() {
         ("explore", |s, c| explore(s, c).status),
         // Expanded in batches by two threads: a batch of slow states kept the limit waiting.
         ("explore, two threads", |s, c| {
-            explore(s, &two_threads(c)).status
+            par_explore(s, &two_threads(c)).status
         }),
     ];
     for (name, solve) in solvers {
@@ -1210,7 +1267,7 @@ fn limits_and_progress_come_on_time_however_slow_the_space() {
     // took the 4,096 states of layer 12 in one (4 s on two threads).
     let started = std::time::Instant::now();
     let sudden = SlowTree { slow_from: 12 };
-    let status = explore(&sudden, &two_threads(&timeout())).status;
+    let status = par_explore(&sudden, &two_threads(&timeout())).status;
     let seconds = started.elapsed().as_secs_f64();
     assert_eq!(status, Status::Limit(Limit::Time));
     assert!(seconds < 2.0, "explore stopped after {seconds:.2} s");
@@ -1263,7 +1320,7 @@ fn explore_weighs_as_it_goes_and_stops_on_time() {
             .timeout(Duration::from_millis(100))
             .threads(threads);
         let started = std::time::Instant::now();
-        let exploration = explore(&HeavyWeights, &config);
+        let exploration = par_explore(&HeavyWeights, &config);
         let seconds = started.elapsed().as_secs_f64();
         assert_eq!(exploration.status, Status::Limit(Limit::Time));
         assert!(
@@ -1510,7 +1567,7 @@ fn explore_counts_a_space_of_millions_in_the_large_index() {
             n,
             undirected: false,
         };
-        let exploration = explore(&grid, &Config::default().threads(threads));
+        let exploration = par_explore(&grid, &Config::default().threads(threads));
         assert_eq!(exploration.layers, expected, "threads {threads}");
         assert_eq!(exploration.stats.stored, u64::from(n * n));
     }
@@ -1528,7 +1585,7 @@ fn explore_indexed_counts_a_large_grid_in_bits_with_any_threads() {
         let config = Config::default()
             .threads(threads)
             .parallel_from(parallel_from);
-        let exploration = explore_indexed(&grid, &config);
+        let exploration = par_explore_indexed(&grid, &config);
         assert_eq!(exploration.layers, Grid::layers(n), "threads {threads}");
         assert!(exploration.stats.stored <= 3 * u64::from(n));
     }
@@ -1541,8 +1598,14 @@ fn both_explorers_stop_at_every_limit_with_that_limit_named() {
         undirected: false,
     };
     type Explorer = fn(&Grid, &Config) -> frontier_search::Exploration;
-    let explorers: [(&str, Explorer); 2] =
-        [("explore", explore), ("explore_indexed", explore_indexed)];
+    let explorers: [(&str, Explorer); 4] = [
+        ("explore", explore),
+        ("explore_indexed", explore_indexed),
+        ("par_explore", |g, c| par_explore(g, &two_threads(c))),
+        ("par_explore_indexed", |g, c| {
+            par_explore_indexed(g, &two_threads(c))
+        }),
+    ];
     for (name, run) in explorers {
         let limited = run(&grid, &Config::default().max_states(5_000));
         assert_eq!(limited.status, Status::Limit(Limit::States), "{name}");
@@ -1570,7 +1633,7 @@ fn explore_counts_a_large_space_in_shards_with_any_threads() {
     for undirected in [false, true] {
         for threads in [1, 2] {
             let grid = Grid { n, undirected };
-            let exploration = explore(&grid, &Config::default().threads(threads));
+            let exploration = par_explore(&grid, &Config::default().threads(threads));
             assert_eq!(
                 exploration.layers, expected,
                 "undirected {undirected}, threads {threads}"
@@ -2056,7 +2119,7 @@ fn explore_counts_a_long_corridor_past_the_split_into_shards() {
     let mut expected = vec![2u64; 200_001];
     expected[0] = 1;
     for threads in [1, 2] {
-        let exploration = explore(&corridor, &Config::default().threads(threads));
+        let exploration = par_explore(&corridor, &Config::default().threads(threads));
         assert!(exploration.is_complete(), "{threads} threads");
         assert_eq!(exploration.layers, expected, "{threads} threads");
     }

@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use anyhow::{bail, Context as _};
-use frontier_search::{explore_indexed, Exploration, Limit, Outcome, Stats, Status};
+use frontier_search::{par_explore_indexed, Exploration, Limit, Outcome, Stats, Status};
 use frontier_tiles::pdb::{build_bytes, default_groups, groups_by_sizes, placements};
 use frontier_tiles::{
     solve_in_stages, BuildProgress, Dir, Encoding, Estimate, HeuristicKind, PatternDb, PdbError,
@@ -588,7 +588,7 @@ pub fn explore(args: ExploreArgs, ctx: &Context) -> anyhow::Result<ExitCode> {
     let exploration = if n <= u64::MAX_CELLS {
         // A bit per arrangement, up to 13 cells; beyond, the engine falls back on hashing.
         let space = TilesSpace::<u64>::new(&puzzle);
-        args.search.explore_with(ctx, &space, explore_indexed)
+        args.search.explore_with(ctx, &space, par_explore_indexed)
     } else {
         let search = &args.search;
         over_narrowest(
