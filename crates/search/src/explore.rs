@@ -138,10 +138,7 @@ where
     P: Indexed,
     P::State: Hash + Eq,
 {
-    match BitSet::new(space.index_bound(), bits_budget::<P::State>(config)) {
-        Some(seen) => explore_bits(space, config, seen),
-        None => explore(space, config),
-    }
+    explore_bits(space, config).unwrap_or_else(|| explore(space, config))
 }
 
 /// [`explore_indexed`], or where the bits would not do, [`par_explore`] on
@@ -152,22 +149,21 @@ where
     P: Indexed + Sync,
     P::State: Hash + Eq + Send + Sync,
 {
-    match BitSet::new(space.index_bound(), bits_budget::<P::State>(config)) {
-        Some(seen) => explore_bits(space, config, seen),
-        None => par_explore(space, config),
-    }
+    explore_bits(space, config).unwrap_or_else(|| par_explore(space, config))
 }
 
-/// Explores with `seen` (a bit per index) as the record of the states seen.
-fn explore_bits<P>(space: &P, config: &Config, seen: BitSet) -> Exploration
+/// Explores on the calling thread with a bit per index as the record of the states seen;
+/// `None` if the bits would not do (see [`explore_indexed`]).
+fn explore_bits<P>(space: &P, config: &Config) -> Option<Exploration>
 where
     P: Indexed,
     P::State: Hash + Eq,
 {
+    let seen = BitSet::new(space.index_bound(), bits_budget::<P::State>(config))?;
     let key = |state: &P::State| space.index(state);
-    with_layers(config, |meter, layers| {
+    Some(with_layers(config, |meter, layers| {
         explore_in(space, meter, layers, Bits::new(seen), &key, &Serial)
-    })
+    }))
 }
 
 /// Runs `run` on a pool of [`Config::worker_threads`] workers, the caller's thread one of them.
