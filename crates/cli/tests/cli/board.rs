@@ -1,36 +1,12 @@
 //! `frontier board` and `frontier explore board` through the real binary.
 
-use std::io::Write;
-use std::path::PathBuf;
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 
-/// A fresh directory for one test's files.
-fn dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("frontier-board-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
+use crate::support::{frontier, json, stderr, stdout, temp_dir, TempFile};
 
 /// Runs `frontier` with `args`, feeding `stdin`.
-fn frontier(args: &[&str], stdin: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_frontier"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    // The program may exit (on a usage error) before reading its input: a broken pipe is fine.
-    let _ = child.stdin.take().unwrap().write_all(stdin.as_bytes());
-    child.wait_with_output().unwrap()
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
+fn with_input(args: &[&str], stdin: &str) -> Output {
+    frontier(args).stdin(stdin).output()
 }
 
 const SEED: &str = "AAAA\nACCB\nADEF\n*\n0 0 N\n";
@@ -74,10 +50,6 @@ fn replay(rows: &[&str], moves: &[String]) -> Option<char> {
     at(x, y)
 }
 
-fn json(o: &Output) -> serde_json::Value {
-    serde_json::from_str(&stdout(o)).unwrap_or_else(|e| panic!("{e}: {}", stdout(o)))
-}
-
 fn json_moves(v: &serde_json::Value) -> Vec<String> {
     v["moves"]
         .as_array()
@@ -89,11 +61,10 @@ fn json_moves(v: &serde_json::Value) -> Vec<String> {
 
 #[test]
 fn seed_board_answers_17_moves_with_every_shortest_solver() {
-    let path = dir("seed").join("seed.board");
-    std::fs::write(&path, SEED).unwrap();
-    let path = path.to_str().unwrap();
+    let file = TempFile::new("seed.board", SEED);
+    let path = file.to_str().unwrap();
     for algo in ["bfs", "iddfs", "bidirectional", "astar", "idastar", "ucs"] {
-        let o = frontier(&["board", path, "--algo", algo, "--json"], "");
+        let o = with_input(&["board", path, "--algo", algo, "--json"], "");
         assert_eq!(o.status.code(), Some(0), "{algo}: {}", stderr(&o));
         let v = json(&o);
         assert_eq!(v["domain"], "board");
@@ -105,7 +76,7 @@ fn seed_board_answers_17_moves_with_every_shortest_solver() {
         assert_eq!(replay(&["AAAA", "ACCB", "ADEF"], &moves), Some('F'));
     }
     // dfs finds some solution, not necessarily a shortest one.
-    let o = frontier(&["board", path, "--algo", "dfs", "--json"], "");
+    let o = with_input(&["board", path, "--algo", "dfs", "--json"], "");
     assert_eq!(o.status.code(), Some(0));
     let moves = json_moves(&json(&o));
     assert_eq!(replay(&["AAAA", "ACCB", "ADEF"], &moves), Some('F'));
@@ -113,7 +84,7 @@ fn seed_board_answers_17_moves_with_every_shortest_solver() {
 
 #[test]
 fn ab_ac_from_stdin_with_target_c_answers_6() {
-    let o = frontier(&["board", "-", "--target", "C", "--json"], "AB\nAC\n");
+    let o = with_input(&["board", "-", "--target", "C", "--json"], "AB\nAC\n");
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let v = json(&o);
     assert_eq!(v["algorithm"], "bfs", "the default solver");
@@ -123,7 +94,7 @@ fn ab_ac_from_stdin_with_target_c_answers_6() {
 
 #[test]
 fn human_output_numbers_the_moves_and_draws_the_route() {
-    let o = frontier(&["board", "-"], SEED);
+    let o = with_input(&["board", "-"], SEED);
     assert_eq!(o.status.code(), Some(0));
     let text = stdout(&o);
     assert!(
@@ -141,7 +112,7 @@ fn human_output_numbers_the_moves_and_draws_the_route() {
     assert!(lines[board + 4].starts_with('*'), "{text}");
     assert!(lines[board + 4].ends_with('S'), "{text}");
     // --quiet prints the moves alone, on one line, as the other domains do.
-    let o = frontier(&["board", "-", "--quiet"], SEED);
+    let o = with_input(&["board", "-", "--quiet"], SEED);
     let text = stdout(&o);
     let moves: Vec<&str> = text.split_whitespace().collect();
     assert_eq!(text.lines().count(), 1, "{text}");
@@ -154,10 +125,10 @@ fn human_output_numbers_the_moves_and_draws_the_route() {
 #[test]
 fn lightbot_rules_and_unsolvable_boards() {
     let down = "A\nB\n0 0 N\n";
-    let o = frontier(&["board", "-", "--target", "A", "--json"], down);
+    let o = with_input(&["board", "-", "--target", "A", "--json"], down);
     assert_eq!(o.status.code(), Some(1));
     assert_eq!(json(&o)["status"], "unsolvable");
-    let o = frontier(&["board", "-", "--target", "A"], down);
+    let o = with_input(&["board", "-", "--target", "A"], down);
     assert!(stdout(&o).contains("unsolvable"), "{}", stdout(&o));
     assert!(
         stdout(&o).contains("all 4 reachable states"),
@@ -167,16 +138,16 @@ fn lightbot_rules_and_unsolvable_boards() {
     // A robot that starts off the board (where it may not turn) and that no move takes
     // anywhere: the messages count one state as one.
     let stuck = "A\n*\n0 0 E\n";
-    let o = frontier(&["board", "-"], stuck);
+    let o = with_input(&["board", "-"], stuck);
     assert_eq!(o.status.code(), Some(1));
     assert!(
         stdout(&o).contains("the start is the only reachable state, and it is not a goal"),
         "{}",
         stdout(&o)
     );
-    let o = frontier(&["board", "-", "--algo", "iddfs"], stuck);
+    let o = with_input(&["board", "-", "--algo", "iddfs"], stuck);
     assert!(stdout(&o).contains("(1 state expanded)"), "{}", stdout(&o));
-    let o = frontier(
+    let o = with_input(
         &[
             "board", "-", "--target", "a", "--rules", "lightbot", "--json",
         ],
@@ -197,8 +168,8 @@ fn a_depth_limit_does_not_store_a_state_once_per_depth() {
     let board = board.join("\n") + "\n";
     for algo in ["ucs", "astar"] {
         let args = ["board", "-", "--algo", algo, "--json"];
-        let free = json(&frontier(&args, &board));
-        let limited = json(&frontier(
+        let free = json(&with_input(&args, &board));
+        let limited = json(&with_input(
             &[&args[..], &["--max-depth", "1000"]].concat(),
             &board,
         ));
@@ -214,7 +185,7 @@ fn a_depth_limit_does_not_store_a_state_once_per_depth() {
 
 #[test]
 fn limits_exit_3() {
-    let o = frontier(&["board", "-", "--max-depth", "5", "--json"], SEED);
+    let o = with_input(&["board", "-", "--max-depth", "5", "--json"], SEED);
     assert_eq!(o.status.code(), Some(3));
     assert_eq!(json(&o)["status"], "limit");
 }
@@ -234,29 +205,30 @@ fn malformed_files_exit_2_naming_the_line() {
         ("AB\n\nAB\n", "line 3"),
     ];
     for (text, place) in cases {
-        let o = frontier(&["board", "-"], text);
+        let o = with_input(&["board", "-"], text);
         assert_eq!(o.status.code(), Some(2), "{text:?}");
         let err = stderr(&o);
         assert!(err.starts_with("error: "), "{err}");
         assert!(err.contains(place), "{text:?}: {err}");
         assert!(stdout(&o).is_empty());
     }
-    let o = frontier(&["board", "-", "--target", "Z"], "AB\nAC\n");
+    let o = with_input(&["board", "-", "--target", "Z"], "AB\nAC\n");
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("'Z'"), "{}", stderr(&o));
-    let o = frontier(&["board", "-", "--target", "7"], "AB\nAC\n");
+    let o = with_input(&["board", "-", "--target", "7"], "AB\nAC\n");
     assert_eq!(o.status.code(), Some(2));
-    let o = frontier(&["board", "-", "--rules", "chess"], "AB\nAC\n");
+    let o = with_input(&["board", "-", "--rules", "chess"], "AB\nAC\n");
     assert_eq!(o.status.code(), Some(2));
-    let missing = dir("missing").join("nothing-here.board");
-    let o = frontier(&["board", missing.to_str().unwrap()], "");
+    let dir = temp_dir();
+    let missing = dir.path().join("nothing-here.board");
+    let o = with_input(&["board", missing.to_str().unwrap()], "");
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("nothing-here.board"));
 }
 
 #[test]
 fn explore_counts_the_reachable_states() {
-    let o = frontier(&["explore", "board", "-", "--json"], "AB\nAC\n");
+    let o = with_input(&["explore", "board", "-", "--json"], "AB\nAC\n");
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let v = json(&o);
     assert_eq!(v["domain"], "board");
@@ -271,7 +243,7 @@ fn explore_counts_the_reachable_states() {
         .sum();
     assert_eq!(layers, 17);
     assert_eq!(v["layers"][0], 1);
-    let o = frontier(&["explore", "board", "-"], "AB\nAx\n");
+    let o = with_input(&["explore", "board", "-"], "AB\nAx\n");
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("line 2, column 2"));
 }
@@ -286,7 +258,7 @@ fn a_stopped_exploration_counts_its_last_layer_as_far_as_it_got() {
         (&["explore", "tiles", "--size", "2x2"][..], ""),
         (&["explore", "river", "family"][..], ""),
     ] {
-        let o = frontier(&[args, &["--timeout", "0", "--json"]].concat(), stdin);
+        let o = with_input(&[args, &["--timeout", "0", "--json"]].concat(), stdin);
         assert_eq!(o.status.code(), Some(3), "{args:?}: {}", stderr(&o));
         let v = json(&o);
         assert_eq!(v["layers"], serde_json::json!([1, 0]), "{args:?}");
@@ -295,7 +267,7 @@ fn a_stopped_exploration_counts_its_last_layer_as_far_as_it_got() {
         assert_eq!(v["last_layer_partial"], true, "{args:?}");
     }
     // Stopped within layer 2 by the state budget: the states found there so far are counted.
-    let o = frontier(
+    let o = with_input(
         &["explore", "board", "-", "--max-states", "2", "--json"],
         "AB\nAC\n",
     );
@@ -304,7 +276,7 @@ fn a_stopped_exploration_counts_its_last_layer_as_far_as_it_got() {
     assert_eq!(json(&o)["limit"], "states");
     assert_eq!(json(&o)["last_layer_partial"], true);
     // A depth limit stops between layers: the last one counted is whole.
-    let o = frontier(
+    let o = with_input(
         &["explore", "board", "-", "--max-depth", "1", "--json"],
         "AB\nAC\n",
     );
@@ -325,7 +297,7 @@ fn tree_searches_prove_a_small_board_unsolvable() {
                 limit,
             ]
             .concat();
-            let o = frontier(&args, "AAC\n");
+            let o = with_input(&args, "AAC\n");
             assert_eq!(o.status.code(), Some(1), "{args:?}: {}", stdout(&o));
             assert!(
                 stdout(&o).contains("came back to a state"),
@@ -340,7 +312,7 @@ fn tree_searches_prove_a_small_board_unsolvable() {
 fn a_large_board_is_drawn_cropped_to_the_route() {
     // A row of 301 cells, the B at column 50: the route's box, one cell of margin, is drawn.
     let board = format!("{}B{}\n", "A".repeat(50), "A".repeat(250));
-    let o = frontier(&["board", "-"], &board);
+    let o = with_input(&["board", "-"], &board);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let text = stdout(&o);
     assert!(
@@ -355,7 +327,7 @@ fn a_large_board_is_drawn_cropped_to_the_route() {
 fn max_states_bounds_the_path_of_the_tree_searches_and_says_so() {
     // The seed's answer is 17 moves: a path of 18 states, which 10 cannot hold.
     for algo in ["iddfs", "idastar"] {
-        let out = frontier(&["board", "-", "--algo", algo, "--max-states", "10"], SEED);
+        let out = with_input(&["board", "-", "--algo", algo, "--max-states", "10"], SEED);
         assert_eq!(out.status.code(), Some(3), "{algo}: {}", stdout(&out));
         assert_eq!(
             stdout(&out).trim(),
@@ -364,7 +336,7 @@ fn max_states_bounds_the_path_of_the_tree_searches_and_says_so() {
                  path of {algo}, which stores no states); raise it to search deeper"
             )
         );
-        let out = frontier(&["board", "-", "--algo", algo, "--max-states", "18"], SEED);
+        let out = with_input(&["board", "-", "--algo", algo, "--max-states", "18"], SEED);
         assert_eq!(out.status.code(), Some(0), "{algo}: {}", stdout(&out));
     }
 }

@@ -1,24 +1,10 @@
 //! The behaviour every command shares, through the real binary: usage errors, limits, Ctrl-C.
 
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Output};
 use std::thread::sleep;
 use std::time::Duration;
 
-fn frontier() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_frontier"))
-}
-
-fn run(args: &[&str]) -> Output {
-    frontier().args(args).output().expect("frontier runs")
-}
-
-fn stdout(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stdout).into_owned()
-}
-
-fn stderr(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stderr).into_owned()
-}
+use crate::support::{frontier, run, stderr, stdout};
 
 #[test]
 fn usage_errors_exit_2() {
@@ -316,21 +302,16 @@ fn interrupted(args: &[&str]) -> Output {
 /// [`interrupted`], with `signals` SIGINTs sent one straight after the other.
 #[cfg(unix)]
 fn interrupted_by(args: &[&str], signals: usize) -> Output {
-    let child = frontier()
-        .args(args)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let running = frontier(args).spawn();
     sleep(Duration::from_millis(700));
     for _ in 0..signals {
         let signalled = Command::new("kill")
-            .args(["-INT", &child.id().to_string()])
+            .args(["-INT", &running.child.id().to_string()])
             .status()
             .unwrap();
         assert!(signalled.success());
     }
-    child.wait_with_output().unwrap()
+    running.wait()
 }
 
 #[test]
@@ -428,11 +409,7 @@ fn file_and_output_errors_say_what_failed_in_plain_words() {
         let Ok(full) = std::fs::File::create("/dev/full") else {
             break;
         };
-        let out = frontier()
-            .args(args)
-            .stdout(full)
-            .output()
-            .expect("frontier runs");
+        let out = frontier(args).stdout(full).output();
         assert_eq!(out.status.code(), Some(2), "{args:?}");
         let text = stderr(&out);
         assert!(text.contains("cannot write the answer"), "{text}");
@@ -442,24 +419,11 @@ fn file_and_output_errors_say_what_failed_in_plain_words() {
 
 /// Runs frontier with `input` on stdin and stderr going to `/dev/full`, where every write fails.
 fn with_full_stderr(args: &[&str], input: &str) -> Output {
-    use std::io::Write;
     let full = std::fs::OpenOptions::new()
         .write(true)
         .open("/dev/full")
         .expect("Linux has /dev/full");
-    let mut child = frontier()
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::from(full))
-        .spawn()
-        .expect("frontier runs");
-    let mut stdin = child.stdin.take().expect("piped");
-    stdin
-        .write_all(input.as_bytes())
-        .expect("frontier reads its input");
-    drop(stdin);
-    child.wait_with_output().expect("frontier ends")
+    frontier(args).stdin(input).stderr(full).output()
 }
 
 #[test]
@@ -474,14 +438,9 @@ fn a_stderr_that_cannot_be_written_loses_the_message_not_the_exit_code() {
 
 /// Runs `frontier` with `args`, its standard output a pipe closed before it writes.
 fn into_closed_pipe(args: &[&str]) -> Output {
-    let mut child = frontier()
-        .args(args)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("frontier runs");
-    drop(child.stdout.take());
-    child.wait_with_output().expect("frontier ends")
+    let mut running = frontier(args).spawn();
+    drop(running.child.stdout.take());
+    running.wait()
 }
 
 #[test]

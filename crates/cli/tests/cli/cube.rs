@@ -1,23 +1,19 @@
 //! `frontier cube` and `frontier explore cube` through the real binary.
 
-use std::path::Path;
 use std::process::{Command, Output};
 
 use frontier_cube::{parse_moves, Cube, Facelets, Notation};
 use serde_json::Value;
 
+use crate::support::{self, shared_cache, stderr, temp_dir, BIN};
+
 /// Runs `frontier` with a table cache of its own under the target directory: built by the
 /// first test that needs a table, then shared by the others and by later runs, and never the
 /// user's cache.
 fn frontier(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_frontier"))
-        .args(args)
-        .env(
-            "FRONTIER_CACHE_DIR",
-            Path::new(env!("CARGO_TARGET_TMPDIR")).join("cube-cache"),
-        )
+    support::frontier(args)
+        .cache(shared_cache("cube-cache"))
         .output()
-        .expect("the frontier binary runs")
 }
 
 fn json(args: &[&str]) -> (Value, i32) {
@@ -25,10 +21,6 @@ fn json(args: &[&str]) -> (Value, i32) {
     let text = String::from_utf8(out.stdout).expect("utf-8 output");
     let value = serde_json::from_str(&text).unwrap_or_else(|e| panic!("not JSON ({e}): {text}"));
     (value, out.status.code().expect("an exit code"))
-}
-
-fn stderr(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
 }
 
 /// The JSON moves, replayed on the facelet model from `start`: must reach solved.
@@ -120,15 +112,14 @@ fn the_default_budget_keeps_within_an_address_space_limit() {
     // Under `ulimit -v` (250 MB) the optimal solver's table (176 MB to build) does not fit:
     // the budget, read from the machine's memory alone, let the build start and the
     // allocation abort the program (exit 134).
-    let dir = std::env::temp_dir().join(format!("frontier-cli-ulimit-{}", std::process::id()));
+    let dir = temp_dir();
     let out = Command::new("sh")
         .args(["-c", "ulimit -v 250000 && exec \"$0\" \"$@\""])
-        .arg(env!("CARGO_BIN_EXE_frontier"))
+        .arg(BIN)
         .args(["cube", EIGHT_MOVES, "--json"])
-        .env("FRONTIER_CACHE_DIR", &dir)
+        .env("FRONTIER_CACHE_DIR", dir.path())
         .output()
         .expect("sh runs");
-    let _ = std::fs::remove_dir_all(&dir);
     assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
     let value: Value = serde_json::from_slice(&out.stdout).expect("JSON");
     assert_eq!(value["limit"], "states");
@@ -138,23 +129,22 @@ fn the_default_budget_keeps_within_an_address_space_limit() {
 fn short_answers_need_no_table() {
     // Within six moves, bidirectional search answers before a table is loaded or built: the
     // first run used to build the optimal solver's table for seconds to solve `R U`.
-    let dir = std::env::temp_dir().join(format!("frontier-cli-short-{}", std::process::id()));
     for solver in ["optimal", "twophase"] {
-        let _ = std::fs::remove_dir_all(&dir);
-        let out = Command::new(env!("CARGO_BIN_EXE_frontier"))
-            .args(["cube", "R U F2 D' L B", "--solver", solver, "--json"])
-            .env("FRONTIER_CACHE_DIR", &dir)
-            .output()
-            .expect("the frontier binary runs");
+        let dir = temp_dir();
+        let out = support::frontier(["cube", "R U F2 D' L B", "--solver", solver, "--json"])
+            .cache(dir.path())
+            .output();
         assert_eq!(out.status.code(), Some(0), "{solver}: {}", stderr(&out));
         let value: Value = serde_json::from_slice(&out.stdout).expect("JSON");
         assert_eq!(value["algorithm"], solver);
         assert_eq!(value["length"], 6, "{solver}");
         let start = Cube::from_scramble("R U F2 D' L B", Notation::Wca).unwrap();
         assert_solves(start.to_facelets(), &value, Notation::Wca);
-        assert!(!dir.join("cube").exists(), "{solver}: a table was cached");
+        assert!(
+            !dir.path().join("cube").exists(),
+            "{solver}: a table was cached"
+        );
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -199,33 +189,31 @@ fn tables_count_against_the_state_budget() {
 
 #[test]
 fn a_table_build_stops_at_the_timeout_and_writes_nothing() {
-    let dir = std::env::temp_dir().join(format!("frontier-cli-optimal-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    let out = Command::new(env!("CARGO_BIN_EXE_frontier"))
-        .args(["cube", EIGHT_MOVES, "--timeout", "0.3", "--json"])
-        .env("FRONTIER_CACHE_DIR", &dir)
-        .output()
-        .expect("the frontier binary runs");
+    let dir = temp_dir();
+    let out = support::frontier(["cube", EIGHT_MOVES, "--timeout", "0.3", "--json"])
+        .cache(dir.path())
+        .output();
     assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
     let value: Value = serde_json::from_slice(&out.stdout).expect("JSON");
     assert_eq!(value["status"], "limit");
-    assert!(!dir.join("cube/phase1-htm.table").exists());
-    let _ = std::fs::remove_dir_all(&dir);
+    assert!(!dir.path().join("cube/phase1-htm.table").exists());
 }
 
 #[test]
 fn twophase_counts_its_tables_against_the_timeout() {
     // Building two-phase's tables takes a good part of a second; the timeout counts from the
     // start of the command, so 10 ms run out before the search (it solved, reporting 13 µs).
-    let dir = std::env::temp_dir().join(format!("frontier-cli-twophase-{}", std::process::id()));
     for timeout in ["0.01", "0"] {
-        let _ = std::fs::remove_dir_all(&dir);
-        let out = Command::new(env!("CARGO_BIN_EXE_frontier"))
-            .args(["cube", EIGHT_MOVES, "--solver", "twophase", "--json"])
-            .args(["--timeout", timeout])
-            .env("FRONTIER_CACHE_DIR", &dir)
-            .output()
-            .expect("the frontier binary runs");
+        let out = support::frontier([
+            "cube",
+            EIGHT_MOVES,
+            "--solver",
+            "twophase",
+            "--json",
+            "--timeout",
+            timeout,
+        ])
+        .output();
         assert_eq!(out.status.code(), Some(3), "{timeout}: {}", stderr(&out));
         let value: Value = serde_json::from_slice(&out.stdout).expect("JSON");
         assert_eq!(value["limit"], "time", "{timeout}");
@@ -233,7 +221,6 @@ fn twophase_counts_its_tables_against_the_timeout() {
         let timeout: f64 = timeout.parse().unwrap();
         assert!(seconds >= timeout, "{seconds} s reported for {timeout}");
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]

@@ -1,46 +1,21 @@
 //! `frontier river` and `frontier explore river` through the real binary.
 
-use std::path::PathBuf;
-use std::process::{Command, Output};
-
 use frontier_river::{Puzzle, RiverSpace};
 use frontier_search::{explore, Config};
 use serde_json::Value;
 
-fn frontier(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_frontier"))
-        .args(args)
-        .output()
-        .expect("the frontier binary runs")
+use crate::support::{frontier, json, run, stderr, stdout, TempFile};
+
+/// Writes `text` to a fresh file named after the test.
+fn puzzle_file(test: &str, text: &str) -> TempFile {
+    TempFile::new(&format!("{test}.toml"), text)
 }
 
-fn stdout(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
-fn stderr(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
-}
-
-/// Writes `text` to a fresh file named after the test and returns its path.
-fn puzzle_file(test: &str, text: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("frontier-river-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(format!("{test}.toml"));
-    std::fs::write(&path, text).unwrap();
-    path
-}
-
-fn json(out: &Output) -> Value {
-    serde_json::from_str(&stdout(out)).unwrap_or_else(|e| panic!("{e}: {}", stdout(out)))
-}
-
-/// Runs `frontier river FILE` on `text` and expects exit 2 with every `needle` in the message.
 /// Runs the puzzle `text`, which must be refused with every one of `needles` in the message;
 /// returns the message.
 fn rejects(test: &str, text: &str, needles: &[&str]) -> String {
     let path = puzzle_file(test, text);
-    let out = frontier(&["river", path.to_str().unwrap()]);
+    let out = run(&["river", path.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(2), "{test}: {}", stderr(&out));
     let message = stderr(&out);
     assert!(message.starts_with("error: "), "{test}: {message}");
@@ -69,7 +44,7 @@ rowers = ["farmer"]
 
 #[test]
 fn family_human_output_has_one_line_per_trip_and_the_banks() {
-    let out = frontier(&["river", "family"]);
+    let out = run(&["river", "family"]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let text = stdout(&out);
     assert!(
@@ -91,7 +66,7 @@ fn family_human_output_has_one_line_per_trip_and_the_banks() {
     }
     assert!(trips[16].contains("near: nobody"));
     // --quiet: the trips alone, one a line.
-    let quiet = stdout(&frontier(&["river", "family", "--quiet"]));
+    let quiet = stdout(&run(&["river", "family", "--quiet"]));
     let lines: Vec<&str> = quiet.lines().collect();
     assert_eq!(lines.len(), 17, "{quiet}");
     assert_eq!(lines[0], "--> police, prisoner");
@@ -102,7 +77,7 @@ fn family_human_output_has_one_line_per_trip_and_the_banks() {
 
 #[test]
 fn json_moves_are_arrays_of_role_names_with_repeats() {
-    let out = frontier(&["river", "missionaries", "--json"]);
+    let out = run(&["river", "missionaries", "--json"]);
     assert_eq!(out.status.code(), Some(0));
     let v = json(&out);
     assert_eq!(v["domain"], "river");
@@ -144,35 +119,23 @@ fn json_moves_are_arrays_of_role_names_with_repeats() {
 
 #[test]
 fn bridge_torch_is_timed_and_solved_by_astar_in_17() {
-    let out = frontier(&["river", "bridge-torch", "--json"]);
+    let out = run(&["river", "bridge-torch", "--json"]);
     assert_eq!(out.status.code(), Some(0));
     let v = json(&out);
     assert_eq!(v["algorithm"], "astar");
     assert_eq!(v["cost"], 17);
     assert_eq!(v["length"], 5);
-    let ucs = json(&frontier(&[
-        "river",
-        "bridge-torch",
-        "--json",
-        "--algo",
-        "ucs",
-    ]));
+    let ucs = json(&run(&["river", "bridge-torch", "--json", "--algo", "ucs"]));
     assert_eq!(ucs["cost"], 17);
     // Fewest crossings is not quickest: bfs may take longer.
-    let bfs = json(&frontier(&[
-        "river",
-        "bridge-torch",
-        "--json",
-        "--algo",
-        "bfs",
-    ]));
+    let bfs = json(&run(&["river", "bridge-torch", "--json", "--algo", "bfs"]));
     assert_eq!(bfs["length"], 5);
     assert!(bfs["cost"].as_u64().unwrap() >= 17);
 }
 
 #[test]
 fn every_preset_is_listed_and_solves() {
-    let out = frontier(&["river", "--list"]);
+    let out = run(&["river", "--list"]);
     assert_eq!(out.status.code(), Some(0));
     let text = stdout(&out);
     for (preset, length) in [
@@ -186,11 +149,11 @@ fn every_preset_is_listed_and_solves() {
             text.lines().any(|l| l.starts_with(preset)),
             "{preset} in {text}"
         );
-        let v = json(&frontier(&["river", preset, "--json"]));
+        let v = json(&run(&["river", preset, "--json"]));
         assert_eq!(v["length"], length, "{preset}");
     }
     // With --json, the list is one JSON object too.
-    let listed = json(&frontier(&["river", "--list", "--json"]));
+    let listed = json(&run(&["river", "--list", "--json"]));
     let presets = listed["presets"].as_array().expect("a list of presets");
     assert_eq!(presets.len(), 5);
     assert_eq!(presets[0]["name"], "family");
@@ -200,22 +163,17 @@ fn every_preset_is_listed_and_solves() {
 
 #[test]
 fn show_prints_a_preset_that_reads_back_the_same() {
-    let out = frontier(&["river", "--show", "jealous-husbands"]);
+    let out = run(&["river", "--show", "jealous-husbands"]);
     assert_eq!(out.status.code(), Some(0));
     let path = puzzle_file("show", &stdout(&out));
-    let v = json(&frontier(&["river", path.to_str().unwrap(), "--json"]));
+    let v = json(&run(&["river", path.to_str().unwrap(), "--json"]));
     assert_eq!(v["length"], 11);
-    let shown = json(&frontier(&[
-        "river",
-        "--show",
-        "jealous-husbands",
-        "--json",
-    ]));
+    let shown = json(&run(&["river", "--show", "jealous-husbands", "--json"]));
     assert_eq!(shown["name"], "jealous-husbands");
     assert_eq!(shown["toml"].as_str(), Some(stdout(&out).as_str()));
     // A search option does nothing to --show: refused, as with --list (it was ignored).
     for (flag, value) in [("--algo", "dfs"), ("--max-depth", "3")] {
-        let out = frontier(&["river", "--show", "family", flag, value]);
+        let out = run(&["river", "--show", "family", flag, value]);
         assert_eq!(out.status.code(), Some(2), "{flag}");
         assert!(
             stderr(&out).contains("cannot be used with"),
@@ -229,11 +187,11 @@ fn show_prints_a_preset_that_reads_back_the_same() {
 fn show_checks_a_file_before_printing_it() {
     // A file was printed as it was, exit 0, even when solving it failed with exit 2.
     let good = puzzle_file("show-good", GOOD);
-    let out = frontier(&["river", "--show", good.to_str().unwrap()]);
+    let out = run(&["river", "--show", good.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert_eq!(stdout(&out), GOOD);
     let bad = puzzle_file("show-bad", "name = 5\n");
-    let out = frontier(&["river", "--show", bad.to_str().unwrap()]);
+    let out = run(&["river", "--show", bad.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(2));
     assert!(stdout(&out).is_empty());
     let message = stderr(&out);
@@ -246,24 +204,16 @@ fn a_file_name_that_is_not_utf8_is_read() {
     use std::os::unix::ffi::OsStrExt;
     // Any bytes make a file name; clap refused this one ("invalid UTF-8 was detected in one or
     // more arguments") without saying which.
-    let dir = puzzle_file("utf8-name", GOOD).parent().unwrap().to_owned();
+    let file = puzzle_file("utf8-name", GOOD);
+    let dir = file.dir();
     let path = dir.join(std::ffi::OsStr::from_bytes(b"n\xffme.toml"));
     std::fs::write(&path, GOOD).unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_frontier"))
-        .arg("river")
-        .arg(&path)
-        .arg("--json")
-        .output()
-        .unwrap();
+    let out = frontier(["river"]).arg(&path).arg("--json").output();
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert_eq!(json(&out)["length"], 7);
     // Messages show the bytes that are not UTF-8 as U+FFFD.
     let missing = dir.join(std::ffi::OsStr::from_bytes(b"gone\xff.toml"));
-    let out = Command::new(env!("CARGO_BIN_EXE_frontier"))
-        .arg("river")
-        .arg(&missing)
-        .output()
-        .unwrap();
+    let out = frontier(["river"]).arg(&missing).output();
     assert_eq!(out.status.code(), Some(2));
     assert!(
         stderr(&out).contains("gone\u{fffd}.toml"),
@@ -275,12 +225,12 @@ fn a_file_name_that_is_not_utf8_is_read() {
 #[test]
 fn dfs_gives_a_first_found_plan() {
     let path = puzzle_file("dfs", GOOD);
-    let out = frontier(&["river", path.to_str().unwrap(), "--algo", "dfs", "--json"]);
+    let out = run(&["river", path.to_str().unwrap(), "--algo", "dfs", "--json"]);
     assert_eq!(out.status.code(), Some(0));
     let v = json(&out);
     assert_eq!(v["algorithm"], "dfs");
     assert!(v["length"].as_u64().unwrap() >= 7);
-    let out = frontier(&["river", "family", "--algo", "dfs"]);
+    let out = run(&["river", "family", "--algo", "dfs"]);
     assert_eq!(out.status.code(), Some(0));
     assert!(stdout(&out).contains("(dfs)"));
 }
@@ -301,17 +251,17 @@ capacity = 2
     )
     .states();
     let path = puzzle_file("four", text);
-    let out = frontier(&["river", path.to_str().unwrap()]);
+    let out = run(&["river", path.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
     let expected = format!("unsolvable: all {reachable} reachable states");
     assert!(stdout(&out).contains(&expected), "{}", stdout(&out));
-    let v = json(&frontier(&["river", path.to_str().unwrap(), "--json"]));
+    let v = json(&run(&["river", path.to_str().unwrap(), "--json"]));
     assert_eq!(v["status"], "unsolvable");
     assert_eq!(v["stats"]["stored"], reachable);
     assert!(v.get("moves").is_none());
     // The tree searches prove it too: they crossed back and forth forever.
     for algo in ["iddfs", "idastar"] {
-        let out = frontier(&[
+        let out = run(&[
             "river",
             path.to_str().unwrap(),
             "--algo",
@@ -325,7 +275,7 @@ capacity = 2
     // it; ucs, astar and dfs used to blame the limit.
     for algo in ["bfs", "dfs", "ucs", "astar", "bidirectional"] {
         let args = ["river", path.to_str().unwrap(), "--algo", algo];
-        let out = frontier(&[&args[..], &["--max-depth", "30"]].concat());
+        let out = run(&[&args[..], &["--max-depth", "30"]].concat());
         assert_eq!(out.status.code(), Some(1), "{algo}: {}", stdout(&out));
         assert!(
             stdout(&out).starts_with("unsolvable:"),
@@ -339,7 +289,7 @@ capacity = 2
 fn a_file_that_is_not_utf8_is_refused_with_its_place() {
     let path = puzzle_file("not-utf8", "");
     std::fs::write(&path, b"name = \"x\"\nrules = [\"\xc3\xa9\xff\"]\n").unwrap();
-    let out = frontier(&["river", path.to_str().unwrap()]);
+    let out = run(&["river", path.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(2));
     // Line 2, column 12: the column counts characters (the \u{e9} is two bytes).
     let expected = format!("{}:2:12: not UTF-8 text", path.display());
@@ -348,7 +298,7 @@ fn a_file_that_is_not_utf8_is_refused_with_its_place() {
 
 #[test]
 fn explore_counts_the_reachable_positions() {
-    let out = frontier(&["explore", "river", "wolf-goat-cabbage", "--json"]);
+    let out = run(&["explore", "river", "wolf-goat-cabbage", "--json"]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let v = json(&out);
     assert_eq!(v["domain"], "river");
@@ -359,7 +309,7 @@ fn explore_counts_the_reachable_positions() {
     );
     assert_eq!(v["states"], expected.states());
     assert_eq!(v["layers"][0], 1);
-    let out = frontier(&["explore", "river", "family"]);
+    let out = run(&["explore", "river", "family"]);
     assert_eq!(out.status.code(), Some(0));
     assert!(stdout(&out).contains("the whole reachable set"));
 }
@@ -511,7 +461,7 @@ fn an_unsafe_start_names_the_rule_and_the_bank() {
 
 #[test]
 fn unknown_presets_and_missing_files_are_usage_errors() {
-    let out = frontier(&["river", "familly"]);
+    let out = run(&["river", "familly"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(
         stderr(&out).contains("neither a preset"),
@@ -519,19 +469,19 @@ fn unknown_presets_and_missing_files_are_usage_errors() {
         stderr(&out)
     );
     assert!(stderr(&out).contains("family"));
-    let out = frontier(&["river", "/nonexistent/puzzle.toml"]);
+    let out = run(&["river", "/nonexistent/puzzle.toml"]);
     assert_eq!(out.status.code(), Some(2));
-    let out = frontier(&["river"]);
+    let out = run(&["river"]);
     assert_eq!(out.status.code(), Some(2));
 }
 
 #[test]
 fn limits_stop_cleanly_with_exit_3() {
-    let out = frontier(&["river", "family", "--max-states", "10"]);
+    let out = run(&["river", "family", "--max-states", "10"]);
     assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
     // ucs counts its open list against the budget: the message says so (it said "storing 15
     // states" where ucs stores 15 in all without a limit).
-    let out = frontier(&[
+    let out = run(&[
         "river",
         "missionaries",
         "--algo",
@@ -545,7 +495,7 @@ fn limits_stop_cleanly_with_exit_3() {
         "{}",
         stdout(&out)
     );
-    let out = frontier(&["river", "family", "--max-depth", "5", "--json"]);
+    let out = run(&["river", "family", "--max-depth", "5", "--json"]);
     assert_eq!(out.status.code(), Some(3));
     assert_eq!(json(&out)["status"], "limit");
 }
@@ -556,7 +506,7 @@ fn a_goal_that_breaks_a_rule_is_unsolvable_and_explained() {
         "bad_goal",
         "rules = [\"a < 2\"]\n[roles]\na = 2\n[start]\na = 1\n[boat]\ncapacity = 1\n",
     );
-    let out = frontier(&["river", path.to_str().unwrap()]);
+    let out = run(&["river", path.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(1));
     // The explanation follows the verdict on stdout; stderr, not a terminal here, stays empty.
     let text = stdout(&out);
@@ -566,33 +516,19 @@ fn a_goal_that_breaks_a_rule_is_unsolvable_and_explained() {
     assert!(verdict < note, "{text}");
     assert_eq!(stderr(&out), "");
     // JSON output is the one object; --quiet leaves the verdict alone.
-    let out = frontier(&["river", path.to_str().unwrap(), "--json"]);
+    let out = run(&["river", path.to_str().unwrap(), "--json"]);
     assert_eq!(json(&out)["status"], "unsolvable");
     assert_eq!(stderr(&out), "");
-    let out = frontier(&["river", path.to_str().unwrap(), "--quiet"]);
+    let out = run(&["river", path.to_str().unwrap(), "--quiet"]);
     assert_eq!(out.status.code(), Some(1));
     assert!(!stdout(&out).contains("breaks"), "{}", stdout(&out));
 }
 
 #[test]
 fn a_puzzle_is_read_from_standard_input_with_dash() {
-    use std::io::Write;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_frontier"))
-        .args(["river", "-", "--json"])
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
     let toml = "[roles]\nwolf = 1\ngoat = 1\ncabbage = 1\nfarmer = 1\n[boat]\ncapacity = 2\n\
                 rowers = [\"farmer\"]\n";
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(toml.as_bytes())
-        .unwrap();
-    let output = child.wait_with_output().unwrap();
+    let output = frontier(["river", "-", "--json"]).stdin(toml).output();
     assert_eq!(
         output.status.code(),
         Some(0),
@@ -612,9 +548,9 @@ fn the_timeout_counts_the_reading_of_the_file() {
     let text = format!("rules = [{rules}]\n[roles]\na = 1\n[boat]\ncapacity = 1\n");
     let file = puzzle_file("many-rules", &text);
     let path = file.to_str().unwrap();
-    let unhurried = frontier(&["river", path, "--json"]);
+    let unhurried = run(&["river", path, "--json"]);
     assert_eq!(unhurried.status.code(), Some(0), "{}", stderr(&unhurried));
-    let hurried = frontier(&["river", path, "--timeout", "0.05", "--json"]);
+    let hurried = run(&["river", path, "--timeout", "0.05", "--json"]);
     assert_eq!(hurried.status.code(), Some(3), "{}", stdout(&hurried));
     assert_eq!(json(&hurried)["limit"], "time");
     // The seconds reported are the command's too: at least the timeout it ran to.

@@ -1,42 +1,21 @@
 //! `frontier tiles` and `frontier explore tiles` through the real binary.
 
-use std::path::PathBuf;
-use std::process::{Command, Output};
+use std::path::Path;
+use std::process::Output;
 
 use serde_json::Value;
 
-/// A fresh pattern-database cache for one test.
-fn cache(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("frontier-tiles-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+use crate::support::{self, json, shared_cache, stderr, temp_dir};
+
+/// Runs `frontier` with `args` and the pattern-database cache `cache_dir`.
+fn frontier_in(cache_dir: impl AsRef<Path>, args: &[&str]) -> Output {
+    support::frontier(args).cache(cache_dir).output()
 }
 
-/// Runs `frontier` with `args` and a private cache directory.
-fn frontier_in(cache_dir: &PathBuf, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_frontier"))
-        .args(args)
-        .env("FRONTIER_CACHE_DIR", cache_dir)
-        .output()
-        .unwrap()
-}
-
-/// Runs `frontier` with a cache shared by the tests of this run (created, never wiped, so
-/// tests running in parallel do not pull it from under each other).
+/// Runs `frontier` with a cache shared by the tests (created, never wiped, so tests running
+/// in parallel do not pull it from under each other).
 fn frontier(args: &[&str]) -> Output {
-    let dir = std::env::temp_dir().join(format!("frontier-tiles-{}-shared", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    frontier_in(&dir, args)
-}
-
-fn json(o: &Output) -> Value {
-    serde_json::from_slice(&o.stdout)
-        .unwrap_or_else(|e| panic!("not JSON ({e}): {}", String::from_utf8_lossy(&o.stdout)))
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
+    frontier_in(shared_cache("tiles-cache"), args)
 }
 
 /// An independent replay: plays blank moves on a plain list and returns the final layout.
@@ -503,7 +482,7 @@ fn short_answers_need_no_pattern_database() {
     // Within 16 moves, bidirectional search answers before a pattern database is loaded or
     // built: the first run used to build the 15-puzzle's for 8 s to slide one tile, and a
     // solved board with a small --max-states was refused for the tables it would need.
-    let dir = cache("short");
+    let dir = temp_dir();
     let solved = "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 0";
     let nine = "5 1 2 3 9 6 7 4 13 10 11 8 0 14 15 12";
     let goal: Vec<u32> = (1..16).chain([0]).collect();
@@ -522,12 +501,11 @@ fn short_answers_need_no_pattern_database() {
     }
     let cached = std::fs::read_dir(&dir).unwrap().count();
     assert_eq!(cached, 0, "a pattern database was cached");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn pattern_databases_are_cached_and_rebuilt_when_damaged() {
-    let dir = cache("pdb");
+    let dir = temp_dir();
     let run = || frontier_in(&dir, &["tiles", HARDEST_8, "--heuristic", "pdb", "--json"]);
     let o = run();
     assert_eq!(o.status.code(), Some(0));
@@ -621,8 +599,7 @@ fn explore_from_a_goal_takes_the_board_size_from_it() {
 fn a_timeout_stops_a_pattern_database_build_and_leaves_no_table() {
     // The 15-puzzle's tables take seconds to build; --timeout counts from the start and stops
     // the build too (it used to run to the end and then solve, exit 0).
-    let dir = std::env::temp_dir().join(format!("frontier-tiles-{}-stopped", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+    let dir = temp_dir();
     // Far past the reach of the short search that needs no table.
     let puzzle = "0 12 9 13 15 11 10 14 3 7 2 5 4 8 6 1";
     let o = frontier_in(&dir, &["tiles", puzzle, "--timeout", "0.2", "--json"]);
@@ -633,10 +610,9 @@ fn a_timeout_stops_a_pattern_database_build_and_leaves_no_table() {
         (Some("limit"), Some("time"))
     );
     // Three tables make the 15-puzzle's database: not all were written, and no partial one.
-    let tables = walk(&dir);
+    let tables = walk(dir.path());
     assert!(tables.len() < 3, "{tables:?}");
     assert!(tables.iter().all(|f| f.ends_with(".bin")), "{tables:?}");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// Every file below `dir`, as text.
@@ -661,10 +637,7 @@ fn a_bad_or_idle_pdb_is_refused_before_anything_else() {
         &["tiles", "1 2 3 0", "--heuristic", "manhattan", "--pdb", "3"][..],
         &["tiles", "1 2 3 0", "--algo", "bfs", "--pdb", "3"][..],
     ] {
-        let output = Command::new(env!("CARGO_BIN_EXE_frontier"))
-            .args(args)
-            .output()
-            .unwrap();
+        let output = support::run(args);
         assert_eq!(output.status.code(), Some(2), "{args:?}");
         assert!(String::from_utf8_lossy(&output.stderr).contains("--pdb"));
     }
@@ -709,14 +682,18 @@ fn pattern_databases_larger_than_the_memory_budget_are_a_limit() {
     // The 8-puzzle's one table takes 725,760 bytes to build (9! entries, as many again while
     // building): --max-states counts an entry as a state. It used to build any tables at all,
     // 11 GB of them against a 1 GB budget.
-    let dir = cache("budget");
+    let dir = temp_dir();
     let o = frontier_in(&dir, &["tiles", HARDEST_8, "--max-states", "1000"]);
     assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
     let text = String::from_utf8_lossy(&o.stdout);
     assert!(text.contains("725,760 bytes"), "{text}");
     assert!(text.contains("--max-states 1,000"), "{text}");
     assert!(text.contains("--pdb"), "{text}");
-    assert!(walk(&dir).is_empty(), "nothing built: {:?}", walk(&dir));
+    assert!(
+        walk(dir.path()).is_empty(),
+        "nothing built: {:?}",
+        walk(dir.path())
+    );
     let o = frontier_in(
         &dir,
         &["tiles", HARDEST_8, "--max-states", "1000", "--json"],
@@ -734,5 +711,4 @@ fn pattern_databases_larger_than_the_memory_budget_are_a_limit() {
     );
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert_eq!(json(&o)["length"], 31);
-    let _ = std::fs::remove_dir_all(&dir);
 }
