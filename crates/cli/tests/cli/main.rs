@@ -3,6 +3,8 @@
 
 mod board;
 mod cube;
+mod golden;
+mod golden_cases;
 mod river;
 mod shared;
 mod support;
