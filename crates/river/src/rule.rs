@@ -851,9 +851,19 @@ mod tests {
     }
 
     #[test]
-    fn arithmetic_wraps_instead_of_panicking() {
+    fn arithmetic_overflow_saturates_instead_of_panicking() {
+        // Past the ends of i64 a value stops at i64::MAX or i64::MIN: the evaluation returns
+        // (overflowing arithmetic panics in a debug build) and the sign stays right.
         let big = format!("{} * {} + {}", i64::MAX, i64::MAX, i64::MAX);
-        let _ = eval(&big, [0; 4]);
-        let _ = eval("-9223372036854775807 - 2", [0; 4]);
+        assert_eq!(eval(&big, [0; 4]), i64::MAX);
+        assert_eq!(eval("-9223372036854775807 - 2", [0; 4]), i64::MIN);
+        assert_eq!(eval("-(-9223372036854775807 - 2)", [0; 4]), i64::MAX);
+        assert_eq!(eval("0 - a * b", [i64::MAX, 2, 0, 0]), -i64::MAX);
+        assert_eq!(eval("a * b - c", [i64::MAX, -2, 5, 0]), i64::MIN);
+        // A literal past i64 is refused when parsed, never evaluated.
+        assert_eq!(
+            err("9223372036854775808 > a").kind,
+            RuleErrorKind::IntegerTooLarge("9223372036854775808".to_owned())
+        );
     }
 }
