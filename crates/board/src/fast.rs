@@ -8,9 +8,7 @@
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
-use frontier_search::{
-    Config, Exploration, Limit, Outcome, Progress, Solution, Space, Stats, Status,
-};
+use frontier_search::{Config, Exploration, Limit, Outcome, Progress, Solution, Space, Stats};
 
 use crate::space::{Move, Puzzle, State};
 
@@ -199,7 +197,7 @@ impl Puzzle {
     /// use frontier_search::Config;
     ///
     /// let puzzle = Puzzle::new(Board::parse("AAAA\nACCB\nADEF\n*\n")?, Rules::Seed, None)?;
-    /// assert_eq!(puzzle.fast_bfs(&Config::default()).solution.unwrap().len(), 17);
+    /// assert_eq!(puzzle.fast_bfs(&Config::default()).into_solution().unwrap().len(), 17);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn fast_bfs(&self, config: &Config) -> Outcome<State, Move> {
@@ -210,7 +208,7 @@ impl Puzzle {
             cut,
             ..
         } = search(self, config, true);
-        let status = match end {
+        let limit = match end {
             End::Found(goal) => {
                 let mut moves = Vec::new();
                 let mut states = vec![goal];
@@ -224,25 +222,20 @@ impl Puzzle {
                 moves.reverse();
                 states.reverse();
                 let cost = moves.len() as u64;
-                return Outcome {
-                    status: Status::Solved,
-                    solution: Some(Solution {
+                return Outcome::Solved {
+                    solution: Solution {
                         moves,
                         states,
                         cost,
-                    }),
+                    },
                     stats,
                 };
             }
-            End::Exhausted if cut => Status::Limit(Limit::Depth),
-            End::Exhausted => Status::Exhausted,
-            End::Stopped(limit) => Status::Limit(limit),
+            End::Exhausted if cut => Some(Limit::Depth),
+            End::Exhausted => None,
+            End::Stopped(limit) => Some(limit),
         };
-        Outcome {
-            status,
-            solution: None,
-            stats,
-        }
+        Outcome::unsolved(limit, stats)
     }
 
     /// Counts the reachable states at each distance from the start, over the same flat table
@@ -255,14 +248,14 @@ impl Puzzle {
             cut,
             ..
         } = search(self, config, false);
-        let status = match end {
-            End::Exhausted if cut => Status::Limit(Limit::Depth),
-            End::Exhausted | End::Found(_) => Status::Exhausted,
-            End::Stopped(limit) => Status::Limit(limit),
+        let limit = match end {
+            End::Exhausted if cut => Some(Limit::Depth),
+            End::Exhausted | End::Found(_) => None,
+            End::Stopped(limit) => Some(limit),
         };
         Exploration {
             layers,
-            status,
+            limit,
             stats,
         }
     }

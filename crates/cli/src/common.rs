@@ -468,9 +468,8 @@ impl<'a> Stopwatch<'a> {
         } else {
             Limit::Time
         };
-        Outcome {
-            status: Status::Limit(limit),
-            solution: None,
+        Outcome::Stopped {
+            limit,
             stats: Stats {
                 seconds: self.ctx.seconds(),
                 ..Stats::default()
@@ -678,7 +677,7 @@ impl SearchArgs {
             Algo::Bidirectional => bidirectional(space, &config),
         };
         ctx.clear_progress();
-        outcome.stats.seconds = ctx.seconds();
+        outcome.stats_mut().seconds = ctx.seconds();
         (algo, outcome)
     }
 
@@ -700,7 +699,7 @@ impl SearchArgs {
         }
         let mut outcome = bfs_indexed(space, &self.config::<P::State, P::Move>(ctx));
         ctx.clear_progress();
-        outcome.stats.seconds = ctx.seconds();
+        outcome.stats_mut().seconds = ctx.seconds();
         (Algo::Bfs, outcome)
     }
 
@@ -910,9 +909,8 @@ impl TableNeed {
             return Ok(None);
         }
         if search.json {
-            let outcome: Outcome<(), ()> = Outcome {
-                status: Status::Limit(Limit::States),
-                solution: None,
+            let outcome: Outcome<(), ()> = Outcome::Stopped {
+                limit: Limit::States,
                 stats: Stats::default(),
             };
             let (domain, algorithm) = (self.domain, self.algorithm);
@@ -1026,16 +1024,16 @@ pub fn report<S, M>(
             let mut object = json.serialize_map(None)?;
             object.serialize_entry("domain", domain)?;
             object.serialize_entry("algorithm", algorithm)?;
-            let status = match outcome.status {
+            let status = match outcome.status() {
                 Status::Solved => "solved",
                 Status::Exhausted => "unsolvable",
                 Status::Limit(_) => "limit",
             };
             object.serialize_entry("status", status)?;
-            if let Status::Limit(limit) = outcome.status {
+            if let Status::Limit(limit) = outcome.status() {
                 object.serialize_entry("limit", limit.name())?;
             }
-            if let Some(solution) = &outcome.solution {
+            if let Some(solution) = outcome.solution() {
                 object.serialize_entry("length", &solution.len())?;
                 object.serialize_entry("cost", &solution.cost)?;
                 object.serialize_entry("moves", &JsonMoves(&solution.moves, &move_json))?;
@@ -1043,14 +1041,14 @@ pub fn report<S, M>(
             if let Some(w) = args.weight {
                 object.serialize_entry("weight", &w)?;
             }
-            object.serialize_entry("stats", &stats_json(&outcome.stats))?;
+            object.serialize_entry("stats", &stats_json(outcome.stats()))?;
             object.end()?;
             writeln!(out)
         })?;
     } else {
         emit(|out| {
-            match (&outcome.status, &outcome.solution) {
-                (Status::Solved, Some(solution)) => {
+            match outcome {
+                Outcome::Solved { solution, .. } => {
                     human(out, solution)?;
                     if let (Some(w), false) = (args.weight.filter(|&w| w > 1.0), args.quiet) {
                         writeln!(
@@ -1059,27 +1057,26 @@ pub fn report<S, M>(
                         )?;
                     }
                 }
-                (Status::Exhausted, _) => writeln!(
+                Outcome::Exhausted { stats } => writeln!(
                     out,
                     "{}",
-                    unsolvable_message(algorithm, args, &outcome.stats)
+                    unsolvable_message(algorithm, args, stats)
                 )?,
-                (Status::Limit(limit), _) => {
+                Outcome::Stopped { limit, stats } => {
                     writeln!(
                         out,
                         "no answer: {}",
-                        limit_message(*limit, args, &outcome.stats, Some(algorithm))
+                        limit_message(*limit, args, stats, Some(algorithm))
                     )?;
                 }
-                (Status::Solved, None) => {}
             }
-            if args.stats || outcome.status == Status::Limit(Limit::Cancelled) {
-                writeln!(out, "{}", stats_line(&outcome.stats))?;
+            if args.stats || outcome.status() == Status::Limit(Limit::Cancelled) {
+                writeln!(out, "{}", stats_line(outcome.stats()))?;
             }
             Ok(())
         })?;
     }
-    Ok(exit_code(outcome.status))
+    Ok(exit_code(outcome.status()))
 }
 
 /// Prints an exploration: the number of states at each distance, as a table or as JSON.
@@ -1092,7 +1089,7 @@ pub fn report_exploration(
     ctx.clear_progress();
     let complete = exploration.is_complete();
     // A limit other than the depth stops the search inside its last layer.
-    let partial = matches!(exploration.status, Status::Limit(l) if l != Limit::Depth);
+    let partial = matches!(exploration.status(), Status::Limit(l) if l != Limit::Depth);
     if args.json {
         let mut object = json!({
             "domain": domain,
@@ -1103,7 +1100,7 @@ pub fn report_exploration(
         });
         // Which limit left it incomplete, named as a search's JSON names it, and whether it
         // stopped inside the last layer (whose count is then a part of it).
-        if let Status::Limit(limit) = exploration.status {
+        if let Status::Limit(limit) = exploration.status() {
             object["limit"] = json!(limit.name());
             object["last_layer_partial"] = json!(partial);
         }
@@ -1126,7 +1123,7 @@ pub fn report_exploration(
                 1 => "1 state".to_owned(),
                 n => format!("{} states", count(n)),
             };
-            match exploration.status {
+            match exploration.status() {
                 Status::Exhausted => writeln!(out, "total {total}: the whole reachable set")?,
                 Status::Limit(Limit::Depth) => writeln!(
                     out,
@@ -1140,14 +1137,14 @@ pub fn report_exploration(
                 )?,
                 Status::Solved => {}
             }
-            if args.stats || exploration.status == Status::Limit(Limit::Cancelled) {
+            if args.stats || exploration.status() == Status::Limit(Limit::Cancelled) {
                 writeln!(out, "{}", stats_line(&exploration.stats))?;
             }
             Ok(())
         })?;
     }
     // Counting everything, or everything up to the requested depth, is the job done.
-    Ok(match exploration.status {
+    Ok(match exploration.status() {
         Status::Exhausted | Status::Limit(Limit::Depth) => ExitCode::SUCCESS,
         status => exit_code(status),
     })

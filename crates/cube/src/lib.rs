@@ -32,7 +32,7 @@
 //! // The seed's example, in its own notation: B l U L B, solved in 5 quarter turns.
 //! let cube = Cube::from_scramble("B l U L B", Notation::Seed).unwrap();
 //! let outcome = bidirectional(&CubeSpace::new(cube, Metric::Qtm), &Config::default());
-//! let solution = outcome.solution.unwrap();
+//! let solution = outcome.into_solution().unwrap();
 //! assert_eq!(write_moves(&solution.moves, Notation::Seed), "b l u L b");
 //!
 //! // Replay it on the facelet model, which knows nothing of cubies.

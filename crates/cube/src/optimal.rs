@@ -331,8 +331,8 @@ pub struct BuildProgress {
 /// // The checkerboard: 6 half turns, and no fewer.
 /// let cube = Cube::from_scramble("U2 D2 F2 B2 L2 R2", Notation::Wca).unwrap();
 /// let outcome = Optimal::get(Metric::Htm).solve(cube, &Config::default());
-/// assert_eq!(outcome.status, Status::Solved);
-/// let solution = outcome.solution.unwrap();
+/// assert_eq!(outcome.status(), Status::Solved);
+/// let solution = outcome.into_solution().unwrap();
 /// assert_eq!(solution.len(), 6);
 /// assert!(cube.apply_all(&solution.moves).is_solved());
 /// ```
@@ -617,23 +617,29 @@ impl Optimal {
             }
             bound += 1;
         }
-        let solution = match status {
-            Status::Solved => lock(&shared.found).take().map(|moves| Solution {
-                cost: moves.iter().map(|m| m.cost(self.metric)).sum(),
-                states: cube.path(&moves),
-                moves,
-            }),
-            _ => None,
+        let stats = Stats {
+            expanded: counts.0,
+            generated: counts.1,
+            stored: 0,
+            peak_frontier: shared.bound.load(Ordering::Relaxed) as u64,
+            seconds: shared.watch.started.elapsed().as_secs_f64(),
         };
-        Outcome {
-            status,
-            solution,
-            stats: Stats {
-                expanded: counts.0,
-                generated: counts.1,
-                stored: 0,
-                peak_frontier: shared.bound.load(Ordering::Relaxed) as u64,
-                seconds: shared.watch.started.elapsed().as_secs_f64(),
+        let found = lock(&shared.found).take();
+        match (status, found) {
+            (Status::Solved, Some(moves)) => Outcome::Solved {
+                solution: Solution {
+                    cost: moves.iter().map(|m| m.cost(self.metric)).sum(),
+                    states: cube.path(&moves),
+                    moves,
+                },
+                stats,
+            },
+            (Status::Limit(limit), _) => Outcome::Stopped { limit, stats },
+            // Solved is set only once the moves are stored, and the search never proves a
+            // cube unsolvable (every cube it accepts is solvable within `LONGEST`).
+            _ => Outcome::Stopped {
+                limit: Limit::Depth,
+                stats,
             },
         }
     }
@@ -992,13 +998,13 @@ mod tests {
                 let cube = Cube::SOLVED.apply_all(&random_scramble(seed, length, metric));
                 let threads = 1 + seed as usize % 2;
                 let outcome = solver.solve(cube, &Config::default().threads(threads));
-                assert_eq!(outcome.status, Status::Solved);
-                let solution = outcome.solution.unwrap();
+                assert_eq!(outcome.status(), Status::Solved);
+                let solution = outcome.solution().unwrap();
                 assert_solves(cube, &solution.moves);
                 assert_eq!(solution.states, cube.path(&solution.moves));
                 let reference =
                     bidirectional(&SymmetricCubeSpace::new(cube, metric), &Config::default());
-                let shortest = reference.solution.unwrap().cost;
+                let shortest = reference.solution().unwrap().cost;
                 assert_eq!(solution.cost, shortest, "{metric} scramble {seed}");
                 assert!(solver.estimate(cube) <= shortest, "the bound is admissible");
             }
@@ -1012,13 +1018,13 @@ mod tests {
         let cube = Cube::from_scramble(checkerboard, Notation::Wca).unwrap();
         for (metric, length) in [(Metric::Htm, 6), (Metric::Qtm, 12)] {
             let outcome = solver(metric).solve(cube, &Config::default());
-            let solution = outcome.solution.unwrap();
+            let solution = outcome.solution().unwrap();
             assert_eq!(solution.cost, length, "{metric}");
             assert_solves(cube, &solution.moves);
         }
         let solved = solver(Metric::Htm).solve(Cube::SOLVED, &Config::default());
-        assert_eq!(solved.status, Status::Solved);
-        assert!(solved.solution.unwrap().moves.is_empty());
+        assert_eq!(solved.status(), Status::Solved);
+        assert!(solved.solution().unwrap().moves.is_empty());
     }
 
     #[test]
@@ -1026,14 +1032,14 @@ mod tests {
         let solver = solver(Metric::Htm);
         let cube = Cube::random(11);
         let depth = solver.solve(cube, &Config::default().max_depth(5));
-        assert_eq!(depth.status, Status::Limit(Limit::Depth));
-        assert!(depth.solution.is_none());
+        assert_eq!(depth.status(), Status::Limit(Limit::Depth));
+        assert!(depth.solution().is_none());
         let time = solver.solve(cube, &Config::default().timeout(Duration::from_millis(50)));
-        assert_eq!(time.status, Status::Limit(Limit::Time));
-        assert!(time.stats.expanded > 0);
+        assert_eq!(time.status(), Status::Limit(Limit::Time));
+        assert!(time.stats().expanded > 0);
         let flag = Arc::new(AtomicBool::new(true));
         let cancelled = solver.solve(cube, &Config::default().cancel(flag).threads(2));
-        assert_eq!(cancelled.status, Status::Limit(Limit::Cancelled));
+        assert_eq!(cancelled.status(), Status::Limit(Limit::Cancelled));
     }
 
     #[test]

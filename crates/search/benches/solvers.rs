@@ -374,13 +374,13 @@ fn pathfinding_reach(space: &Eight) -> u64 {
 }
 
 fn frontier_bfs(space: &Eight) -> usize {
-    bfs(space, &Config::default()).solution.unwrap().len()
+    bfs(space, &Config::default()).solution().unwrap().len()
 }
 
 /// `bfs_indexed`: a bit per permutation instead of a hash table.
 fn frontier_bfs_indexed(space: &Eight) -> usize {
     bfs_indexed(space, &Config::default())
-        .solution
+        .solution()
         .unwrap()
         .len()
 }
@@ -388,7 +388,7 @@ fn frontier_bfs_indexed(space: &Eight) -> usize {
 /// `par_bfs` on two threads (its narrow layers on one: [`frontier_search::PARALLEL_FROM`]).
 fn frontier_par_bfs(space: &Eight) -> usize {
     let outcome = frontier_search::par_bfs(space, &Config::default().threads(2));
-    outcome.solution.unwrap().len()
+    outcome.solution().unwrap().len()
 }
 
 fn pathfinding_bfs(space: &Eight) -> usize {
@@ -405,7 +405,7 @@ fn pathfinding_bfs(space: &Eight) -> usize {
 
 fn frontier_bidirectional(space: &Eight) -> usize {
     bidirectional(space, &Config::default())
-        .solution
+        .solution()
         .unwrap()
         .len()
 }
@@ -424,7 +424,7 @@ fn pathfinding_bidirectional(space: &Eight) -> usize {
 
 /// `astar` with Manhattan distance: returns the cost of the path found.
 fn frontier_astar(space: &Eight) -> u64 {
-    astar(space, &Config::default()).solution.unwrap().cost
+    astar(space, &Config::default()).solution().unwrap().cost
 }
 
 fn pathfinding_astar(space: &Eight) -> u64 {
@@ -441,7 +441,7 @@ fn pathfinding_astar(space: &Eight) -> u64 {
 
 /// `ucs` (every move costs 1): returns the cost of the path found.
 fn frontier_ucs(space: &Eight) -> u64 {
-    ucs(space, &Config::default()).solution.unwrap().cost
+    ucs(space, &Config::default()).solution().unwrap().cost
 }
 
 fn pathfinding_dijkstra(space: &Eight) -> u64 {
@@ -466,7 +466,7 @@ fn large_astar() {
     let goal = fifteen.goal.tiles;
     let frontier = || {
         let outcome = astar(&fifteen, &Config::default());
-        (outcome.solution.unwrap().cost, outcome.stats.expanded)
+        (outcome.solution().unwrap().cost, outcome.stats().expanded)
     };
     let pathfinding = || {
         let expansions = Cell::new(0u64);
@@ -502,8 +502,8 @@ fn large_astar() {
 /// Returns (length, expansions).
 fn frontier_idastar(space: &Fifteen) -> (usize, u64) {
     let outcome = idastar(space, &Config::default());
-    assert_eq!(outcome.status, Status::Solved);
-    (outcome.solution.unwrap().len(), outcome.stats.expanded)
+    assert_eq!(outcome.status(), Status::Solved);
+    (outcome.solution().unwrap().len(), outcome.stats().expanded)
 }
 
 /// Returns (length, expansions).

@@ -196,7 +196,7 @@ impl Config {
     ///
     /// let exact = astar(&Line, &Config::default());
     /// let weighted = astar(&Line, &Config::default().weight(2.0));
-    /// let (best, found) = (exact.solution.unwrap().cost, weighted.solution.unwrap().cost);
+    /// let (best, found) = (exact.into_solution().unwrap().cost, weighted.into_solution().unwrap().cost);
     /// assert_eq!(best, 8);
     /// assert!(found <= 2 * best);
     /// ```

@@ -16,7 +16,7 @@ use crate::arena::{hash_of, Insert, StateSet, AHEAD};
 use crate::bits::{bits_budget, BitSet, Bits};
 use crate::config::{Config, Intake, Meter};
 use crate::layers::{Layer, LayerSet};
-use crate::outcome::{Exploration, Limit, Status};
+use crate::outcome::{Exploration, Limit};
 use crate::parallel::{count_expansions, next_slices, regroup, CHUNK};
 use crate::space::{Indexed, Space};
 
@@ -181,14 +181,14 @@ fn in_pool<R: Send>(config: &Config, run: impl FnOnce() -> R + Send) -> R {
 /// Runs an exploration's body over a fresh meter and layer counts.
 fn with_layers(
     config: &Config,
-    body: impl FnOnce(&mut Meter, &mut Vec<u64>) -> Status,
+    body: impl FnOnce(&mut Meter, &mut Vec<u64>) -> Option<Limit>,
 ) -> Exploration {
     let mut meter = Meter::new(config);
     let mut layers = Vec::new();
-    let status = body(&mut meter, &mut layers);
+    let limit = body(&mut meter, &mut layers);
     Exploration {
         layers,
-        status,
+        limit,
         stats: meter.finish(),
     }
 }
@@ -599,7 +599,7 @@ fn run_explore<P, W, K>(
     layers: &mut Vec<u64>,
     workers: &W,
     hash: &K,
-) -> Status
+) -> Option<Limit>
 where
     P: Space,
     P::State: Hash + Eq,
@@ -765,7 +765,7 @@ fn explore_in<P, T, K, W>(
     store: T,
     key: &K,
     workers: &W,
-) -> Status
+) -> Option<Limit>
 where
     P: Space,
     P::State: Hash + Eq,
@@ -778,7 +778,7 @@ where
     let start_key = key(&start);
     let mut shards: Vec<Shard<P::State, T>> = vec![Shard::planted(store, start, start_key)];
     if let Err(limit) = meter.store(1) {
-        return Status::Limit(limit);
+        return Some(limit);
     }
     // The states found for the next layer, each counted with its weight.
     let found = |shards: &[Shard<P::State, T>]| -> u64 { shards.iter().map(|s| s.weight).sum() };
@@ -820,7 +820,7 @@ where
                     expand_across(space, meter, depth, &mut shards, batch, key, &mut pending);
                 if let Err(limit) = expanded.and_then(|()| check_room(meter, &shards)) {
                     layers.push(found(&shards));
-                    return Status::Limit(limit);
+                    return Some(limit);
                 }
                 continue;
             }
@@ -829,7 +829,7 @@ where
                     shards[0].expand_alone(space, meter, depth, batch, key, &mut pending);
                 if let Err(limit) = expanded.and_then(|()| check_room(meter, &shards)) {
                     layers.push(found(&shards));
-                    return Status::Limit(limit);
+                    return Some(limit);
                 }
                 continue;
             }
@@ -839,18 +839,18 @@ where
                 if !last {
                     layers.push(found(&shards));
                 }
-                return Status::Limit(limit);
+                return Some(limit);
             }
             let intake = meter.intake(batch.len());
             let expanded = workers.expand_slices(space, &shards, batch, key, &intake);
             if last {
                 meter.stats.generated += expanded.iter().map(|(i, _)| i.offered()).sum::<u64>();
                 if let Some(limit) = expanded.iter().find_map(|(intake, _)| intake.stopped()) {
-                    return Status::Limit(limit);
+                    return Some(limit);
                 }
                 // At the depth limit: complete only if nothing lies beyond the last layer.
                 if workers.any_unseen(&shards, &expanded) {
-                    return Status::Limit(Limit::Depth);
+                    return Some(Limit::Depth);
                 }
                 continue;
             }
@@ -859,17 +859,17 @@ where
                 Ok(by_shard) => by_shard,
                 Err(limit) => {
                     layers.push(found(&shards));
-                    return Status::Limit(limit);
+                    return Some(limit);
                 }
             };
             workers.admit(space, &mut shards, by_shard);
             if let Err(limit) = check_room(meter, &shards) {
                 layers.push(found(&shards));
-                return Status::Limit(limit);
+                return Some(limit);
             }
         }
         if last || shards.iter().all(|s| s.store.found().is_empty()) {
-            return Status::Exhausted;
+            return None;
         }
         layers.push(found(&shards));
         for shard in &mut shards {

@@ -8,7 +8,7 @@ use crate::arena::{hash_of, Arena, Insert, AHEAD};
 use crate::bits::{bits_budget, BitSet};
 use crate::config::{weigh, Config, Meter, Reach};
 use crate::open::OpenList;
-use crate::outcome::{Limit, Outcome, Solution, Stats, Status};
+use crate::outcome::{Limit, Outcome, Solution, Stats};
 use crate::space::{Cost, Indexed, Reversible, Space};
 
 /// How a solver's main loop ended.
@@ -57,10 +57,16 @@ pub(crate) fn concluded<S: Clone + Hash + Eq, M: Clone>(
     stats: Stats,
 ) -> Outcome<S, M> {
     match end {
-        End::Found(id, cost) => Outcome::solved(arena.solution(id, cost), stats),
-        End::Exhausted if cut => Outcome::stopped(Status::Limit(Limit::Depth), stats),
-        End::Exhausted => Outcome::stopped(Status::Exhausted, stats),
-        End::Stopped(limit) => Outcome::stopped(Status::Limit(limit), stats),
+        End::Found(id, cost) => Outcome::Solved {
+            solution: arena.solution(id, cost),
+            stats,
+        },
+        End::Exhausted if cut => Outcome::Stopped {
+            limit: Limit::Depth,
+            stats,
+        },
+        End::Exhausted => Outcome::Exhausted { stats },
+        End::Stopped(limit) => Outcome::Stopped { limit, stats },
     }
 }
 
@@ -301,8 +307,8 @@ impl<S: Hash + Eq + Clone, M: Clone> Layers<S, M> {
 /// }
 ///
 /// let outcome = bfs_indexed(&Doubling, &Config::default());
-/// assert_eq!(outcome.status, Status::Solved);
-/// assert_eq!(outcome.solution.unwrap().moves, ["+1", "*2", "+1", "*2"]);
+/// assert_eq!(outcome.status(), Status::Solved);
+/// assert_eq!(outcome.into_solution().unwrap().moves, ["+1", "*2", "+1", "*2"]);
 /// ```
 pub fn bfs_indexed<P>(space: &P, config: &Config) -> Outcome<P::State, P::Move>
 where
@@ -633,19 +639,7 @@ where
         }
         end
     });
-    Outcome {
-        status: outcome.status,
-        solution: outcome.solution.map(|solution| Solution {
-            moves: solution.moves,
-            states: solution
-                .states
-                .into_iter()
-                .map(|(state, _)| state)
-                .collect(),
-            cost: solution.cost,
-        }),
-        stats: outcome.stats,
-    }
+    outcome.map(|(state, _)| state, |mv| mv)
 }
 
 /// A space whose states carry their depth, for the cost-driven searches under a depth limit.
@@ -835,11 +829,14 @@ where
                 at = next;
             }
             let solution = Solution::priced(space, moves, states);
-            Outcome::solved(solution, stats)
+            Outcome::Solved { solution, stats }
         }
-        Meet::Exhausted if cut => Outcome::stopped(Status::Limit(Limit::Depth), stats),
-        Meet::Exhausted => Outcome::stopped(Status::Exhausted, stats),
-        Meet::Stopped(limit) => Outcome::stopped(Status::Limit(limit), stats),
+        Meet::Exhausted if cut => Outcome::Stopped {
+            limit: Limit::Depth,
+            stats,
+        },
+        Meet::Exhausted => Outcome::Exhausted { stats },
+        Meet::Stopped(limit) => Outcome::Stopped { limit, stats },
     }
 }
 

@@ -44,11 +44,11 @@
 //!     fn heuristic(&self, x: &i32) -> u64 { ((7 - x).max(0) as u64 * 2).div_ceil(3) }
 //! }
 //!
-//! let fewest = bfs(&Walk, &Config::default()).solution.unwrap();
+//! let fewest = bfs(&Walk, &Config::default()).into_solution().unwrap();
 //! assert_eq!(fewest.moves, [1, 3, 3]);
 //! let cheapest = astar(&Walk, &Config::default());
-//! assert_eq!(cheapest.status, Status::Solved);
-//! assert_eq!(cheapest.solution.unwrap().cost, 5);
+//! assert_eq!(cheapest.status(), Status::Solved);
+//! assert_eq!(cheapest.into_solution().unwrap().cost, 5);
 //! ```
 
 mod arena;

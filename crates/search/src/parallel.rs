@@ -14,7 +14,7 @@ use crate::graph::{
     concluded, goals_of, lies_beyond, plant_start, Backward, Ends, Expand, Forward, Hit, Layers,
     Successors, BATCH,
 };
-use crate::outcome::{Limit, Outcome, Solution, Stats, Status};
+use crate::outcome::{Limit, Outcome, Solution, Stats};
 use crate::space::{Reversible, Space};
 
 /// States held at which [`par_bfs`] moves its states to shards, whatever its layers' width:
@@ -336,9 +336,12 @@ fn outcome<P: Space>(
     end: Ended<P::State, P::Move>,
 ) -> Outcome<P::State, P::Move> {
     match end {
-        Ok(Some((moves, states))) => Outcome::solved(Solution::priced(space, moves, states), stats),
-        Ok(None) => Outcome::stopped(Status::Exhausted, stats),
-        Err(limit) => Outcome::stopped(Status::Limit(limit), stats),
+        Ok(Some((moves, states))) => Outcome::Solved {
+            solution: Solution::priced(space, moves, states),
+            stats,
+        },
+        Ok(None) => Outcome::Exhausted { stats },
+        Err(limit) => Outcome::Stopped { limit, stats },
     }
 }
 

@@ -34,8 +34,8 @@ pub type Cost = u64;
 /// }
 ///
 /// let outcome = bfs(&Doubling { target: 10 }, &Config::default());
-/// assert_eq!(outcome.status, Status::Solved);
-/// assert_eq!(outcome.solution.unwrap().moves, ["+1", "*2", "+1", "*2"]);
+/// assert_eq!(outcome.status(), Status::Solved);
+/// assert_eq!(outcome.into_solution().unwrap().moves, ["+1", "*2", "+1", "*2"]);
 /// ```
 pub trait Space {
     /// One configuration of the problem.
@@ -99,7 +99,7 @@ pub trait Space {
     /// }
     ///
     /// let outcome = idastar(&Count, &Config::default().max_depth(10));
-    /// assert_eq!(outcome.status, Status::Limit(Limit::Depth));
+    /// assert_eq!(outcome.status(), Status::Limit(Limit::Depth));
     /// ```
     fn max_step_cost(&self) -> Option<Cost> {
         None

@@ -110,18 +110,18 @@ type Solver = fn(&Fan, &Config) -> Status;
 
 fn solvers() -> Vec<(&'static str, Solver)> {
     vec![
-        ("dfs", |s, c| dfs(s, c).status),
-        ("bfs", |s, c| bfs(s, c).status),
-        ("bfs_indexed", |s, c| bfs_indexed(s, c).status),
-        ("iddfs", |s, c| iddfs(s, c).status),
-        ("ucs", |s, c| ucs(s, c).status),
-        ("astar", |s, c| astar(s, c).status),
-        ("idastar", |s, c| idastar(s, c).status),
-        ("bidirectional", |s, c| bidirectional(s, c).status),
-        ("par_bfs", |s, c| par_bfs(s, c).status),
-        ("par_bidirectional", |s, c| par_bidirectional(s, c).status),
-        ("explore", |s, c| explore(s, c).status),
-        ("explore_indexed", |s, c| explore_indexed(s, c).status),
+        ("dfs", |s, c| dfs(s, c).status()),
+        ("bfs", |s, c| bfs(s, c).status()),
+        ("bfs_indexed", |s, c| bfs_indexed(s, c).status()),
+        ("iddfs", |s, c| iddfs(s, c).status()),
+        ("ucs", |s, c| ucs(s, c).status()),
+        ("astar", |s, c| astar(s, c).status()),
+        ("idastar", |s, c| idastar(s, c).status()),
+        ("bidirectional", |s, c| bidirectional(s, c).status()),
+        ("par_bfs", |s, c| par_bfs(s, c).status()),
+        ("par_bidirectional", |s, c| par_bidirectional(s, c).status()),
+        ("explore", |s, c| explore(s, c).status()),
+        ("explore_indexed", |s, c| explore_indexed(s, c).status()),
     ]
 }
 

@@ -232,10 +232,7 @@ fn graphs_of(nodes: std::ops::Range<u32>, per_node: usize) -> impl Strategy<Valu
 /// Checks that a solved outcome's path is real: consecutive states joined by the named edges,
 /// from the start to a goal, with the reported cost.
 fn assert_replays(graph: &Graph, outcome: &Outcome<u32, usize>) {
-    let solution = outcome
-        .solution
-        .as_ref()
-        .expect("solved outcome has a solution");
+    let solution = outcome.solution().expect("solved outcome has a solution");
     assert_eq!(solution.states.len(), solution.moves.len() + 1);
     assert_eq!(solution.states[0], 0);
     let mut cost = 0;
@@ -297,11 +294,11 @@ proptest! {
         ] {
             match shortest {
                 Some(length) => {
-                    prop_assert_eq!(outcome.status, Status::Solved, "{}", name);
-                    prop_assert_eq!(outcome.solution.as_ref().unwrap().len(), length, "{}", name);
+                    prop_assert_eq!(outcome.status(), Status::Solved, "{}", name);
+                    prop_assert_eq!(outcome.solution().unwrap().len(), length, "{}", name);
                     assert_replays(&graph, &outcome);
                 }
-                None => prop_assert_ne!(outcome.status, Status::Solved, "{}", name),
+                None => prop_assert_ne!(outcome.status(), Status::Solved, "{}", name),
             }
         }
     }
@@ -320,11 +317,11 @@ proptest! {
         ] {
             match cheapest {
                 Some(cost) => {
-                    prop_assert_eq!(outcome.status, Status::Solved, "{}", name);
-                    prop_assert_eq!(outcome.solution.as_ref().unwrap().cost, cost, "{}", name);
+                    prop_assert_eq!(outcome.status(), Status::Solved, "{}", name);
+                    prop_assert_eq!(outcome.solution().unwrap().cost, cost, "{}", name);
                     assert_replays(&graph, &outcome);
                 }
-                None => prop_assert_ne!(outcome.status, Status::Solved, "{}", name),
+                None => prop_assert_ne!(outcome.status(), Status::Solved, "{}", name),
             }
         }
         // Costs past 32 bits: the open list moves to its wide entries as they appear.
@@ -336,12 +333,12 @@ proptest! {
         ] {
             match cheapest {
                 Some(cost) => {
-                    prop_assert_eq!(outcome.status, Status::Solved, "{}", name);
-                    let found = outcome.solution.as_ref().unwrap().cost;
+                    prop_assert_eq!(outcome.status(), Status::Solved, "{}", name);
+                    let found = outcome.solution().unwrap().cost;
                     prop_assert_eq!(found, cost * factor, "{}", name);
                     assert_replays(&large, &outcome);
                 }
-                None => prop_assert_ne!(outcome.status, Status::Solved, "{}", name),
+                None => prop_assert_ne!(outcome.status(), Status::Solved, "{}", name),
             }
         }
     }
@@ -365,13 +362,13 @@ proptest! {
         ] {
             match cheapest {
                 Some(cost) => {
-                    prop_assert_eq!(outcome.status, Status::Solved, "{}", name);
-                    let solution = outcome.solution.as_ref().unwrap();
+                    prop_assert_eq!(outcome.status(), Status::Solved, "{}", name);
+                    let solution = outcome.solution().unwrap();
                     prop_assert_eq!(solution.cost, cost, "{}", name);
                     prop_assert!(solution.len() <= limit as usize, "{}", name);
                     assert_replays(&graph, &outcome);
                 }
-                None => prop_assert_ne!(outcome.status, Status::Solved, "{}", name),
+                None => prop_assert_ne!(outcome.status(), Status::Solved, "{}", name),
             }
         }
     }
@@ -392,13 +389,13 @@ proptest! {
         for (name, outcome) in [("idastar", idastar(&told, &config)), ("astar", astar(&told, &config))] {
             match cheapest {
                 Some(cost) => {
-                    prop_assert_eq!(outcome.status, Status::Solved, "{}", name);
-                    let solution = outcome.solution.as_ref().unwrap();
+                    prop_assert_eq!(outcome.status(), Status::Solved, "{}", name);
+                    let solution = outcome.solution().unwrap();
                     prop_assert!(solution.cost >= cost && solution.cost as f64 <= weight * cost as f64);
                     prop_assert!(solution.len() <= limit as usize, "{}", name);
                     assert_replays(&graph, &outcome);
                 }
-                None => prop_assert_ne!(outcome.status, Status::Solved, "{}", name),
+                None => prop_assert_ne!(outcome.status(), Status::Solved, "{}", name),
             }
         }
     }
@@ -417,8 +414,8 @@ proptest! {
         ] {
             match cheapest {
                 Some(cost) => {
-                    prop_assert_eq!(outcome.status, Status::Solved, "{}", name);
-                    let found = outcome.solution.as_ref().unwrap().cost;
+                    prop_assert_eq!(outcome.status(), Status::Solved, "{}", name);
+                    let found = outcome.solution().unwrap().cost;
                     prop_assert!(found >= cost, "{}: {} below the cheapest {}", name, found, cost);
                     prop_assert!(
                         found as f64 <= weight * cost as f64,
@@ -426,14 +423,14 @@ proptest! {
                     );
                     assert_replays(&graph, &outcome);
                 }
-                None => prop_assert_ne!(outcome.status, Status::Solved, "{}", name),
+                None => prop_assert_ne!(outcome.status(), Status::Solved, "{}", name),
             }
         }
         // A weight past MAX_WEIGHT counts as MAX_WEIGHT: still guided, still bounded.
         let huge = Config::default().weight(1e300);
         let outcome = idastar(&graph, &huge.max_depth(cheapest.map_or(4, |_| graph.nodes)));
         if let Some(cost) = cheapest {
-            let found = outcome.solution.as_ref().map(|s| s.cost);
+            let found = outcome.solution().map(|s| s.cost);
             prop_assert!(found.is_some_and(|f| f as f64 <= MAX_WEIGHT * cost as f64), "{:?}", found);
         }
     }
@@ -453,13 +450,13 @@ proptest! {
         ] {
             match best {
                 Some(best) => {
-                    prop_assert_eq!(outcome.status, Status::Solved, "{}", name);
-                    let solution = outcome.solution.as_ref().unwrap();
+                    prop_assert_eq!(outcome.status(), Status::Solved, "{}", name);
+                    let solution = outcome.solution().unwrap();
                     let found = if name == "iddfs" { solution.len() as Cost } else { solution.cost };
                     prop_assert_eq!(found, best, "{}", name);
                     assert_replays(&graph, &outcome);
                 }
-                None => prop_assert_eq!(outcome.status, Status::Exhausted, "{}", name),
+                None => prop_assert_eq!(outcome.status(), Status::Exhausted, "{}", name),
             }
         }
     }
@@ -488,18 +485,18 @@ proptest! {
             ("ucs", ucs(&graph, &config)),
             ("astar", astar(&graph, &config)),
         ] {
-            prop_assert_eq!(outcome.status, expected, "{}", name);
+            prop_assert_eq!(outcome.status(), expected, "{}", name);
         }
         // dfs may reach a state first by a longer path and leave it at the limit, so a limit
         // as deep as the reachable set does not make it see everything; but it proves
         // exhaustion only when it has, and never from a limit shallower than the set.
         let outcome = dfs(&graph, &config);
         if deepest as u32 > limit {
-            prop_assert_eq!(outcome.status, Status::Limit(Limit::Depth));
+            prop_assert_eq!(outcome.status(), Status::Limit(Limit::Depth));
         } else {
             let longest_simple_path = graph.nodes - 1;
             if limit >= longest_simple_path {
-                prop_assert_eq!(outcome.status, Status::Exhausted);
+                prop_assert_eq!(outcome.status(), Status::Exhausted);
             }
         }
     }
@@ -519,8 +516,8 @@ proptest! {
             Status::Exhausted
         };
         let config = Config::default().max_depth(limit).timeout(Duration::from_secs(20));
-        prop_assert_eq!(iddfs(&graph, &config).status, expected, "iddfs");
-        prop_assert_eq!(idastar(&graph, &config).status, expected, "idastar");
+        prop_assert_eq!(iddfs(&graph, &config).status(), expected, "iddfs");
+        prop_assert_eq!(idastar(&graph, &config).status(), expected, "idastar");
     }
 
     #[test]
@@ -528,10 +525,10 @@ proptest! {
         let outcome = dfs(&graph, &Config::default());
         let solvable = graph.goals.iter().any(|&g| oracle_depths(&graph)[g as usize].is_some());
         if solvable {
-            prop_assert_eq!(outcome.status, Status::Solved);
+            prop_assert_eq!(outcome.status(), Status::Solved);
             assert_replays(&graph, &outcome);
         } else {
-            prop_assert_eq!(outcome.status, Status::Exhausted);
+            prop_assert_eq!(outcome.status(), Status::Exhausted);
         }
     }
 
@@ -550,12 +547,12 @@ proptest! {
             ("ucs", ucs(&graph, &Config::default())),
             ("astar", astar(&graph, &Config::default())),
         ] {
-            prop_assert_eq!(outcome.status, Status::Exhausted, "{}", name);
-            prop_assert_eq!(outcome.stats.stored, expected, "{}", name);
+            prop_assert_eq!(outcome.status(), Status::Exhausted, "{}", name);
+            prop_assert_eq!(outcome.stats().stored, expected, "{}", name);
         }
-        prop_assert_eq!(bidirectional(&graph, &Config::default()).status, Status::Exhausted);
+        prop_assert_eq!(bidirectional(&graph, &Config::default()).status(), Status::Exhausted);
         for config in [two_threads(&Config::default()), narrow(&Config::default())] {
-            prop_assert_eq!(par_bidirectional(&graph, &config).status, Status::Exhausted);
+            prop_assert_eq!(par_bidirectional(&graph, &config).status(), Status::Exhausted);
         }
     }
 
@@ -631,11 +628,11 @@ proptest! {
         ] {
             // A store is checked after each expansion, so it may pass the budget by one
             // expansion's successors (plus the goals, for the backward search) and no more.
-            prop_assert!(outcome.stats.stored <= max + branching + graph.goals.len() as u64,
-                "{}: stored {} with budget {}", name, outcome.stats.stored, max);
-            if outcome.status == Status::Limit(Limit::States) && name != "ucs" {
+            prop_assert!(outcome.stats().stored <= max + branching + graph.goals.len() as u64,
+                "{}: stored {} with budget {}", name, outcome.stats().stored, max);
+            if outcome.status() == Status::Limit(Limit::States) && name != "ucs" {
                 // (ucs also counts its open list against the budget)
-                prop_assert!(outcome.stats.stored > max, "{}", name);
+                prop_assert!(outcome.stats().stored > max, "{}", name);
             }
         }
     }
@@ -702,7 +699,7 @@ fn explore_counts_the_last_layer_it_looks_past_as_expanded() {
         let config = Config::default().max_depth(3).threads(threads);
         let exploration = par_explore(&BinaryTree, &config);
         assert_eq!(exploration.layers, [1, 2, 4, 8]);
-        assert_eq!(exploration.status, Status::Limit(Limit::Depth));
+        assert_eq!(exploration.status(), Status::Limit(Limit::Depth));
         let stats = &exploration.stats;
         assert_eq!(
             (stats.expanded, stats.generated),
@@ -794,10 +791,10 @@ fn both_bidirectional_searches_store_every_goal_when_the_start_is_one() {
             par_bidirectional(&graph, &two_threads(&Config::default())),
         ),
     ] {
-        assert_eq!(outcome.status, Status::Solved, "{name}");
-        assert_eq!(outcome.solution.unwrap().len(), 0, "{name}");
+        assert_eq!(outcome.status(), Status::Solved, "{name}");
+        assert_eq!(outcome.solution().unwrap().len(), 0, "{name}");
         // The start, and the three goals on the backward side.
-        assert_eq!(outcome.stats.stored, 4, "{name}");
+        assert_eq!(outcome.stats().stored, 4, "{name}");
     }
 }
 
@@ -833,8 +830,8 @@ const SOLVERS: [(&str, Solver); 11] = [
 fn every_solver_stops_at_the_depth_limit() {
     for (name, solve) in SOLVERS {
         let outcome = solve(&Endless, &Config::default().max_depth(50));
-        assert_eq!(outcome.status, Status::Limit(Limit::Depth), "{name}");
-        assert!(outcome.solution.is_none(), "{name}");
+        assert_eq!(outcome.status(), Status::Limit(Limit::Depth), "{name}");
+        assert!(outcome.solution().is_none(), "{name}");
     }
 }
 
@@ -863,8 +860,8 @@ fn a_cheaper_path_found_deeper_is_still_expanded_under_a_depth_limit() {
         let solvers: [(&str, Solve); 2] = [("astar", astar), ("idastar", idastar)];
         for (name, solve) in solvers {
             let outcome = solve(&graph, &config);
-            assert_eq!(outcome.status, Status::Solved, "{name}, limit {limit:?}");
-            let cost = outcome.solution.map(|s| s.cost);
+            assert_eq!(outcome.status(), Status::Solved, "{name}, limit {limit:?}");
+            let cost = outcome.solution().map(|s| s.cost);
             assert_eq!(cost, Some(12), "{name}, limit {limit:?}");
         }
     }
@@ -917,15 +914,15 @@ fn idastar_told_the_dearest_step_ends_once_its_bound_covers_the_depth_limit() {
         },
         &config,
     );
-    assert_eq!(told.status, Status::Limit(Limit::Depth));
-    assert!(told.stats.expanded < 10_000, "{:?}", told.stats);
+    assert_eq!(told.status(), Status::Limit(Limit::Depth));
+    assert!(told.stats().expanded < 10_000, "{:?}", told.stats());
     let untold = idastar(
         &Ladder {
             tells_max_step: false,
         },
         &config.timeout(Duration::from_millis(200)),
     );
-    assert_eq!(untold.status, Status::Limit(Limit::Time));
+    assert_eq!(untold.status(), Status::Limit(Limit::Time));
 }
 
 #[test]
@@ -954,8 +951,8 @@ fn weighted_idastar_told_the_dearest_step_searches_up_to_the_weighted_cost() {
         max_step: Some(1),
     };
     let outcome = idastar(&chain, &Config::default().weight(2.0).max_depth(3));
-    assert_eq!(outcome.status, Status::Solved);
-    assert_eq!(outcome.solution.unwrap().cost, 3);
+    assert_eq!(outcome.status(), Status::Solved);
+    assert_eq!(outcome.solution().unwrap().cost, 3);
 }
 
 #[test]
@@ -968,13 +965,13 @@ fn every_solver_stops_at_the_time_limit() {
         // The store-keeping solvers may run into the u32 id space first on a fast machine.
         assert!(
             matches!(
-                outcome.status,
+                outcome.status(),
                 Status::Limit(Limit::Time) | Status::Limit(Limit::States)
             ),
             "{name}: {:?}",
-            outcome.status
+            outcome.status()
         );
-        assert!(outcome.stats.seconds < 5.0, "{name} overran its timeout");
+        assert!(outcome.stats().seconds < 5.0, "{name} overran its timeout");
     }
 }
 
@@ -983,7 +980,7 @@ fn every_solver_obeys_the_cancel_flag() {
     for (name, solve) in SOLVERS {
         let config = Config::default().cancel(Arc::new(AtomicBool::new(true)));
         let outcome = solve(&Endless, &config);
-        assert_eq!(outcome.status, Status::Limit(Limit::Cancelled), "{name}");
+        assert_eq!(outcome.status(), Status::Limit(Limit::Cancelled), "{name}");
     }
 }
 
@@ -994,17 +991,17 @@ fn every_storing_solver_obeys_the_state_budget() {
             continue; // they store nothing
         }
         let outcome = solve(&Endless, &Config::default().max_states(10_000));
-        assert_eq!(outcome.status, Status::Limit(Limit::States), "{name}");
+        assert_eq!(outcome.status(), Status::Limit(Limit::States), "{name}");
         assert!(
-            outcome.stats.stored <= 10_002,
+            outcome.stats().stored <= 10_002,
             "{name}: {}",
-            outcome.stats.stored
+            outcome.stats().stored
         );
         // No room at all: the start is stored and the search stops before expanding it (ucs
         // and astar expanded it first, and stored 2).
         let outcome = solve(&Endless, &Config::default().max_states(0));
-        assert_eq!(outcome.status, Status::Limit(Limit::States), "{name}");
-        assert_eq!(outcome.stats.expanded, 0, "{name}");
+        assert_eq!(outcome.status(), Status::Limit(Limit::States), "{name}");
+        assert_eq!(outcome.stats().expanded, 0, "{name}");
     }
 }
 
@@ -1060,8 +1057,8 @@ fn path_costs_saturate_instead_of_wrapping() {
         ("idastar", idastar(&Dear, &config)),
         ("bidirectional", bidirectional(&Dear, &config)),
     ] {
-        assert_eq!(outcome.status, Status::Solved, "{name}");
-        let solution = outcome.solution.unwrap();
+        assert_eq!(outcome.status(), Status::Solved, "{name}");
+        let solution = outcome.solution().unwrap();
         assert_eq!((solution.len(), solution.cost), (3, u64::MAX), "{name}");
     }
 }
@@ -1121,8 +1118,8 @@ fn a_dead_end_marked_by_the_largest_heuristic_is_passed_over() {
         ("ucs", ucs(&DeadEnd, &Config::default())),
         ("astar", astar(&DeadEnd, &Config::default())),
     ] {
-        assert_eq!(outcome.status, Status::Solved, "{name}");
-        let solution = outcome.solution.unwrap();
+        assert_eq!(outcome.status(), Status::Solved, "{name}");
+        let solution = outcome.into_solution().unwrap();
         assert_eq!(
             (solution.moves, solution.cost),
             (vec![2, 4, 5], 10),
@@ -1176,8 +1173,8 @@ fn idastar_proves_a_space_unsolvable_past_a_dead_end_marked_by_the_largest_heuri
             .weight(weight)
             .timeout(Duration::from_secs(20));
         let outcome = idastar(&CycleBesideADeadEnd, &config);
-        assert_eq!(outcome.status, Status::Exhausted, "weight {weight}");
-        assert!(outcome.stats.expanded < 100, "{:?}", outcome.stats);
+        assert_eq!(outcome.status(), Status::Exhausted, "weight {weight}");
+        assert!(outcome.stats().expanded < 100, "{:?}", outcome.stats());
     }
 }
 
@@ -1239,21 +1236,21 @@ fn limits_and_progress_come_on_time_however_slow_the_space() {
     let timeout = || Config::default().timeout(Duration::from_millis(100));
     type Solve = fn(&SlowTree, &Config) -> Status;
     let solvers: [(&str, Solve); 11] = [
-        ("dfs", |s, c| dfs(s, c).status),
-        ("bfs", |s, c| bfs(s, c).status),
-        ("iddfs", |s, c| iddfs(s, c).status),
-        ("ucs", |s, c| ucs(s, c).status),
-        ("astar", |s, c| astar(s, c).status),
-        ("idastar", |s, c| idastar(s, c).status),
-        ("bidirectional", |s, c| bidirectional(s, c).status),
-        ("par_bfs", |s, c| par_bfs(s, &two_threads(c)).status),
+        ("dfs", |s, c| dfs(s, c).status()),
+        ("bfs", |s, c| bfs(s, c).status()),
+        ("iddfs", |s, c| iddfs(s, c).status()),
+        ("ucs", |s, c| ucs(s, c).status()),
+        ("astar", |s, c| astar(s, c).status()),
+        ("idastar", |s, c| idastar(s, c).status()),
+        ("bidirectional", |s, c| bidirectional(s, c).status()),
+        ("par_bfs", |s, c| par_bfs(s, &two_threads(c)).status()),
         ("par_bidirectional", |s, c| {
-            par_bidirectional(s, &two_threads(c)).status
+            par_bidirectional(s, &two_threads(c)).status()
         }),
-        ("explore", |s, c| explore(s, c).status),
+        ("explore", |s, c| explore(s, c).status()),
         // Expanded in batches by two threads: a batch of slow states kept the limit waiting.
         ("explore, two threads", |s, c| {
-            par_explore(s, &two_threads(c)).status
+            par_explore(s, &two_threads(c)).status()
         }),
     ];
     for (name, solve) in solvers {
@@ -1267,7 +1264,7 @@ fn limits_and_progress_come_on_time_however_slow_the_space() {
     // took the 4,096 states of layer 12 in one (4 s on two threads).
     let started = std::time::Instant::now();
     let sudden = SlowTree { slow_from: 12 };
-    let status = par_explore(&sudden, &two_threads(&timeout())).status;
+    let status = par_explore(&sudden, &two_threads(&timeout())).status();
     let seconds = started.elapsed().as_secs_f64();
     assert_eq!(status, Status::Limit(Limit::Time));
     assert!(seconds < 2.0, "explore stopped after {seconds:.2} s");
@@ -1322,7 +1319,7 @@ fn explore_weighs_as_it_goes_and_stops_on_time() {
         let started = std::time::Instant::now();
         let exploration = par_explore(&HeavyWeights, &config);
         let seconds = started.elapsed().as_secs_f64();
-        assert_eq!(exploration.status, Status::Limit(Limit::Time));
+        assert_eq!(exploration.status(), Status::Limit(Limit::Time));
         assert!(
             seconds < 0.4,
             "{threads} threads: stopped after {seconds:.2} s"
@@ -1386,11 +1383,11 @@ fn a_start_that_is_a_goal_needs_no_moves() {
         // The solvers that store states stored the start (they said 0).
         let stores = !matches!(name, "iddfs" | "idastar");
         assert!(
-            !stores || outcome.stats.stored >= 1,
+            !stores || outcome.stats().stored >= 1,
             "{name}: {:?}",
-            outcome.stats
+            outcome.stats()
         );
-        let solution = outcome.solution.unwrap();
+        let solution = outcome.solution().unwrap();
         assert!(solution.is_empty());
         assert_eq!(solution.states, [0]);
         assert_eq!(solution.cost, 0);
@@ -1424,7 +1421,7 @@ fn tree_searches_stop_at_the_depth_limit_only_on_a_simple_path() {
     for (name, solve) in solvers {
         // Within 4 moves, the tail's end is cut off: a deeper search might find more.
         assert_eq!(
-            solve(&graph, &within(4)).status,
+            solve(&graph, &within(4)).status(),
             Status::Limit(Limit::Depth),
             "{name}"
         );
@@ -1432,7 +1429,7 @@ fn tree_searches_stop_at_the_depth_limit_only_on_a_simple_path() {
         // are cut off: proven unsolvable (the depth limit used to be blamed, at any depth,
         // and at 5 for the tail's end, where nothing lies beyond).
         for config in [within(5), within(6), within(40), Config::default()] {
-            assert_eq!(solve(&graph, &config).status, Status::Exhausted, "{name}");
+            assert_eq!(solve(&graph, &config).status(), Status::Exhausted, "{name}");
         }
     }
 }
@@ -1448,9 +1445,12 @@ fn tree_searches_prove_unsolvable_on_a_finite_tree() {
         undirected: false,
         max_step: None,
     };
-    assert_eq!(iddfs(&graph, &Config::default()).status, Status::Exhausted);
     assert_eq!(
-        idastar(&graph, &Config::default()).status,
+        iddfs(&graph, &Config::default()).status(),
+        Status::Exhausted
+    );
+    assert_eq!(
+        idastar(&graph, &Config::default()).status(),
         Status::Exhausted
     );
 }
@@ -1486,8 +1486,8 @@ fn tree_searches_dive_deeper_than_the_thread_stack() {
     // 300,000 levels of recursion would overflow a test thread's 2 MiB stack many times over;
     // the dive moves to new stack segments as it goes.
     let outcome = idastar(&Line { goal: 300_000 }, &Config::default());
-    assert_eq!(outcome.status, Status::Solved);
-    let solution = outcome.solution.unwrap();
+    assert_eq!(outcome.status(), Status::Solved);
+    let solution = outcome.solution().unwrap();
     assert_eq!(solution.len(), 300_000);
     assert_eq!(solution.states.last(), Some(&300_000));
 }
@@ -1608,7 +1608,7 @@ fn both_explorers_stop_at_every_limit_with_that_limit_named() {
     ];
     for (name, run) in explorers {
         let limited = run(&grid, &Config::default().max_states(5_000));
-        assert_eq!(limited.status, Status::Limit(Limit::States), "{name}");
+        assert_eq!(limited.status(), Status::Limit(Limit::States), "{name}");
         // A layer of this grid has at most 3,000 states: the budget is passed by less.
         assert!(limited.stats.stored <= 5_000 + 4 * 3_000, "{name}");
         assert!(!limited.is_complete());
@@ -1616,11 +1616,15 @@ fn both_explorers_stop_at_every_limit_with_that_limit_named() {
             &grid,
             &Config::default().cancel(Arc::new(AtomicBool::new(true))),
         );
-        assert_eq!(cancelled.status, Status::Limit(Limit::Cancelled), "{name}");
+        assert_eq!(
+            cancelled.status(),
+            Status::Limit(Limit::Cancelled),
+            "{name}"
+        );
         let timed = run(&grid, &Config::default().timeout(Duration::ZERO));
-        assert_eq!(timed.status, Status::Limit(Limit::Time), "{name}");
+        assert_eq!(timed.status(), Status::Limit(Limit::Time), "{name}");
         let shallow = run(&grid, &Config::default().max_depth(10));
-        assert_eq!(shallow.status, Status::Limit(Limit::Depth), "{name}");
+        assert_eq!(shallow.status(), Status::Limit(Limit::Depth), "{name}");
         assert_eq!(shallow.layers, Grid::layers(3000)[..=10], "{name}");
     }
 }
@@ -1709,8 +1713,8 @@ fn bfs_indexed_crosses_a_grid_and_stops_at_every_limit() {
     };
     let far = walk((n - 1, n - 1));
     let outcome = bfs_indexed(&far, &Config::default());
-    assert_eq!(outcome.status, Status::Solved);
-    let solution = outcome.solution.unwrap();
+    assert_eq!(outcome.status(), Status::Solved);
+    let solution = outcome.solution().unwrap();
     assert_eq!(solution.len() as u32, 2 * (n - 1));
     for (step, mv) in solution.moves.iter().enumerate() {
         let mut reached = None;
@@ -1722,22 +1726,22 @@ fn bfs_indexed_crosses_a_grid_and_stops_at_every_limit() {
         assert_eq!(reached, Some(solution.states[step + 1]));
     }
     // Every cell, the goal (found last) included.
-    assert_eq!(outcome.stats.stored, u64::from(n * n));
+    assert_eq!(outcome.stats().stored, u64::from(n * n));
     // Off the grid: every cell seen, then "unsolvable".
     let nowhere = walk((n, n));
     let exhausted = bfs_indexed(&nowhere, &Config::default());
-    assert_eq!(exhausted.status, Status::Exhausted);
-    assert_eq!(exhausted.stats.stored, u64::from(n * n));
+    assert_eq!(exhausted.status(), Status::Exhausted);
+    assert_eq!(exhausted.stats().stored, u64::from(n * n));
     let limited = bfs_indexed(&far, &Config::default().max_states(5_000));
-    assert_eq!(limited.status, Status::Limit(Limit::States));
-    assert!(limited.stats.stored <= 5_000 + 4);
+    assert_eq!(limited.status(), Status::Limit(Limit::States));
+    assert!(limited.stats().stored <= 5_000 + 4);
     let flag = Arc::new(AtomicBool::new(true));
     let cancelled = bfs_indexed(&far, &Config::default().cancel(flag));
-    assert_eq!(cancelled.status, Status::Limit(Limit::Cancelled));
+    assert_eq!(cancelled.status(), Status::Limit(Limit::Cancelled));
     let timed = bfs_indexed(&far, &Config::default().timeout(Duration::ZERO));
-    assert_eq!(timed.status, Status::Limit(Limit::Time));
+    assert_eq!(timed.status(), Status::Limit(Limit::Time));
     let shallow = bfs_indexed(&far, &Config::default().max_depth(10));
-    assert_eq!(shallow.status, Status::Limit(Limit::Depth));
+    assert_eq!(shallow.status(), Status::Limit(Limit::Depth));
 }
 
 #[test]
@@ -1762,11 +1766,14 @@ fn parallel_searches_cross_a_large_grid_with_any_threads() {
                 ("par_bfs", par_bfs(&walk, &config)),
             ] {
                 let context = format!("{solver}, threads {threads}");
-                assert_eq!(outcome.status, Status::Solved, "{context}");
+                assert_eq!(outcome.status(), Status::Solved, "{context}");
                 // Every state expanded was stored, and so was the one that ended the search,
                 // in the last batch (which `stored` missed on two threads).
-                assert!(outcome.stats.stored > outcome.stats.expanded, "{context}");
-                let solution = outcome.solution.unwrap();
+                assert!(
+                    outcome.stats().stored > outcome.stats().expanded,
+                    "{context}"
+                );
+                let solution = outcome.solution().unwrap();
                 assert_eq!(solution.len() as u32, goal.0 + goal.1, "{context}");
                 assert_eq!(solution.states.first(), Some(&(0, 0)));
                 assert_eq!(solution.states.last(), Some(&goal));
@@ -1800,8 +1807,8 @@ fn breadth_first_searches_cross_a_grid_of_millions() {
         ("bfs", bfs(&walk, &Config::default())),
         ("bidirectional", bidirectional(&walk, &Config::default())),
     ] {
-        assert_eq!(outcome.status, Status::Solved, "{name}");
-        let solution = outcome.solution.unwrap();
+        assert_eq!(outcome.status(), Status::Solved, "{name}");
+        let solution = outcome.solution().unwrap();
         assert_eq!(solution.len() as u32, 2 * (n - 1), "{name}");
         assert_eq!(solution.states.last(), Some(&walk.goal), "{name}");
         for pair in solution.states.windows(2) {
@@ -1814,7 +1821,7 @@ fn breadth_first_searches_cross_a_grid_of_millions() {
         }
     }
     // bfs held every cell when it reached the far corner, found last.
-    let stored = bfs(&walk, &Config::default()).stats.stored;
+    let stored = bfs(&walk, &Config::default()).stats().stored;
     assert_eq!(stored, u64::from(n * n));
 }
 
@@ -1881,8 +1888,8 @@ fn tree_searches_end_on_free_cycles_and_saturated_bounds() {
         },
     ] {
         let outcome = idastar(&ring, &config);
-        assert_eq!(outcome.status, Status::Exhausted, "cost {}", ring.cost);
-        assert_eq!(iddfs(&ring, &config).status, Status::Exhausted);
+        assert_eq!(outcome.status(), Status::Exhausted, "cost {}", ring.cost);
+        assert_eq!(iddfs(&ring, &config).status(), Status::Exhausted);
     }
     let free = Ring {
         size: 3,
@@ -1890,7 +1897,7 @@ fn tree_searches_end_on_free_cycles_and_saturated_bounds() {
         heuristic: 0,
         goal: Some(2),
     };
-    let solution = idastar(&free, &config).solution.unwrap();
+    let solution = idastar(&free, &config).into_solution().unwrap();
     assert_eq!((solution.len(), solution.cost), (2, 0));
     // An endless line of free moves: the path's length is bounded by max_states.
     struct FreeLine;
@@ -1911,8 +1918,8 @@ fn tree_searches_end_on_free_cycles_and_saturated_bounds() {
         }
     }
     let outcome = idastar(&FreeLine, &Config::default().max_states(1000));
-    assert_eq!(outcome.status, Status::Limit(Limit::States));
-    assert!(outcome.stats.peak_frontier <= 1000);
+    assert_eq!(outcome.status(), Status::Limit(Limit::States));
+    assert!(outcome.stats().peak_frontier <= 1000);
 }
 
 #[test]
@@ -1942,7 +1949,7 @@ fn iddfs_counts_expanded_only_the_states_it_expanded() {
     }
     let grid = Grid(std::cell::Cell::new(0));
     let outcome = iddfs(&grid, &Config::default().max_depth(8));
-    assert_eq!(outcome.stats.expanded, grid.0.get());
+    assert_eq!(outcome.stats().expanded, grid.0.get());
 }
 
 #[test]
@@ -1979,7 +1986,7 @@ fn bidirectional_starts_only_from_real_goals() {
         bidirectional(&Line, &Config::default()),
         par_bidirectional(&Line, &two_threads(&Config::default())),
     ] {
-        assert_eq!(outcome.solution.unwrap().states, [0, 1, 2]);
+        assert_eq!(outcome.solution().unwrap().states, [0, 1, 2]);
     }
 }
 
@@ -2047,7 +2054,7 @@ fn cost_searches_clone_no_move_per_successor() {
     for solve in [ucs::<Square>, astar::<Square>] {
         CLONES.store(0, std::sync::atomic::Ordering::Relaxed);
         let outcome = solve(&Square, &Config::default());
-        assert_eq!(outcome.solution.unwrap().len(), 40);
+        assert_eq!(outcome.solution().unwrap().len(), 40);
         // The path's moves are cloned once each at most.
         assert!(CLONES.load(std::sync::atomic::Ordering::Relaxed) <= 40);
     }
@@ -2079,8 +2086,8 @@ fn bidirectional_proves_exhaustion_at_its_depth_limit_when_a_side_is_closed() {
         (&closed, Status::Exhausted),
         (&open, Status::Limit(Limit::Depth)),
     ] {
-        assert_eq!(bidirectional(graph, &config).status, expected);
-        let parallel = par_bidirectional(graph, &narrow(&config)).status;
+        assert_eq!(bidirectional(graph, &config).status(), expected);
+        let parallel = par_bidirectional(graph, &narrow(&config)).status();
         assert_eq!(parallel, expected);
     }
 }

@@ -10,7 +10,7 @@ use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
-use frontier_search::{Config, Limit, Outcome, Progress, Stats, Status};
+use frontier_search::{Config, Limit, Outcome, Progress, Stats};
 use rayon::prelude::*;
 
 use crate::board::{is_layout, layouts_solvable, solution, Dir, Puzzle, MAX_CELLS};
@@ -517,8 +517,8 @@ impl<'a, E: Eval> Dive<'a, E> {
 /// let puzzle = Puzzle::parse("8 6 7 2 5 4 3 0 1", None, None).unwrap();
 /// let solver = Solver::new(&puzzle, Estimate::Conflict).unwrap();
 /// let outcome = solver.solve(puzzle.start(), &Config::default());
-/// assert_eq!(outcome.status, Status::Solved);
-/// assert_eq!(outcome.solution.unwrap().moves.len(), 31);
+/// assert_eq!(outcome.status(), Status::Solved);
+/// assert_eq!(outcome.into_solution().unwrap().moves.len(), 31);
 /// ```
 #[derive(Clone, Debug)]
 pub struct Solver {
@@ -590,9 +590,7 @@ impl Solver {
             t.shape
         );
         if !layouts_solvable(t.shape, start, t.goal()) {
-            return Outcome {
-                status: Status::Exhausted,
-                solution: None,
+            return Outcome::Exhausted {
                 stats: stats(0, 0, 0),
             };
         }
@@ -618,12 +616,14 @@ impl Solver {
             ),
             Estimate::Pdb(db) => run(t, PdbEval::new(db), board, &watch),
         };
-        let (status, moves, expanded, generated, depth) = result;
-        let solution = moves.map(|moves| solution(t.shape, start, moves));
-        Outcome {
-            status,
-            solution,
-            stats: stats(expanded, generated, depth),
+        let (end, expanded, generated, depth) = result;
+        let stats = stats(expanded, generated, depth);
+        match end {
+            Ok(moves) => Outcome::Solved {
+                solution: solution(t.shape, start, moves),
+                stats,
+            },
+            Err(limit) => Outcome::unsolved(limit, stats),
         }
     }
 
@@ -633,7 +633,9 @@ impl Solver {
     }
 }
 
-type RunResult = (Status, Option<Vec<Dir>>, u64, u64, u32);
+/// How a run ended (the moves found, or the limit that stopped it, `None` once proven
+/// unsolvable), then expansions, successors generated and the depth reached.
+type RunResult = (Result<Vec<Dir>, Option<Limit>>, u64, u64, u32);
 
 /// Iterative deepening on `f = g + h`, sequential or split across threads.
 fn run<E: Eval>(t: &Tables, mut eval: E, board: [u8; MAX_CELLS], watch: &Watch) -> RunResult {
@@ -646,7 +648,7 @@ fn run<E: Eval>(t: &Tables, mut eval: E, board: [u8; MAX_CELLS], watch: &Watch) 
         .unwrap_or(0);
     let h0 = eval.init(t, &board);
     if h0 == 0 {
-        return (Status::Solved, Some(Vec::new()), 0, 0, 0);
+        return (Ok(Vec::new()), 0, 0, 0);
     }
     let (mut expanded, mut generated) = (0u64, 0u64);
     let weight = config.effective_weight();
@@ -672,13 +674,7 @@ fn run<E: Eval>(t: &Tables, mut eval: E, board: [u8; MAX_CELLS], watch: &Watch) 
             .max_depth
             .is_some_and(|max| bound > weigh(weight, max))
         {
-            return (
-                Status::Limit(Limit::Depth),
-                None,
-                expanded,
-                generated,
-                bound,
-            );
+            return (Err(Some(Limit::Depth)), expanded, generated, bound);
         }
         let mut root = Dive::new(t, eval.clone(), board, watch);
         root.bound = bound;
@@ -693,13 +689,7 @@ fn run<E: Eval>(t: &Tables, mut eval: E, board: [u8; MAX_CELLS], watch: &Watch) 
                 depth_cut |= root.depth_cut;
                 deepest = deepest.max(root.deepest);
                 if found {
-                    return (
-                        Status::Solved,
-                        Some(root.path),
-                        expanded,
-                        generated,
-                        depth(bound, deepest),
-                    );
+                    return (Ok(root.path), expanded, generated, depth(bound, deepest));
                 }
                 root.halt.map(Err).unwrap_or(Ok(root.next))
             }
@@ -710,45 +700,28 @@ fn run<E: Eval>(t: &Tables, mut eval: E, board: [u8; MAX_CELLS], watch: &Watch) 
                 depth_cut |= r.depth_cut;
                 deepest = deepest.max(r.deepest);
                 if let Some(path) = r.path {
-                    return (
-                        Status::Solved,
-                        Some(path),
-                        expanded,
-                        generated,
-                        depth(bound, deepest),
-                    );
+                    return (Ok(path), expanded, generated, depth(bound, deepest));
                 }
                 r.halt.map(Err).unwrap_or(Ok(r.next))
             }
         };
         match outcome {
             Err(Halt::Limit(limit)) => {
-                return (
-                    Status::Limit(limit),
-                    None,
-                    expanded,
-                    generated,
-                    depth(bound, deepest),
-                )
+                return (Err(Some(limit)), expanded, generated, depth(bound, deepest))
             }
             // Only workers of an iteration that found the goal stop for `Elsewhere`, and that
             // iteration returns the solution above; treat a stray one as a cancellation.
             Err(Halt::Elsewhere) => {
                 return (
-                    Status::Limit(Limit::Cancelled),
-                    None,
+                    Err(Some(Limit::Cancelled)),
                     expanded,
                     generated,
                     depth(bound, deepest),
                 )
             }
             Ok(u32::MAX) => {
-                let status = if depth_cut {
-                    Status::Limit(Limit::Depth)
-                } else {
-                    Status::Exhausted
-                };
-                return (status, None, expanded, generated, depth(bound, deepest));
+                let limit = depth_cut.then_some(Limit::Depth);
+                return (Err(limit), expanded, generated, depth(bound, deepest));
             }
             Ok(next) => bound = next,
         }

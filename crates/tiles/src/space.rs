@@ -178,8 +178,8 @@ impl Estimate {
 /// let puzzle = Puzzle::parse("1 2 3 4 5 6 0 7 8", None, None).unwrap();
 /// let space = TilesSpace::<u64>::new(&puzzle);
 /// let outcome = bfs(&space, &Config::default());
-/// assert_eq!(outcome.status, Status::Solved);
-/// assert_eq!(outcome.solution.unwrap().moves.len(), 2);
+/// assert_eq!(outcome.status(), Status::Solved);
+/// assert_eq!(outcome.into_solution().unwrap().moves.len(), 2);
 /// ```
 #[derive(Clone, Debug)]
 pub struct TilesSpace<E: Encoding> {
@@ -506,7 +506,7 @@ mod tests {
         let space = TilesSpace::<Wide<256>>::new(&puzzle);
         let a = bfs(&space, &Config::default());
         let b = bidirectional(&space, &Config::default());
-        let (a, b) = (a.solution.unwrap(), b.solution.unwrap());
+        let (a, b) = (a.solution().unwrap(), b.solution().unwrap());
         assert_eq!(a.len(), 6);
         assert_eq!(b.len(), 6);
         assert_eq!(puzzle.replay(&b.moves).unwrap(), puzzle.goal());
@@ -518,10 +518,10 @@ mod tests {
         let space = TilesSpace::<u64>::new(&puzzle);
         let a = bfs(&space, &Config::default());
         let b = bidirectional(&space, &Config::default());
-        assert_eq!(a.status, Status::Solved);
-        assert_eq!(a.solution.as_ref().unwrap().len(), 31);
-        assert_eq!(b.solution.as_ref().unwrap().len(), 31);
-        let moves = &b.solution.unwrap().moves;
+        assert_eq!(a.status(), Status::Solved);
+        assert_eq!(a.solution().as_ref().unwrap().len(), 31);
+        assert_eq!(b.solution().as_ref().unwrap().len(), 31);
+        let moves = &b.solution().unwrap().moves;
         assert_eq!(puzzle.replay(moves).unwrap(), puzzle.goal());
     }
 }

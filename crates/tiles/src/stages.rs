@@ -48,8 +48,8 @@ enum Stop {
 /// start.swap(2, 3);
 /// let puzzle = Puzzle::new(shape, &start, &shape.default_goal()).unwrap();
 /// let outcome = solve_in_stages(&puzzle, &Config::default());
-/// assert_eq!(outcome.status, Status::Solved);
-/// let moves = outcome.solution.unwrap().moves;
+/// assert_eq!(outcome.status(), Status::Solved);
+/// let moves = outcome.into_solution().unwrap().moves;
 /// assert_eq!(puzzle.replay(&moves).unwrap(), puzzle.goal());
 /// ```
 pub fn solve_in_stages(puzzle: &Puzzle, config: &Config) -> Outcome<Vec<u8>, Dir> {
@@ -67,13 +67,14 @@ pub fn solve_in_stages(puzzle: &Puzzle, config: &Config) -> Outcome<Vec<u8>, Dir
         end = work.solve_the_rest(puzzle);
     }
     let too_long = (config.max_depth).is_some_and(|depth| work.moves.len() > depth as usize);
-    let status = match end {
+    // The limit that stopped it, or `None` once proven unsolvable.
+    let end: Result<(), Option<Limit>> = match end {
         // Not the shortest answer, so only a depth limit, not a proof: no answer that short
         // was found.
-        Ok(()) if too_long => Status::Limit(Limit::Depth),
-        Ok(()) => Status::Solved,
-        Err(Stop::Limit(limit)) => Status::Limit(limit),
-        Err(Stop::NoPath) => Status::Exhausted,
+        Ok(()) if too_long => Err(Some(Limit::Depth)),
+        Ok(()) => Ok(()),
+        Err(Stop::Limit(limit)) => Err(Some(limit)),
+        Err(Stop::NoPath) => Err(None),
     };
     let stats = Stats {
         expanded: work.expanded,
@@ -82,11 +83,12 @@ pub fn solve_in_stages(puzzle: &Puzzle, config: &Config) -> Outcome<Vec<u8>, Dir
         peak_frontier: work.peak_stored,
         seconds: work.started.elapsed().as_secs_f64(),
     };
-    let solution = (status == Status::Solved).then(|| solution(shape, puzzle.start(), work.moves));
-    Outcome {
-        status,
-        solution,
-        stats,
+    match end {
+        Ok(()) => Outcome::Solved {
+            solution: solution(shape, puzzle.start(), work.moves),
+            stats,
+        },
+        Err(limit) => Outcome::unsolved(limit, stats),
     }
 }
 
@@ -321,9 +323,9 @@ impl<'a> Work<'a> {
 
     /// Plays the answer of an exact search, or passes on why there is none.
     fn play(&mut self, outcome: Outcome<Vec<u8>, Dir>) -> Result<(), Stop> {
-        self.expanded += outcome.stats.expanded;
-        self.generated += outcome.stats.generated;
-        match (outcome.status, outcome.solution) {
+        self.expanded += outcome.stats().expanded;
+        self.generated += outcome.stats().generated;
+        match (outcome.status(), outcome.solution()) {
             (Status::Solved, Some(solution)) => {
                 for &dir in &solution.moves {
                     self.slide(dir);

@@ -293,9 +293,7 @@ pub fn run(args: Args, ctx: &Context) -> anyhow::Result<ExitCode> {
     let quiet = args.search.quiet;
     if !puzzle.is_solvable() {
         // Parity decides it: no search.
-        let outcome: Outcome<Vec<u8>, Dir> = Outcome {
-            status: Status::Exhausted,
-            solution: None,
+        let outcome: Outcome<Vec<u8>, Dir> = Outcome::Exhausted {
             stats: Stats::default(),
         };
         if !args.search.json {
@@ -308,7 +306,7 @@ pub fn run(args: Args, ctx: &Context) -> anyhow::Result<ExitCode> {
             emit(|out| {
                 writeln!(out, "unsolvable: {why} (decided without searching)")?;
                 if args.search.stats {
-                    writeln!(out, "{}", stats_line(&outcome.stats))?;
+                    writeln!(out, "{}", stats_line(outcome.stats()))?;
                 }
                 Ok(())
             })?;
@@ -375,13 +373,13 @@ pub fn run(args: Args, ctx: &Context) -> anyhow::Result<ExitCode> {
         Some(_) => generic(ctx, search, &puzzle, estimate)?,
     };
     // The time the command took, pattern databases included, as --timeout counts it.
-    outcome.stats.seconds = ctx.seconds();
+    outcome.stats_mut().seconds = ctx.seconds();
     let code = report_solution(ctx, &args, &puzzle, algorithm, &outcome)?;
     // A random board past 5 x 5 is out of reach of any exact search: when one was stopped,
     // point to the answers that come at once. A diagnostic: on a terminal only, and not with
     // --json or --quiet.
     let stopped = matches!(
-        outcome.status,
+        outcome.status(),
         Status::Limit(Limit::Time | Limit::States | Limit::Cancelled)
     );
     if stopped && !quiet && !args.search.json && ctx.stderr_is_terminal {
@@ -453,7 +451,7 @@ fn short_solution(
 ) -> Option<Outcome<Vec<u8>, Dir>> {
     // No pattern database, so no error.
     let (_, outcome) = generic(ctx, &search.short(SHORT), puzzle, Estimate::Zero).ok()?;
-    let further = search.past_short(outcome.status, SHORT);
+    let further = search.past_short(outcome.status(), SHORT);
     (!further).then_some(outcome)
 }
 
@@ -537,19 +535,8 @@ fn encoded<E: Encoding>(
     let space = TilesSpace::<E>::new(puzzle).with_estimate(estimate)?;
     let (algo, outcome) = solve(&space);
     let n = puzzle.shape().cells();
-    let solution = outcome.solution.map(|s| frontier_search::Solution {
-        moves: s.moves,
-        states: s.states.iter().map(|e| e.decode(n)).collect(),
-        cost: s.cost,
-    });
-    Ok((
-        algo.name(),
-        Outcome {
-            status: outcome.status,
-            solution,
-            stats: outcome.stats,
-        },
-    ))
+    let outcome = outcome.map(|e| e.decode(n), |mv| mv);
+    Ok((algo.name(), outcome))
 }
 
 /// Explores the puzzle.
