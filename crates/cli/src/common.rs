@@ -11,9 +11,8 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use frontier_search::{
-    astar, bfs, bfs_indexed, bidirectional, bytes_per_state, dfs, idastar, iddfs, par_bfs,
-    par_bidirectional, par_explore, ucs, Config, Exploration, Indexed, Limit, Outcome, Progress,
-    Reversible, Solution, Space, Stats, Status, MAX_WEIGHT,
+    bytes_per_state, explore, Algorithm, Config, Exploration, Limit, Outcome, Progress, Reversible,
+    Solution, Space, Stats, Status, MAX_WEIGHT,
 };
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde_json::{json, Value};
@@ -147,22 +146,27 @@ pub enum Algo {
 }
 
 impl Algo {
+    /// The engine's solver of that name.
+    pub fn algorithm(self) -> Algorithm {
+        match self {
+            Algo::Dfs => Algorithm::Dfs,
+            Algo::Bfs => Algorithm::Bfs,
+            Algo::Iddfs => Algorithm::Iddfs,
+            Algo::Ucs => Algorithm::Ucs,
+            Algo::Astar => Algorithm::Astar,
+            Algo::Idastar => Algorithm::Idastar,
+            Algo::Bidirectional => Algorithm::Bidirectional,
+        }
+    }
+
     /// Whether it ranks states by a heuristic, and so takes `--weight`.
     pub fn is_informed(self) -> bool {
-        matches!(self, Algo::Astar | Algo::Idastar)
+        self.algorithm().is_informed()
     }
 
     /// The name used on the command line and in JSON.
     pub fn name(self) -> &'static str {
-        match self {
-            Algo::Dfs => "dfs",
-            Algo::Bfs => "bfs",
-            Algo::Iddfs => "iddfs",
-            Algo::Ucs => "ucs",
-            Algo::Astar => "astar",
-            Algo::Idastar => "idastar",
-            Algo::Bidirectional => "bidirectional",
-        }
+        self.algorithm().name()
     }
 }
 
@@ -661,46 +665,14 @@ impl SearchArgs {
     {
         let algo = self.algo.unwrap_or(default);
         let mut config = self.config::<P::State, P::Move>(ctx);
-        if matches!(algo, Algo::Iddfs | Algo::Idastar) && self.max_states.is_none() {
+        if algo.algorithm().is_tree_search() && self.max_states.is_none() {
             // The tree searches hold a path, not a store: budget its levels.
             config.max_states = Some(Self::memory_budget() / PATH_LEVEL_BYTES);
         }
-        let mut outcome = match algo {
-            Algo::Dfs => dfs(space, &config),
-            Algo::Bfs if config.threads > 1 => par_bfs(space, &config),
-            Algo::Bfs => bfs(space, &config),
-            Algo::Iddfs => iddfs(space, &config),
-            Algo::Ucs => ucs(space, &config),
-            Algo::Astar => astar(space, &config),
-            Algo::Idastar => idastar(space, &config),
-            Algo::Bidirectional if config.threads > 1 => par_bidirectional(space, &config),
-            Algo::Bidirectional => bidirectional(space, &config),
-        };
+        let mut outcome = frontier_search::solve(space, algo.algorithm(), &config);
         ctx.clear_progress();
         outcome.stats_mut().seconds = ctx.seconds();
         (algo, outcome)
-    }
-
-    /// [`SearchArgs::solve`] for a space with a perfect index: `--algo bfs` on one thread keeps
-    /// a bit per index instead of a hash table ([`bfs_indexed`]).
-    pub fn solve_indexed<P>(
-        &self,
-        ctx: &Context,
-        space: &P,
-        default: Algo,
-    ) -> (Algo, Outcome<P::State, P::Move>)
-    where
-        P: Indexed + Reversible + Sync,
-        P::State: Hash + Eq + Send + Sync,
-        P::Move: Send + Sync,
-    {
-        if self.algo.unwrap_or(default) != Algo::Bfs || self.worker_threads() > 1 {
-            return self.solve(ctx, space, default);
-        }
-        let mut outcome = bfs_indexed(space, &self.config::<P::State, P::Move>(ctx));
-        ctx.clear_progress();
-        outcome.stats_mut().seconds = ctx.seconds();
-        (Algo::Bfs, outcome)
     }
 
     /// Counts the states reachable from `space`'s start, layer by layer.
@@ -709,19 +681,7 @@ impl SearchArgs {
         P: Space + Sync,
         P::State: Hash + Eq + Send + Sync,
     {
-        self.explore_with(ctx, space, par_explore)
-    }
-
-    /// [`SearchArgs::explore`] by `explorer`: [`par_explore`], or
-    /// [`par_explore_indexed`](frontier_search::par_explore_indexed) for a space with a perfect
-    /// index (a bit per state seen).
-    pub fn explore_with<P: Space>(
-        &self,
-        ctx: &Context,
-        space: &P,
-        explorer: impl FnOnce(&P, &Config) -> Exploration,
-    ) -> Exploration {
-        let mut exploration = explorer(space, &self.config::<P::State, ()>(ctx));
+        let mut exploration = explore(space, &self.config::<P::State, ()>(ctx));
         ctx.clear_progress();
         exploration.stats.seconds = ctx.seconds();
         exploration
@@ -1057,11 +1017,9 @@ pub fn report<S, M>(
                         )?;
                     }
                 }
-                Outcome::Exhausted { stats } => writeln!(
-                    out,
-                    "{}",
-                    unsolvable_message(algorithm, args, stats)
-                )?,
+                Outcome::Exhausted { stats } => {
+                    writeln!(out, "{}", unsolvable_message(algorithm, args, stats))?
+                }
                 Outcome::Stopped { limit, stats } => {
                     writeln!(
                         out,

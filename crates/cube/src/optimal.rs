@@ -12,7 +12,7 @@ use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicU8, AtomicUsize, Ordering};
 use std::sync::{Mutex, OnceLock};
 
-use frontier_search::{prefetch, Config, Limit, Outcome, Solution, Stats, Status};
+use frontier_search::{prefetch, Config, Limit, Outcome, Solution, Stats, Status, Watch};
 use rayon::prelude::*;
 
 use crate::cache::{self, CacheReport, TableKind};
@@ -23,9 +23,9 @@ use crate::heuristic::{
     flip, move_table, set_flip, set_slice, set_twist, slice, twist, FLIPS, SLICES, TWISTS,
 };
 use crate::huge::HugeTable;
+use crate::lock;
 use crate::moves::{Metric, Move};
 use crate::symmetry::{moves_seen, view, views_turning};
-use crate::watch::{self, lock, Watch};
 
 /// How many of the 48 symmetries keep the U-D axis (the view of a U turn is a U or D turn).
 const UD_SYMMETRIES: usize = 16;
@@ -585,10 +585,9 @@ impl Optimal {
             solver: self,
             cube,
             config,
-            watch: Watch::new(),
+            watch: Watch::new(config),
             found: Mutex::new(None),
             done: AtomicBool::new(false),
-            stopped: Mutex::new(None),
             bound: AtomicUsize::new(0),
         };
         let mut counts = (0, 0);
@@ -601,8 +600,8 @@ impl Optimal {
         while status != Status::Solved && bound <= longest {
             // Between two bounds too, so that a limit already hit never waits for the next
             // check: a timeout of 0 stops before any search.
-            if shared.stop_at(shared.watch.limit_hit(config)) {
-                status = Status::Limit(lock(&shared.stopped).unwrap_or(Limit::Time));
+            if shared.stop_at(shared.watch.limit()) {
+                status = Status::Limit(shared.watch.stopped().unwrap_or(Limit::Time));
                 break;
             }
             shared.bound.store(bound, Ordering::Relaxed);
@@ -611,7 +610,7 @@ impl Optimal {
             counts.1 += generated;
             if lock(&shared.found).is_some() {
                 status = Status::Solved;
-            } else if let Some(limit) = *lock(&shared.stopped) {
+            } else if let Some(limit) = shared.watch.stopped() {
                 status = Status::Limit(limit);
                 break;
             }
@@ -622,7 +621,7 @@ impl Optimal {
             generated: counts.1,
             stored: 0,
             peak_frontier: shared.bound.load(Ordering::Relaxed) as u64,
-            seconds: shared.watch.started.elapsed().as_secs_f64(),
+            seconds: shared.watch.seconds(),
         };
         let found = lock(&shared.found).take();
         match (status, found) {
@@ -651,13 +650,13 @@ struct Shared<'a> {
     /// The cube to solve.
     cube: Cube,
     config: &'a Config,
-    watch: Watch,
+    /// The limits, the clock and the progress reports; it keeps the limit that stopped the
+    /// search, if one did.
+    watch: Watch<'a>,
     /// The solution found, if any: any solution within the current bound is a shortest one.
     found: Mutex<Option<Vec<Move>>>,
     /// Whether the workers must end: a solution was found or a limit was hit.
     done: AtomicBool,
-    /// The limit that stopped the search, if one did.
-    stopped: Mutex<Option<Limit>>,
     /// The bound being searched.
     bound: AtomicUsize,
 }
@@ -668,7 +667,7 @@ impl Shared<'_> {
         let Some(limit) = limit else {
             return false;
         };
-        lock(&self.stopped).get_or_insert(limit);
+        self.watch.stop(limit);
         self.done.store(true, Ordering::Relaxed);
         true
     }
@@ -717,7 +716,7 @@ impl Shared<'_> {
             first[0] = work();
         });
         self.done.store(
-            lock(&self.stopped).is_some() || lock(&self.found).is_some(),
+            self.watch.stopped().is_some() || lock(&self.found).is_some(),
             Ordering::Relaxed,
         );
         counts
@@ -849,15 +848,16 @@ impl Worker<'_> {
     /// reports progress. Returns whether the search must end.
     #[inline]
     fn count(&mut self) -> bool {
-        if !watch::due(&mut self.expanded) {
+        self.expanded += 1;
+        if !Watch::due(self.expanded) {
             return false;
         }
         let shared = self.shared;
         if shared.done.load(Ordering::Relaxed) {
             return true;
         }
-        let bound = shared.bound.load(Ordering::Relaxed);
-        shared.stop_at(shared.watch.checkpoint(shared.config, bound))
+        let bound = shared.bound.load(Ordering::Relaxed) as u64;
+        shared.stop_at(shared.watch.checkpoint(Watch::CHECK_EVERY, bound))
     }
 }
 

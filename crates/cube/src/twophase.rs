@@ -4,7 +4,7 @@ use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Mutex, OnceLock};
 
-use frontier_search::{Config, Limit, Outcome, Solution, Stats};
+use frontier_search::{Config, Limit, Outcome, Solution, Stats, Watch};
 
 use crate::cache::{self, CacheReport, TableKind};
 use crate::cube::Cube;
@@ -14,9 +14,9 @@ use crate::heuristic::{
     corner_perm, flip, move_table, perm_rank, perm_unrank, product_distances, set_corner_perm,
     set_flip, set_slice, set_twist, slice, twist, Heuristic, CORNER_PERMS, FLIPS, SLICES, TWISTS,
 };
+use crate::lock;
 use crate::moves::{Metric, Move};
 use crate::symmetry::{moves_seen, view, views_turning};
-use crate::watch::{self, lock, Watch};
 
 /// Permutations of the eight U and D layer edges.
 const EDGE8_PERMS: usize = 40320;
@@ -238,8 +238,9 @@ fn axes() -> [(usize, [Move; 18]); 2] {
 /// What the workers of one solve share: the best solution, the limits' verdict, the counts.
 struct Shared<'a> {
     tables: &'a TwoPhase,
-    config: &'a Config,
-    watch: Watch,
+    /// The limits, the clock and the progress reports; it keeps the limit that stopped the
+    /// search, if one did: every worker then ends.
+    watch: Watch<'a>,
     /// The cube and its six variants; a worker takes every `threads`-th variant.
     variants: [Variant; 6],
     /// The best solution found (moves of the real cube), and one more than the longest
@@ -247,8 +248,6 @@ struct Shared<'a> {
     best: Mutex<Option<Vec<Move>>>,
     best_len: AtomicUsize,
     target: usize,
-    /// The limit that stopped the search, if one did: every worker then ends.
-    stopped: Mutex<Option<Limit>>,
     /// The longest phase 1 searched so far.
     phase1_len: AtomicUsize,
 }
@@ -386,23 +385,18 @@ impl TwoPhase {
             .map_or(LONGEST, |d| (d as usize).min(LONGEST));
         let shared = Shared {
             tables: self,
-            config,
-            watch: Watch::new(),
+            watch: Watch::new(config),
             variants: Variant::all(cube, self),
             best: Mutex::new(cube.is_solved().then(Vec::new)),
             best_len: AtomicUsize::new(longest + 1),
             target: target.min(longest),
-            stopped: Mutex::new(None),
             phase1_len: AtomicUsize::new(0),
         };
         let threads = config.threads.clamp(1, shared.variants.len());
         let mut counts = vec![(0, 0); threads];
         // A limit hit before the search starts (a zero timeout) stops it with nothing found,
         // as it stops every other solver.
-        let at_once = shared.watch.limit_hit(config);
-        if let Some(limit) = at_once {
-            *lock(&shared.stopped) = Some(limit);
-        }
+        let at_once = shared.watch.limit();
         if !cube.is_solved() && at_once.is_none() {
             std::thread::scope(|scope| {
                 let shared = &shared;
@@ -413,14 +407,14 @@ impl TwoPhase {
                 first[0] = Search::new(shared).run(0, threads);
             });
         }
-        let stopped = *lock(&shared.stopped);
+        let stopped = shared.watch.stopped();
         let best = lock(&shared.best).take();
         let stats = Stats {
             expanded: counts.iter().map(|c| c.0).sum(),
             generated: counts.iter().map(|c| c.1).sum(),
             stored: 0,
             peak_frontier: shared.phase1_len.load(Ordering::Relaxed) as u64,
-            seconds: shared.watch.started.elapsed().as_secs_f64(),
+            seconds: shared.watch.seconds(),
         };
         match (best, stopped) {
             (_, Some(Limit::Cancelled)) => Outcome::Stopped {
@@ -496,7 +490,7 @@ impl<'a> Search<'a> {
 
     /// Ends the whole search at a limit.
     fn stop(&mut self, limit: Limit) -> Stop {
-        lock(&self.shared.stopped).get_or_insert(limit);
+        self.shared.watch.stop(limit);
         self.halted = true;
         true
     }
@@ -505,16 +499,20 @@ impl<'a> Search<'a> {
     /// extra nodes, and reports progress. Returns whether this worker must end (`halted`).
     #[inline]
     fn count(&mut self) -> Stop {
-        if !watch::due(&mut self.expanded) {
+        self.expanded += 1;
+        if !Watch::due(self.expanded) {
             return false;
         }
         let shared = self.shared;
-        if lock(&shared.stopped).is_some() {
+        if shared.watch.stopped().is_some() {
             self.halted = true;
             return true;
         }
         let phase1_len = shared.phase1_len.load(Ordering::Relaxed);
-        if let Some(limit) = shared.watch.checkpoint(shared.config, phase1_len) {
+        if let Some(limit) = shared
+            .watch
+            .checkpoint(Watch::CHECK_EVERY, phase1_len as u64)
+        {
             return self.stop(limit);
         }
         // A solution within the target was found: this worker searches its extra nodes.

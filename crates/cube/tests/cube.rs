@@ -6,8 +6,7 @@ use frontier_cube::{
     CubeSpace, CubieCube, Face, Facelets, Heuristic, Metric, Move, Notation, SymmetricCubeSpace,
 };
 use frontier_search::{
-    bfs, bidirectional, explore, idastar, iddfs, par_bidirectional, Config, Outcome, Reversible,
-    Space, Status,
+    bfs, bidirectional, explore, idastar, iddfs, Config, Outcome, Reversible, Space, Status,
 };
 use proptest::prelude::*;
 
@@ -361,7 +360,7 @@ fn searching_classes_of_cubes_finds_shortest_solutions() {
         let classes = SymmetricCubeSpace::new(cube, metric);
         let mut outcomes = vec![
             bidirectional(&classes, &Config::default()),
-            par_bidirectional(&classes, &Config::default().threads(2)),
+            bidirectional(&classes, &Config::default().threads(2)),
         ];
         if shortest <= 5 {
             // One-sided BFS from the scramble gains little from classes: keep it short.

@@ -9,7 +9,7 @@ use crate::space::{Cost, Space};
 pub enum Limit {
     /// `max_depth`: no solution within that many moves, and states lie beyond the limit. The
     /// solvers with a seen-set look at the neighbours of the states the limit kept them from
-    /// expanding: when none is new they report [`Status::Exhausted`] instead (`dfs` may still
+    /// expanding: when none is new they report [`Outcome::Exhausted`] instead (`dfs` may still
     /// say `Depth` when it reached a state by a longer path first and left it at the limit).
     /// The tree searches (`iddfs`, `idastar`) report `Exhausted` when the limit kept no path
     /// that visits each state once from going on to a state it has not visited.

@@ -22,7 +22,7 @@ use crate::space::{Cost, Space};
 /// in its length (the seed cube's method). Each iteration searches one move deeper.
 ///
 /// Without a solution it still ends on a finite space, cycles or not: once an iteration cuts off
-/// no path that visits each state once, no goal is reachable ([`Status::Exhausted`]). Its tree
+/// no path that visits each state once, no goal is reachable ([`Outcome::Exhausted`]). Its tree
 /// grows exponentially with the depth, so that proof comes in reach on small spaces only.
 /// It stores no states: `max_states` bounds the length of the path it holds.
 pub fn iddfs<P>(space: &P, config: &Config) -> Outcome<P::State, P::Move>

@@ -1,18 +1,21 @@
 //! Every solver against independent oracles on random small graphs, and every limit.
 
-use std::cell::Cell;
 use std::collections::VecDeque;
-use std::rc::Rc;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
 use frontier_search::{
-    astar, bfs, bfs_indexed, bidirectional, dfs, explore, explore_indexed, idastar, iddfs, par_bfs,
-    par_bidirectional, par_explore, par_explore_indexed, ucs, Config, Cost, Indexed, Limit,
-    Outcome, Reversible, Space, Status, MAX_WEIGHT, PARALLEL_FROM,
+    astar, bfs, bidirectional, dfs, explore, idastar, iddfs, ucs, Config, Cost, Limit, Outcome,
+    Reversible, Space, Status, MAX_WEIGHT,
 };
 use proptest::prelude::*;
+
+mod common;
+use common::{Indexed, Rank};
+
+/// [`Config::parallel_from`]'s default: layers this narrow stay on one thread.
+const DEFAULT_PARALLEL_FROM: usize = 1 << 15;
 
 /// A directed graph with weighted edges; states are node numbers, moves are edge numbers.
 #[derive(Clone, Debug)]
@@ -93,12 +96,12 @@ impl Space for Graph {
 }
 
 /// A node's number is a perfect index, for [`explore_indexed`].
-impl Indexed for Graph {
-    fn index_bound(&self) -> u64 {
+impl Rank for Graph {
+    fn bound(&self) -> u64 {
         u64::from(self.nodes)
     }
 
-    fn index(&self, node: &u32) -> u64 {
+    fn rank(&self, node: &u32) -> u64 {
         u64::from(*node)
     }
 }
@@ -283,13 +286,13 @@ proptest! {
         let bounded = Config::default().max_depth(shortest.map_or(6, |l| l as u32 + 2));
         for (name, outcome) in [
             ("bfs", bfs(&graph, &config)),
-            ("par_bfs", par_bfs(&graph, &two_threads(&config))),
-            ("par_bfs, narrow layers", par_bfs(&graph, &narrow(&config))),
-            ("par_bfs, handed over", par_bfs(&graph, &handed_over(&config))),
-            ("bfs_indexed", bfs_indexed(&graph, &config)),
+            ("par_bfs", bfs(&graph, &two_threads(&config))),
+            ("par_bfs, narrow layers", bfs(&graph, &narrow(&config))),
+            ("par_bfs, handed over", bfs(&graph, &handed_over(&config))),
+            ("bfs_indexed", bfs(&Indexed(&graph), &config)),
             ("bidirectional", bidirectional(&graph, &config)),
-            ("par_bidirectional", par_bidirectional(&graph, &two_threads(&config))),
-            ("par_bidirectional, narrow layers", par_bidirectional(&graph, &narrow(&config))),
+            ("par_bidirectional", bidirectional(&graph, &two_threads(&config))),
+            ("par_bidirectional, narrow layers", bidirectional(&graph, &narrow(&config))),
             ("iddfs", iddfs(&graph, &bounded)),
         ] {
             match shortest {
@@ -479,9 +482,9 @@ proptest! {
         let config = Config::default().max_depth(limit);
         for (name, outcome) in [
             ("bfs", bfs(&graph, &config)),
-            ("bfs_indexed", bfs_indexed(&graph, &config)),
-            ("par_bfs", par_bfs(&graph, &two_threads(&config))),
-            ("par_bfs, handed over", par_bfs(&graph, &handed_over(&config))),
+            ("bfs_indexed", bfs(&Indexed(&graph), &config)),
+            ("par_bfs", bfs(&graph, &two_threads(&config))),
+            ("par_bfs, handed over", bfs(&graph, &handed_over(&config))),
             ("ucs", ucs(&graph, &config)),
             ("astar", astar(&graph, &config)),
         ] {
@@ -540,9 +543,9 @@ proptest! {
         let expected = reachable(&graph);
         for (name, outcome) in [
             ("bfs", bfs(&graph, &Config::default())),
-            ("par_bfs", par_bfs(&graph, &two_threads(&Config::default()))),
-            ("par_bfs, narrow layers", par_bfs(&graph, &narrow(&Config::default()))),
-            ("par_bfs, handed over", par_bfs(&graph, &handed_over(&Config::default()))),
+            ("par_bfs", bfs(&graph, &two_threads(&Config::default()))),
+            ("par_bfs, narrow layers", bfs(&graph, &narrow(&Config::default()))),
+            ("par_bfs, handed over", bfs(&graph, &handed_over(&Config::default()))),
             ("dfs", dfs(&graph, &Config::default())),
             ("ucs", ucs(&graph, &Config::default())),
             ("astar", astar(&graph, &Config::default())),
@@ -552,7 +555,7 @@ proptest! {
         }
         prop_assert_eq!(bidirectional(&graph, &Config::default()).status(), Status::Exhausted);
         for config in [two_threads(&Config::default()), narrow(&Config::default())] {
-            prop_assert_eq!(par_bidirectional(&graph, &config).status(), Status::Exhausted);
+            prop_assert_eq!(bidirectional(&graph, &config).status(), Status::Exhausted);
         }
     }
 
@@ -560,7 +563,7 @@ proptest! {
     fn explore_layers_are_the_bfs_distances(
         mut graph in graphs(),
         threads in 1usize..3,
-        parallel_from in prop_oneof![Just(0usize), Just(PARALLEL_FROM)],
+        parallel_from in prop_oneof![Just(0usize), Just(DEFAULT_PARALLEL_FROM)],
         undirected in any::<bool>(),
     ) {
         if undirected {
@@ -573,7 +576,7 @@ proptest! {
         let deepest = expected.len() - 1;
         let config = Config::default().threads(threads).parallel_from(parallel_from);
         let serial = explore(&graph, &config);
-        for exploration in [par_explore(&graph, &config), serial] {
+        for exploration in [explore(&graph, &config), serial] {
             prop_assert_eq!(&exploration.layers, &expected);
             prop_assert!(exploration.is_complete());
             prop_assert_eq!(exploration.states(), reachable(&graph));
@@ -593,8 +596,8 @@ proptest! {
         }
 
         // With a perfect index: every state a bit, three layers of states held.
-        let serial = explore_indexed(&graph, &config);
-        for indexed in [par_explore_indexed(&graph, &config), serial] {
+        let serial = explore(&Indexed(&graph), &config);
+        for indexed in [explore(&Indexed(&graph), &config), serial] {
             prop_assert_eq!(&indexed.layers, &expected);
             prop_assert!(indexed.is_complete());
             let widest_three = expected.windows(3).map(|w| w.iter().sum()).max();
@@ -605,7 +608,7 @@ proptest! {
         let cut = deepest.saturating_sub(1) as u32;
         for partial in [
             explore(&graph, &Config::default().max_depth(cut)),
-            explore_indexed(&graph, &Config::default().max_depth(cut)),
+            explore(&Indexed(&graph), &Config::default().max_depth(cut)),
         ] {
             prop_assert_eq!(&partial.layers[..], &expected[..=cut as usize]);
             prop_assert_eq!(partial.is_complete(), deepest <= cut as usize);
@@ -617,14 +620,14 @@ proptest! {
         let branching = graph.edges.len() as u64;
         for (name, outcome) in [
             ("bfs", bfs(&graph, &Config::default().max_states(max))),
-            ("par_bfs", par_bfs(&graph, &two_threads(&Config::default().max_states(max)))),
-            ("par_bfs, narrow layers", par_bfs(&graph, &narrow(&Config::default().max_states(max)))),
-            ("par_bfs, handed over", par_bfs(&graph, &handed_over(&Config::default().max_states(max)))),
+            ("par_bfs", bfs(&graph, &two_threads(&Config::default().max_states(max)))),
+            ("par_bfs, narrow layers", bfs(&graph, &narrow(&Config::default().max_states(max)))),
+            ("par_bfs, handed over", bfs(&graph, &handed_over(&Config::default().max_states(max)))),
             ("dfs", dfs(&graph, &Config::default().max_states(max))),
             ("ucs", ucs(&graph, &Config::default().max_states(max))),
             ("bidirectional", bidirectional(&graph, &Config::default().max_states(max))),
-            ("par_bidirectional", par_bidirectional(&graph, &two_threads(&Config::default().max_states(max)))),
-            ("par_bidirectional, narrow layers", par_bidirectional(&graph, &narrow(&Config::default().max_states(max)))),
+            ("par_bidirectional", bidirectional(&graph, &two_threads(&Config::default().max_states(max)))),
+            ("par_bidirectional, narrow layers", bidirectional(&graph, &narrow(&Config::default().max_states(max)))),
         ] {
             // A store is checked after each expansion, so it may pass the budget by one
             // expansion's successors (plus the goals, for the backward search) and no more.
@@ -697,7 +700,7 @@ fn explore_counts_the_last_layer_it_looks_past_as_expanded() {
     // left out of `expanded` (7 expanded, 30 generated; helper-26).
     for threads in [1, 2] {
         let config = Config::default().max_depth(3).threads(threads);
-        let exploration = par_explore(&BinaryTree, &config);
+        let exploration = explore(&BinaryTree, &config);
         assert_eq!(exploration.layers, [1, 2, 4, 8]);
         assert_eq!(exploration.status(), Status::Limit(Limit::Depth));
         let stats = &exploration.stats;
@@ -710,52 +713,53 @@ fn explore_counts_the_last_layer_it_looks_past_as_expanded() {
 }
 
 #[test]
-fn explore_takes_a_space_that_cannot_be_shared_between_threads() {
-    // A 20 x 20 torus whose steps add one to either coordinate, counting its expansions through
-    // an `Rc<Cell>`: the space is neither `Send` nor `Sync`. `explore` used to ask for both
-    // (it ran in a rayon pool even on one thread); `par_explore` is the one that shares.
-    struct Torus(Rc<Cell<u64>>);
+fn explore_counts_states_that_are_not_copy_once_each_by_every_strategy() {
+    // A 20 x 20 torus whose steps add one to either coordinate, its cells held as vectors (not
+    // `Copy`: each successor is a fresh value the explorer must keep or drop), counting its
+    // expansions through an atomic, shared by the workers of a parallel exploration. Every
+    // strategy (hash table or bits, one thread or two) must count each cell once and expand
+    // it once.
+    struct Torus(AtomicU64);
     impl Space for Torus {
-        type State = (u8, u8);
+        type State = Vec<u8>;
         type Move = u8;
-        fn start(&self) -> (u8, u8) {
-            (0, 0)
+        fn start(&self) -> Vec<u8> {
+            vec![0, 0]
         }
-        fn is_goal(&self, _: &(u8, u8)) -> bool {
+        fn is_goal(&self, _: &Vec<u8>) -> bool {
             false
         }
-        fn successors(
-            &self,
-            &(x, y): &(u8, u8),
-            _: Option<&u8>,
-            mut out: impl FnMut(u8, (u8, u8)),
-        ) {
-            self.0.set(self.0.get() + 1);
-            out(0, ((x + 1) % 20, y));
-            out(1, (x, (y + 1) % 20));
+        fn successors(&self, cell: &Vec<u8>, _: Option<&u8>, mut out: impl FnMut(u8, Vec<u8>)) {
+            self.0.fetch_add(1, Ordering::Relaxed);
+            out(0, vec![(cell[0] + 1) % 20, cell[1]]);
+            out(1, vec![cell[0], (cell[1] + 1) % 20]);
         }
     }
-    impl Indexed for Torus {
-        fn index_bound(&self) -> u64 {
+    impl Rank for Torus {
+        fn bound(&self) -> u64 {
             400
         }
-        fn index(&self, &(x, y): &(u8, u8)) -> u64 {
-            u64::from(x) * 20 + u64::from(y)
+        fn rank(&self, cell: &Vec<u8>) -> u64 {
+            u64::from(cell[0]) * 20 + u64::from(cell[1])
         }
     }
     // Cell (x, y) lies x + y steps away: d + 1 cells at d < 20, then 39 - d.
     let expected: Vec<u64> = (0..39u64).map(|d| 20 - d.abs_diff(19)).collect();
-    let torus = Torus(Rc::new(Cell::new(0)));
-    // The thread count is for `par_explore`; these run on the calling thread.
-    let config = Config::default().threads(2);
-    for exploration in [explore(&torus, &config), explore_indexed(&torus, &config)] {
+    let torus = Torus(AtomicU64::new(0));
+    let explorations = [
+        explore(&torus, &Config::default()),
+        explore(&torus, &two_threads(&Config::default())),
+        explore(&Indexed(&torus), &Config::default()),
+        explore(&Indexed(&torus), &two_threads(&Config::default())),
+    ];
+    for exploration in &explorations {
         assert_eq!(exploration.layers, expected);
         assert!(exploration.is_complete());
         assert_eq!(exploration.stats.expanded, 400);
     }
     assert_eq!(
-        torus.0.get(),
-        800,
+        torus.0.load(Ordering::Relaxed),
+        1600,
         "each exploration expands each cell once"
     );
 }
@@ -767,7 +771,7 @@ fn two_threads(config: &Config) -> Config {
     config.clone().threads(2).parallel_from(0)
 }
 
-/// The parallel searches on two threads with the default [`PARALLEL_FROM`]: the layers of the
+/// The parallel searches on two threads with the default [`DEFAULT_PARALLEL_FROM`]: the layers of the
 /// small spaces tested here are expanded on one thread.
 fn narrow(config: &Config) -> Config {
     config.clone().threads(2)
@@ -788,7 +792,7 @@ fn both_bidirectional_searches_store_every_goal_when_the_start_is_one() {
         ("bidirectional", bidirectional(&graph, &Config::default())),
         (
             "par_bidirectional",
-            par_bidirectional(&graph, &two_threads(&Config::default())),
+            bidirectional(&graph, &two_threads(&Config::default())),
         ),
     ] {
         assert_eq!(outcome.status(), Status::Solved, "{name}");
@@ -813,16 +817,14 @@ const SOLVERS: [(&str, Solver); 11] = [
     ("idastar", idastar),
     ("bidirectional", bidirectional),
     ("par_bidirectional", |space, config| {
-        par_bidirectional(space, &two_threads(config))
+        bidirectional(space, &two_threads(config))
     }),
-    ("par_bfs", |space, config| {
-        par_bfs(space, &two_threads(config))
-    }),
+    ("par_bfs", |space, config| bfs(space, &two_threads(config))),
     ("par_bidirectional, narrow layers", |space, config| {
-        par_bidirectional(space, &narrow(config))
+        bidirectional(space, &narrow(config))
     }),
     ("par_bfs, narrow layers", |space, config| {
-        par_bfs(space, &narrow(config))
+        bfs(space, &narrow(config))
     }),
 ];
 
@@ -1243,14 +1245,14 @@ fn limits_and_progress_come_on_time_however_slow_the_space() {
         ("astar", |s, c| astar(s, c).status()),
         ("idastar", |s, c| idastar(s, c).status()),
         ("bidirectional", |s, c| bidirectional(s, c).status()),
-        ("par_bfs", |s, c| par_bfs(s, &two_threads(c)).status()),
+        ("par_bfs", |s, c| bfs(s, &two_threads(c)).status()),
         ("par_bidirectional", |s, c| {
-            par_bidirectional(s, &two_threads(c)).status()
+            bidirectional(s, &two_threads(c)).status()
         }),
         ("explore", |s, c| explore(s, c).status()),
         // Expanded in batches by two threads: a batch of slow states kept the limit waiting.
         ("explore, two threads", |s, c| {
-            par_explore(s, &two_threads(c)).status()
+            explore(s, &two_threads(c)).status()
         }),
     ];
     for (name, solve) in solvers {
@@ -1264,7 +1266,7 @@ fn limits_and_progress_come_on_time_however_slow_the_space() {
     // took the 4,096 states of layer 12 in one (4 s on two threads).
     let started = std::time::Instant::now();
     let sudden = SlowTree { slow_from: 12 };
-    let status = par_explore(&sudden, &two_threads(&timeout())).status();
+    let status = explore(&sudden, &two_threads(&timeout())).status();
     let seconds = started.elapsed().as_secs_f64();
     assert_eq!(status, Status::Limit(Limit::Time));
     assert!(seconds < 2.0, "explore stopped after {seconds:.2} s");
@@ -1317,7 +1319,7 @@ fn explore_weighs_as_it_goes_and_stops_on_time() {
             .timeout(Duration::from_millis(100))
             .threads(threads);
         let started = std::time::Instant::now();
-        let exploration = par_explore(&HeavyWeights, &config);
+        let exploration = explore(&HeavyWeights, &config);
         let seconds = started.elapsed().as_secs_f64();
         assert_eq!(exploration.status(), Status::Limit(Limit::Time));
         assert!(
@@ -1360,7 +1362,7 @@ fn a_start_that_is_a_goal_needs_no_moves() {
     for (name, outcome) in [
         ("dfs", dfs(&graph, &Config::default())),
         ("bfs", bfs(&graph, &Config::default())),
-        ("bfs_indexed", bfs_indexed(&graph, &Config::default())),
+        ("bfs_indexed", bfs(&Indexed(&graph), &Config::default())),
         ("iddfs", iddfs(&graph, &Config::default())),
         ("ucs", ucs(&graph, &Config::default())),
         ("astar", astar(&graph, &Config::default())),
@@ -1368,17 +1370,14 @@ fn a_start_that_is_a_goal_needs_no_moves() {
         ("bidirectional", bidirectional(&graph, &Config::default())),
         (
             "par_bidirectional",
-            par_bidirectional(&graph, &two_threads(&Config::default())),
+            bidirectional(&graph, &two_threads(&Config::default())),
         ),
-        ("par_bfs", par_bfs(&graph, &two_threads(&Config::default()))),
+        ("par_bfs", bfs(&graph, &two_threads(&Config::default()))),
         (
             "par_bidirectional, narrow",
-            par_bidirectional(&graph, &narrow(&Config::default())),
+            bidirectional(&graph, &narrow(&Config::default())),
         ),
-        (
-            "par_bfs, narrow",
-            par_bfs(&graph, &narrow(&Config::default())),
-        ),
+        ("par_bfs, narrow", bfs(&graph, &narrow(&Config::default()))),
     ] {
         // The solvers that store states stored the start (they said 0).
         let stores = !matches!(name, "iddfs" | "idastar");
@@ -1536,12 +1535,12 @@ impl Space for Grid {
 }
 
 /// A cell's row-major number is a perfect index.
-impl Indexed for Grid {
-    fn index_bound(&self) -> u64 {
+impl Rank for Grid {
+    fn bound(&self) -> u64 {
         u64::from(self.n) * u64::from(self.n)
     }
 
-    fn index(&self, &(x, y): &(u32, u32)) -> u64 {
+    fn rank(&self, &(x, y): &(u32, u32)) -> u64 {
         u64::from(y) * u64::from(self.n) + u64::from(x)
     }
 }
@@ -1567,7 +1566,7 @@ fn explore_counts_a_space_of_millions_in_the_large_index() {
             n,
             undirected: false,
         };
-        let exploration = par_explore(&grid, &Config::default().threads(threads));
+        let exploration = explore(&grid, &Config::default().threads(threads));
         assert_eq!(exploration.layers, expected, "threads {threads}");
         assert_eq!(exploration.stats.stored, u64::from(n * n));
     }
@@ -1577,7 +1576,7 @@ fn explore_counts_a_space_of_millions_in_the_large_index() {
 fn explore_indexed_counts_a_large_grid_in_bits_with_any_threads() {
     // 1500 x 1500 = 2,250,000 cells, one bit each; layers of up to 1,500 states are held.
     let n = 1500u32;
-    for (threads, parallel_from) in [(1, PARALLEL_FROM), (2, 0)] {
+    for (threads, parallel_from) in [(1, DEFAULT_PARALLEL_FROM), (2, 0)] {
         let grid = Grid {
             n,
             undirected: false,
@@ -1585,7 +1584,7 @@ fn explore_indexed_counts_a_large_grid_in_bits_with_any_threads() {
         let config = Config::default()
             .threads(threads)
             .parallel_from(parallel_from);
-        let exploration = par_explore_indexed(&grid, &config);
+        let exploration = explore(&Indexed(&grid), &config);
         assert_eq!(exploration.layers, Grid::layers(n), "threads {threads}");
         assert!(exploration.stats.stored <= 3 * u64::from(n));
     }
@@ -1600,10 +1599,10 @@ fn both_explorers_stop_at_every_limit_with_that_limit_named() {
     type Explorer = fn(&Grid, &Config) -> frontier_search::Exploration;
     let explorers: [(&str, Explorer); 4] = [
         ("explore", explore),
-        ("explore_indexed", explore_indexed),
-        ("par_explore", |g, c| par_explore(g, &two_threads(c))),
+        ("explore_indexed", |g, c| explore(&Indexed(g), c)),
+        ("par_explore", |g, c| explore(g, &two_threads(c))),
         ("par_explore_indexed", |g, c| {
-            par_explore_indexed(g, &two_threads(c))
+            explore(&Indexed(g), &two_threads(c))
         }),
     ];
     for (name, run) in explorers {
@@ -1637,7 +1636,7 @@ fn explore_counts_a_large_space_in_shards_with_any_threads() {
     for undirected in [false, true] {
         for threads in [1, 2] {
             let grid = Grid { n, undirected };
-            let exploration = par_explore(&grid, &Config::default().threads(threads));
+            let exploration = explore(&grid, &Config::default().threads(threads));
             assert_eq!(
                 exploration.layers, expected,
                 "undirected {undirected}, threads {threads}"
@@ -1691,13 +1690,13 @@ impl Reversible for GridWalk {
 }
 
 /// A cell's row-major number is a perfect index.
-impl Indexed for GridWalk {
-    fn index_bound(&self) -> u64 {
-        self.grid.index_bound()
+impl Rank for GridWalk {
+    fn bound(&self) -> u64 {
+        self.grid.bound()
     }
 
-    fn index(&self, cell: &(u32, u32)) -> u64 {
-        self.grid.index(cell)
+    fn rank(&self, cell: &(u32, u32)) -> u64 {
+        self.grid.rank(cell)
     }
 }
 
@@ -1712,7 +1711,7 @@ fn bfs_indexed_crosses_a_grid_and_stops_at_every_limit() {
         goal,
     };
     let far = walk((n - 1, n - 1));
-    let outcome = bfs_indexed(&far, &Config::default());
+    let outcome = bfs(&Indexed(&far), &Config::default());
     assert_eq!(outcome.status(), Status::Solved);
     let solution = outcome.solution().unwrap();
     assert_eq!(solution.len() as u32, 2 * (n - 1));
@@ -1729,18 +1728,18 @@ fn bfs_indexed_crosses_a_grid_and_stops_at_every_limit() {
     assert_eq!(outcome.stats().stored, u64::from(n * n));
     // Off the grid: every cell seen, then "unsolvable".
     let nowhere = walk((n, n));
-    let exhausted = bfs_indexed(&nowhere, &Config::default());
+    let exhausted = bfs(&Indexed(&nowhere), &Config::default());
     assert_eq!(exhausted.status(), Status::Exhausted);
     assert_eq!(exhausted.stats().stored, u64::from(n * n));
-    let limited = bfs_indexed(&far, &Config::default().max_states(5_000));
+    let limited = bfs(&Indexed(&far), &Config::default().max_states(5_000));
     assert_eq!(limited.status(), Status::Limit(Limit::States));
     assert!(limited.stats().stored <= 5_000 + 4);
     let flag = Arc::new(AtomicBool::new(true));
-    let cancelled = bfs_indexed(&far, &Config::default().cancel(flag));
+    let cancelled = bfs(&Indexed(&far), &Config::default().cancel(flag));
     assert_eq!(cancelled.status(), Status::Limit(Limit::Cancelled));
-    let timed = bfs_indexed(&far, &Config::default().timeout(Duration::ZERO));
+    let timed = bfs(&Indexed(&far), &Config::default().timeout(Duration::ZERO));
     assert_eq!(timed.status(), Status::Limit(Limit::Time));
-    let shallow = bfs_indexed(&far, &Config::default().max_depth(10));
+    let shallow = bfs(&Indexed(&far), &Config::default().max_depth(10));
     assert_eq!(shallow.status(), Status::Limit(Limit::Depth));
 }
 
@@ -1757,13 +1756,18 @@ fn parallel_searches_cross_a_large_grid_with_any_threads() {
             },
             goal,
         };
-        for (threads, parallel_from) in [(1, PARALLEL_FROM), (2, 0), (2, PARALLEL_FROM), (3, 0)] {
+        for (threads, parallel_from) in [
+            (1, DEFAULT_PARALLEL_FROM),
+            (2, 0),
+            (2, DEFAULT_PARALLEL_FROM),
+            (3, 0),
+        ] {
             let config = Config::default()
                 .threads(threads)
                 .parallel_from(parallel_from);
             for (solver, outcome) in [
-                ("par_bidirectional", par_bidirectional(&walk, &config)),
-                ("par_bfs", par_bfs(&walk, &config)),
+                ("par_bidirectional", bidirectional(&walk, &config)),
+                ("par_bfs", bfs(&walk, &config)),
             ] {
                 let context = format!("{solver}, threads {threads}");
                 assert_eq!(outcome.status(), Status::Solved, "{context}");
@@ -1984,7 +1988,7 @@ fn bidirectional_starts_only_from_real_goals() {
     }
     for outcome in [
         bidirectional(&Line, &Config::default()),
-        par_bidirectional(&Line, &two_threads(&Config::default())),
+        bidirectional(&Line, &two_threads(&Config::default())),
     ] {
         assert_eq!(outcome.solution().unwrap().states, [0, 1, 2]);
     }
@@ -2087,7 +2091,7 @@ fn bidirectional_proves_exhaustion_at_its_depth_limit_when_a_side_is_closed() {
         (&open, Status::Limit(Limit::Depth)),
     ] {
         assert_eq!(bidirectional(graph, &config).status(), expected);
-        let parallel = par_bidirectional(graph, &narrow(&config)).status();
+        let parallel = bidirectional(graph, &narrow(&config)).status();
         assert_eq!(parallel, expected);
     }
 }
@@ -2126,7 +2130,7 @@ fn explore_counts_a_long_corridor_past_the_split_into_shards() {
     let mut expected = vec![2u64; 200_001];
     expected[0] = 1;
     for threads in [1, 2] {
-        let exploration = par_explore(&corridor, &Config::default().threads(threads));
+        let exploration = explore(&corridor, &Config::default().threads(threads));
         assert!(exploration.is_complete(), "{threads} threads");
         assert_eq!(exploration.layers, expected, "{threads} threads");
     }

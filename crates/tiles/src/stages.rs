@@ -11,9 +11,8 @@
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
-use std::time::Instant;
 
-use frontier_search::{Config, Limit, Outcome, Stats, Status};
+use frontier_search::{Config, Limit, Outcome, Stats, Status, Watch};
 use rustc_hash::FxHashMap;
 
 use crate::board::{solution, Dir, Puzzle, Shape};
@@ -32,7 +31,7 @@ enum Stop {
 }
 
 /// Solves `puzzle` in stages: an answer for any solvable board, fast, not the shortest.
-/// Unsolvable boards are [`Status::Exhausted`] at once (parity); boards of a single line or of
+/// Unsolvable boards are [`Outcome::Exhausted`] at once (parity); boards of a single line or of
 /// at most 3 x 3 are solved optimally. `config`'s timeout, cancel flag and `max_states` (per
 /// stage) apply; an answer longer than `max_depth` is not returned (a depth limit instead).
 /// The statistics' `stored` is the most states one stage's search held.
@@ -81,7 +80,7 @@ pub fn solve_in_stages(puzzle: &Puzzle, config: &Config) -> Outcome<Vec<u8>, Dir
         generated: work.generated,
         stored: work.peak_stored,
         peak_frontier: work.peak_stored,
-        seconds: work.started.elapsed().as_secs_f64(),
+        seconds: work.watch.seconds(),
     };
     match end {
         Ok(()) => Outcome::Solved {
@@ -102,7 +101,8 @@ struct Work<'a> {
     fixed: Vec<bool>,
     moves: Vec<Dir>,
     config: &'a Config,
-    started: Instant,
+    /// The timeout and the cancel flag, looked at between stages.
+    watch: Watch<'a>,
     budget: u64,
     expanded: u64,
     generated: u64,
@@ -120,7 +120,7 @@ impl<'a> Work<'a> {
             board,
             moves: Vec::new(),
             config,
-            started: Instant::now(),
+            watch: Watch::new(config),
             budget: config.max_states.unwrap_or(STAGE_STATES).min(STAGE_STATES),
             expanded: 0,
             generated: 0,
@@ -317,7 +317,8 @@ impl<'a> Work<'a> {
     fn remaining(&self) -> Config {
         let mut config = self.config.clone();
         config.max_depth = None;
-        config.timeout = (self.config.timeout).map(|t| t.saturating_sub(self.started.elapsed()));
+        let elapsed = self.watch.started().elapsed();
+        config.timeout = (self.config.timeout).map(|t| t.saturating_sub(elapsed));
         config
     }
 
@@ -376,7 +377,7 @@ impl<'a> Work<'a> {
 
     /// Stops at the configuration's timeout or cancel flag.
     fn check(&self) -> Result<(), Stop> {
-        match self.config.limit_hit(self.started) {
+        match self.watch.limit() {
             Some(limit) => Err(Stop::Limit(limit)),
             None => Ok(()),
         }

@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use anyhow::{bail, Context as _};
-use frontier_search::{par_explore_indexed, Exploration, Limit, Outcome, Stats, Status};
+use frontier_search::{Exploration, Limit, Outcome, Stats, Status};
 use frontier_tiles::pdb::{build_bytes, default_groups, groups_by_sizes, placements};
 use frontier_tiles::{
     solve_in_stages, BuildProgress, Dir, Encoding, Estimate, HeuristicKind, PatternDb, PdbError,
@@ -466,10 +466,6 @@ fn generic(
     let n = puzzle.shape().cells();
     // `--algo` is given here; the default only completes the call.
     let default = Algo::Idastar;
-    if n <= u64::MAX_CELLS {
-        // A bit per arrangement for `--algo bfs` (up to 13 cells).
-        return encoded::<u64>(puzzle, estimate, |s| search.solve_indexed(ctx, s, default));
-    }
     /// Solves over the narrowest encoding.
     struct Solve<'a> {
         ctx: &'a Context,
@@ -509,11 +505,13 @@ trait OverEncoding {
     fn run<E: Encoding>(self) -> Self::Output;
 }
 
-/// Runs `work` over the narrowest encoding of more than 16 cells that holds `cells` cells: the
+/// Runs `work` over the narrowest encoding that holds `cells` cells: the
 /// smaller a state, the less it costs to hash, compare and store (a 6x6 board by weighted A*:
 /// 73 MB as `Wide<36>`, 101 MB as `Wide<64>`).
 fn over_narrowest<W: OverEncoding>(cells: usize, work: W) -> W::Output {
-    if cells <= u128::MAX_CELLS {
+    if cells <= u64::MAX_CELLS {
+        work.run::<u64>()
+    } else if cells <= u128::MAX_CELLS {
         work.run::<u128>()
     } else if cells <= Wide::<36>::MAX_CELLS {
         work.run::<Wide<36>>()
@@ -572,20 +570,12 @@ pub fn explore(args: ExploreArgs, ctx: &Context) -> anyhow::Result<ExitCode> {
             (self.search).explore(self.ctx, &TilesSpace::<E>::new(self.puzzle))
         }
     }
-    let exploration = if n <= u64::MAX_CELLS {
-        // A bit per arrangement, up to 13 cells; beyond, the engine falls back on hashing.
-        let space = TilesSpace::<u64>::new(&puzzle);
-        args.search.explore_with(ctx, &space, par_explore_indexed)
-    } else {
-        let search = &args.search;
-        over_narrowest(
-            n,
-            Explore {
-                ctx,
-                search,
-                puzzle: &puzzle,
-            },
-        )
+    let search = &args.search;
+    let explore = Explore {
+        ctx,
+        search,
+        puzzle: &puzzle,
     };
+    let exploration = over_narrowest(n, explore);
     report_exploration(ctx, &args.search, "tiles", &exploration)
 }
