@@ -214,3 +214,70 @@ fn decode(code: u8) -> Option<Limit> {
         _ => None,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+    use std::sync::Arc;
+    use std::time::Duration;
+
+    use super::*;
+
+    #[test]
+    fn the_first_limit_seen_is_the_one_every_worker_gets() {
+        let cancel = Arc::new(AtomicBool::new(false));
+        let config = Config::default().max_states(10).cancel(Arc::clone(&cancel));
+        let watch = Watch::new(&config);
+        assert_eq!(watch.checkpoint(5, 0), None);
+        assert_eq!(watch.store(11), Err(Limit::States));
+        cancel.store(true, Ordering::Relaxed);
+        // Two workers on their own threads see the budget, not the later cancel flag.
+        std::thread::scope(|scope| {
+            for _ in 0..2 {
+                scope.spawn(|| assert_eq!(watch.checkpoint(1, 0), Some(Limit::States)));
+            }
+        });
+        assert_eq!(watch.stop(Limit::Time), Limit::States);
+        assert_eq!(watch.expanded(), 7);
+    }
+
+    #[test]
+    fn the_cancel_flag_comes_before_the_clock() {
+        let cancel = Arc::new(AtomicBool::new(true));
+        let config = Config::default().timeout(Duration::ZERO).cancel(cancel);
+        assert_eq!(Watch::new(&config).limit(), Some(Limit::Cancelled));
+        let config = Config::default().timeout(Duration::from_secs(3600));
+        assert_eq!(Watch::new(&config).limit(), None);
+    }
+
+    #[test]
+    fn progress_is_reported_at_a_steady_rate_with_the_count_of_every_worker() {
+        let calls = Arc::new(AtomicU64::new(0));
+        let last = Arc::new(AtomicU64::new(0));
+        let (seen, counted) = (Arc::clone(&calls), Arc::clone(&last));
+        let config = Config::default().progress(move |p| {
+            seen.fetch_add(1, Ordering::Relaxed);
+            counted.store(p.expanded, Ordering::Relaxed);
+        });
+        let watch = Watch::new(&config);
+        // Checkpoints for 350 ms: about one report every 100 ms, never one a checkpoint.
+        let mut checkpoints = 0;
+        while watch.started().elapsed() < Duration::from_millis(350) {
+            watch.checkpoint(Watch::CHECK_EVERY, 3);
+            checkpoints += 1;
+        }
+        let reports = calls.load(Ordering::Relaxed);
+        assert!((2..=4).contains(&reports), "{reports} reports");
+        assert!(checkpoints > reports * 10, "{checkpoints} checkpoints");
+        assert_eq!(last.load(Ordering::Relaxed) % Watch::CHECK_EVERY, 0);
+        assert!(last.load(Ordering::Relaxed) <= watch.expanded());
+    }
+
+    #[test]
+    fn due_comes_every_check_every_nodes() {
+        let due: Vec<u64> = (1..=3 * Watch::CHECK_EVERY)
+            .filter(|&n| Watch::due(n))
+            .collect();
+        assert_eq!(due, [1, 2, 3].map(|k| k * Watch::CHECK_EVERY));
+    }
+}
