@@ -53,14 +53,13 @@ fn board(size: usize, seed: u64, letters: u8, corner: u8) -> Board {
 }
 
 fn line<S, M>(name: &str, algo: &str, outcome: &Outcome<S, M>) {
-    let s = &outcome.stats;
+    let s = &outcome.stats();
     let length = outcome
-        .solution
-        .as_ref()
+        .solution()
         .map_or("-".to_string(), |x| x.len().to_string());
     println!(
         "{name:<12} {algo:<14} {:<10} len {length:>5}  stored {:>8}  expanded {:>8}  {:>7.3} s  {:>6.1} M expanded/s",
-        format!("{:?}", outcome.status),
+        format!("{:?}", outcome.status()),
         s.stored,
         s.expanded,
         s.seconds,
@@ -107,15 +106,15 @@ fn main() {
         line(name, "bfs (engine)", &slow);
         let fast = puzzle.fast_bfs(&config);
         line(name, "fast_bfs", &fast);
-        assert_eq!(slow.status, fast.status);
+        assert_eq!(slow.status(), fast.status());
         assert_eq!(
-            slow.solution.as_ref().map(|s| s.len()),
-            fast.solution.as_ref().map(|s| s.len())
+            slow.solution().map(|s| s.len()),
+            fast.solution().map(|s| s.len())
         );
-        if slow.stats.seconds > 1e-3 {
+        if slow.stats().seconds > 1e-3 {
             println!(
                 "{name:<12} fast_bfs takes 1/{:.1} of the engine's bfs time",
-                slow.stats.seconds / fast.stats.seconds.max(1e-9)
+                slow.stats().seconds / fast.stats().seconds.max(1e-9)
             );
         }
         line(name, "bidirectional", &bidirectional(&puzzle, &config));

@@ -5,19 +5,12 @@
 //! first reached the state (whose unique inverse, [`Puzzle::undo`], gives the parent). No
 //! hashing, no arena: one byte per possible state and two `u32` layer buffers.
 
-use std::sync::atomic::Ordering;
-use std::time::{Duration, Instant};
-
-use frontier_search::{
-    Config, Exploration, Limit, Outcome, Progress, Solution, Space, Stats, Status,
-};
+use frontier_search::{Config, Exploration, Limit, Outcome, Solution, Space, Stats, Watch};
 
 use crate::space::{Move, Puzzle, State};
 
 /// The table byte of the start state.
 const START: u8 = u8::MAX;
-/// Expansions between two looks at the clock and the cancel flag.
-const CHECK_EVERY: u64 = 1 << 12;
 
 fn code(mv: Move) -> u8 {
     mv as u8 + 1
@@ -25,44 +18,6 @@ fn code(mv: Move) -> u8 {
 
 fn decode(byte: u8) -> Move {
     Move::ALL[usize::from(byte - 1)]
-}
-
-/// Time, cancel flag and progress, checked every [`CHECK_EVERY`] expansions.
-struct Clock<'a> {
-    config: &'a Config,
-    started: Instant,
-    last_progress: Instant,
-}
-
-impl Clock<'_> {
-    fn check(&mut self, stats: &Stats, depth: u64) -> Result<(), Limit> {
-        if self
-            .config
-            .cancel
-            .as_ref()
-            .is_some_and(|c| c.load(Ordering::Relaxed))
-        {
-            return Err(Limit::Cancelled);
-        }
-        let now = Instant::now();
-        let elapsed = now.duration_since(self.started);
-        if self.config.timeout.is_some_and(|t| elapsed >= t) {
-            return Err(Limit::Time);
-        }
-        if let Some(observer) = &self.config.progress {
-            if now.duration_since(self.last_progress) >= Duration::from_millis(100) {
-                self.last_progress = now;
-                observer(&Progress {
-                    expanded: stats.expanded,
-                    stored: stats.stored,
-                    depth,
-                    seconds: elapsed.as_secs_f64(),
-                    max_states: self.config.max_states,
-                });
-            }
-        }
-        Ok(())
-    }
 }
 
 /// How a layered search ended.
@@ -86,12 +41,7 @@ struct Search {
 
 /// Breadth-first search over the table; stops at the first goal when `stop_at_goal`.
 fn search(puzzle: &Puzzle, config: &Config, stop_at_goal: bool) -> Search {
-    let started = Instant::now();
-    let mut clock = Clock {
-        config,
-        started,
-        last_progress: started,
-    };
+    let watch = Watch::new(config);
     let mut stats = Stats::default();
     let mut seen = vec![0u8; puzzle.slots()];
     let start = puzzle.start();
@@ -109,8 +59,8 @@ fn search(puzzle: &Puzzle, config: &Config, stop_at_goal: bool) -> Search {
     let mut expanding = false;
     let end = if stop_at_goal && puzzle.is_goal(&start) {
         End::Found(start)
-    } else if visited > max_states {
-        End::Stopped(Limit::States)
+    } else if let Err(limit) = watch.store(visited) {
+        End::Stopped(limit)
     } else {
         'search: loop {
             stats.peak_frontier = stats.peak_frontier.max(frontier.len() as u64);
@@ -128,9 +78,14 @@ fn search(puzzle: &Puzzle, config: &Config, stop_at_goal: bool) -> Search {
             expanding = true;
             for &bits in &frontier {
                 stats.expanded += 1;
-                // From the first expansion on, so that a zero timeout stops every search.
-                if stats.expanded % CHECK_EVERY == 1 {
-                    if let Err(limit) = clock.check(&stats, u64::from(depth)) {
+                // From the first expansion on, so that a zero timeout stops every search
+                // within the layer it has begun (counted as far as it got).
+                if Watch::due(stats.expanded - 1) {
+                    // The budget is checked after every expansion below; this tells the
+                    // progress reports how full the table is.
+                    let _within_budget = watch.store(visited);
+                    let done = Watch::CHECK_EVERY.min(stats.expanded);
+                    if let Some(limit) = watch.checkpoint(done, u64::from(depth)) {
                         break 'search End::Stopped(limit);
                     }
                 }
@@ -168,7 +123,7 @@ fn search(puzzle: &Puzzle, config: &Config, stop_at_goal: bool) -> Search {
     if matches!(end, End::Stopped(_)) && expanding {
         layers.push(next.len() as u64);
     }
-    stats.seconds = started.elapsed().as_secs_f64();
+    stats.seconds = watch.seconds();
     Search {
         end,
         seen,
@@ -199,7 +154,7 @@ impl Puzzle {
     /// use frontier_search::Config;
     ///
     /// let puzzle = Puzzle::new(Board::parse("AAAA\nACCB\nADEF\n*\n")?, Rules::Seed, None)?;
-    /// assert_eq!(puzzle.fast_bfs(&Config::default()).solution.unwrap().len(), 17);
+    /// assert_eq!(puzzle.fast_bfs(&Config::default()).into_solution().unwrap().len(), 17);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn fast_bfs(&self, config: &Config) -> Outcome<State, Move> {
@@ -210,7 +165,7 @@ impl Puzzle {
             cut,
             ..
         } = search(self, config, true);
-        let status = match end {
+        let limit = match end {
             End::Found(goal) => {
                 let mut moves = Vec::new();
                 let mut states = vec![goal];
@@ -224,25 +179,20 @@ impl Puzzle {
                 moves.reverse();
                 states.reverse();
                 let cost = moves.len() as u64;
-                return Outcome {
-                    status: Status::Solved,
-                    solution: Some(Solution {
+                return Outcome::Solved {
+                    solution: Solution {
                         moves,
                         states,
                         cost,
-                    }),
+                    },
                     stats,
                 };
             }
-            End::Exhausted if cut => Status::Limit(Limit::Depth),
-            End::Exhausted => Status::Exhausted,
-            End::Stopped(limit) => Status::Limit(limit),
+            End::Exhausted if cut => Some(Limit::Depth),
+            End::Exhausted => None,
+            End::Stopped(limit) => Some(limit),
         };
-        Outcome {
-            status,
-            solution: None,
-            stats,
-        }
+        Outcome::unsolved(limit, stats)
     }
 
     /// Counts the reachable states at each distance from the start, over the same flat table
@@ -255,14 +205,14 @@ impl Puzzle {
             cut,
             ..
         } = search(self, config, false);
-        let status = match end {
-            End::Exhausted if cut => Status::Limit(Limit::Depth),
-            End::Exhausted | End::Found(_) => Status::Exhausted,
-            End::Stopped(limit) => Status::Limit(limit),
+        let limit = match end {
+            End::Exhausted if cut => Some(Limit::Depth),
+            End::Exhausted | End::Found(_) => None,
+            End::Stopped(limit) => Some(limit),
         };
         Exploration {
             layers,
-            status,
+            limit,
             stats,
         }
     }

@@ -27,7 +27,7 @@
 //!
 //! let board = Board::parse("AB\nAC\n*\n")?;
 //! let puzzle = Puzzle::new(board, Rules::Seed, Some('C'))?;
-//! let solution = bfs(&puzzle, &Config::default()).solution.unwrap();
+//! let solution = bfs(&puzzle, &Config::default()).into_solution().unwrap();
 //! assert_eq!(solution.len(), 6); // as the seed prints
 //! assert_eq!(solution.moves[0], Move::Forward); // enter the board first
 //! # Ok::<(), Box<dyn std::error::Error>>(())

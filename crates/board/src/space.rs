@@ -189,7 +189,7 @@ impl Puzzle {
     ///
     /// let board = Board::parse("AAAA\nACCB\nADEF\n*\n0 0 N\n")?;
     /// let puzzle = Puzzle::new(board, Rules::Seed, None)?;
-    /// let solution = bfs(&puzzle, &Config::default()).solution.unwrap();
+    /// let solution = bfs(&puzzle, &Config::default()).into_solution().unwrap();
     /// assert_eq!(solution.len(), 17); // the seed's answer
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
@@ -425,7 +425,9 @@ mod tests {
 
     fn solve(text: &str, rules: Rules, target: Option<char>) -> Option<Vec<Move>> {
         let puzzle = Puzzle::new(Board::parse(text).unwrap(), rules, target).unwrap();
-        bfs(&puzzle, &Config::default()).solution.map(|s| s.moves)
+        bfs(&puzzle, &Config::default())
+            .into_solution()
+            .map(|s| s.moves)
     }
 
     #[test]
@@ -455,7 +457,7 @@ mod tests {
         let mut any = false;
         east.successors(&east.start(), None, |_, _| any = true);
         assert!(!any);
-        assert_eq!(bfs(&east, &Config::default()).status, Status::Exhausted);
+        assert_eq!(bfs(&east, &Config::default()).status(), Status::Exhausted);
     }
 
     #[test]

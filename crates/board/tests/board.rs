@@ -92,7 +92,7 @@ fn puzzle(text: &str, rules: Rules, target: Option<char>) -> Puzzle {
 }
 
 fn moves(outcome: &Outcome<State, Move>) -> Vec<Move> {
-    outcome.solution.as_ref().expect("solved").moves.clone()
+    outcome.solution().expect("solved").moves.clone()
 }
 
 #[test]
@@ -142,7 +142,7 @@ fn lightbot_can_use_a_way_down() {
     // Under the seed's rules the robot cannot come down from B to A.
     let down = "A\nB\n0 0 N\n";
     let p = puzzle(down, Rules::Seed, Some('A'));
-    assert_eq!(bfs(&p, &Config::default()).status, Status::Exhausted);
+    assert_eq!(bfs(&p, &Config::default()).status(), Status::Exhausted);
     let p = puzzle(down, Rules::Lightbot, Some('A'));
     assert_eq!(moves(&bfs(&p, &Config::default())), [Move::Jump]);
 }
@@ -151,14 +151,14 @@ fn lightbot_can_use_a_way_down() {
 fn unsolvable_boards_are_proven_so() {
     let p = puzzle("AC\nAC\n", Rules::Seed, None);
     let outcome = bfs(&p, &Config::default());
-    assert_eq!(outcome.status, Status::Exhausted);
+    assert_eq!(outcome.status(), Status::Exhausted);
     // Below column 0, then 2 cells of A in 4 headings.
-    assert_eq!(outcome.stats.stored, 9);
+    assert_eq!(outcome.stats().stored, 9);
     assert_eq!(
-        bidirectional(&p, &Config::default()).status,
+        bidirectional(&p, &Config::default()).status(),
         Status::Exhausted
     );
-    assert_eq!(astar(&p, &Config::default()).status, Status::Exhausted);
+    assert_eq!(astar(&p, &Config::default()).status(), Status::Exhausted);
 }
 
 /// Counts by a plain BFS on the simulator the states reachable from the start.
@@ -259,9 +259,9 @@ proptest! {
         let (rows, start, rules, target) = &case;
         let refs: Vec<&str> = rows.iter().map(String::as_str).collect();
         let reference = bfs(&p, &Config::default());
-        match reference.status {
+        match reference.status() {
             Status::Solved => {
-                let len = reference.solution.as_ref().unwrap().len();
+                let len = reference.solution().unwrap().len();
                 replay(&refs, *start, *rules, *target, &moves(&reference));
                 let bounded = Config::default().max_depth(len as u32);
                 for (name, outcome) in [
@@ -270,7 +270,7 @@ proptest! {
                     ("iddfs", iddfs(&p, &bounded)),
                     ("idastar", idastar(&p, &bounded)),
                 ] {
-                    prop_assert_eq!(outcome.status, Status::Solved, "{}", name);
+                    prop_assert_eq!(outcome.status(), Status::Solved, "{}", name);
                     let m = moves(&outcome);
                     prop_assert_eq!(m.len(), len, "{}", name);
                     replay(&refs, *start, *rules, *target, &m);
@@ -278,8 +278,8 @@ proptest! {
             }
             status => {
                 prop_assert_eq!(status, Status::Exhausted);
-                prop_assert_eq!(bidirectional(&p, &Config::default()).status, Status::Exhausted);
-                prop_assert_eq!(astar(&p, &Config::default()).status, Status::Exhausted);
+                prop_assert_eq!(bidirectional(&p, &Config::default()).status(), Status::Exhausted);
+                prop_assert_eq!(astar(&p, &Config::default()).status(), Status::Exhausted);
             }
         }
     }
@@ -291,12 +291,12 @@ proptest! {
         let refs: Vec<&str> = rows.iter().map(String::as_str).collect();
         let slow = bfs(&p, &Config::default());
         let fast = p.fast_bfs(&Config::default());
-        prop_assert_eq!(slow.status, fast.status);
-        if slow.status == Status::Exhausted {
-            prop_assert_eq!(slow.stats.stored, fast.stats.stored);
+        prop_assert_eq!(slow.status(), fast.status());
+        if slow.status() == Status::Exhausted {
+            prop_assert_eq!(slow.stats().stored, fast.stats().stored);
         }
-        if let Some(solution) = &fast.solution {
-            prop_assert_eq!(solution.len(), slow.solution.as_ref().unwrap().len());
+        if let Some(solution) = &fast.solution() {
+            prop_assert_eq!(solution.len(), slow.solution().unwrap().len());
             prop_assert_eq!(solution.states.len(), solution.len() + 1);
             prop_assert_eq!(solution.states[0], p.start());
             replay(&refs, *start, *rules, *target, &solution.moves);
@@ -304,23 +304,23 @@ proptest! {
         let e = explore(&p, &Config::default());
         let f = p.fast_explore(&Config::default());
         prop_assert_eq!(&e.layers, &f.layers);
-        prop_assert_eq!(e.status, f.status);
+        prop_assert_eq!(e.status(), f.status());
         // Under a depth limit: the same layers, and a cut only where more lies deeper.
         let bounded = Config::default().max_depth(depth);
         let e = explore(&p, &bounded);
         let f = p.fast_explore(&bounded);
         prop_assert_eq!(&e.layers, &f.layers);
-        prop_assert_eq!(e.status, f.status);
+        prop_assert_eq!(e.status(), f.status());
         let fast = p.fast_bfs(&bounded);
-        match bfs(&p, &bounded).status {
-            Status::Solved => prop_assert_eq!(fast.status, Status::Solved),
-            _ => prop_assert_ne!(fast.status, Status::Solved),
+        match bfs(&p, &bounded).status() {
+            Status::Solved => prop_assert_eq!(fast.status(), Status::Solved),
+            _ => prop_assert_ne!(fast.status(), Status::Solved),
         }
         // Under a budget of stored states: a limit exactly when the reachable set is larger.
         let capped = Config::default().max_states(budget);
         let f = p.fast_explore(&capped);
         let all = explore(&p, &Config::default()).states();
-        prop_assert_eq!(f.status == Status::Exhausted, all <= budget, "{:?} {}", f.status, all);
+        prop_assert_eq!(f.status() == Status::Exhausted, all <= budget, "{:?} {}", f.status(), all);
         prop_assert!(f.stats.stored <= budget.max(1) + 3);
     }
 

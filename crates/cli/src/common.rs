@@ -11,9 +11,8 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use frontier_search::{
-    astar, bfs, bfs_indexed, bidirectional, bytes_per_state, dfs, idastar, iddfs, par_bfs,
-    par_bidirectional, par_explore, ucs, Config, Exploration, Indexed, Limit, Outcome, Progress,
-    Reversible, Solution, Space, Stats, Status, MAX_WEIGHT,
+    bytes_per_state, explore, Algorithm, Config, Exploration, Limit, Outcome, Progress, Reversible,
+    Solution, Space, Stats, Status, MAX_WEIGHT,
 };
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde_json::{json, Value};
@@ -147,22 +146,27 @@ pub enum Algo {
 }
 
 impl Algo {
+    /// The engine's solver of that name.
+    pub fn algorithm(self) -> Algorithm {
+        match self {
+            Algo::Dfs => Algorithm::Dfs,
+            Algo::Bfs => Algorithm::Bfs,
+            Algo::Iddfs => Algorithm::Iddfs,
+            Algo::Ucs => Algorithm::Ucs,
+            Algo::Astar => Algorithm::Astar,
+            Algo::Idastar => Algorithm::Idastar,
+            Algo::Bidirectional => Algorithm::Bidirectional,
+        }
+    }
+
     /// Whether it ranks states by a heuristic, and so takes `--weight`.
     pub fn is_informed(self) -> bool {
-        matches!(self, Algo::Astar | Algo::Idastar)
+        self.algorithm().is_informed()
     }
 
     /// The name used on the command line and in JSON.
     pub fn name(self) -> &'static str {
-        match self {
-            Algo::Dfs => "dfs",
-            Algo::Bfs => "bfs",
-            Algo::Iddfs => "iddfs",
-            Algo::Ucs => "ucs",
-            Algo::Astar => "astar",
-            Algo::Idastar => "idastar",
-            Algo::Bidirectional => "bidirectional",
-        }
+        self.algorithm().name()
     }
 }
 
@@ -468,9 +472,8 @@ impl<'a> Stopwatch<'a> {
         } else {
             Limit::Time
         };
-        Outcome {
-            status: Status::Limit(limit),
-            solution: None,
+        Outcome::Stopped {
+            limit,
             stats: Stats {
                 seconds: self.ctx.seconds(),
                 ..Stats::default()
@@ -662,46 +665,14 @@ impl SearchArgs {
     {
         let algo = self.algo.unwrap_or(default);
         let mut config = self.config::<P::State, P::Move>(ctx);
-        if matches!(algo, Algo::Iddfs | Algo::Idastar) && self.max_states.is_none() {
+        if algo.algorithm().is_tree_search() && self.max_states.is_none() {
             // The tree searches hold a path, not a store: budget its levels.
             config.max_states = Some(Self::memory_budget() / PATH_LEVEL_BYTES);
         }
-        let mut outcome = match algo {
-            Algo::Dfs => dfs(space, &config),
-            Algo::Bfs if config.threads > 1 => par_bfs(space, &config),
-            Algo::Bfs => bfs(space, &config),
-            Algo::Iddfs => iddfs(space, &config),
-            Algo::Ucs => ucs(space, &config),
-            Algo::Astar => astar(space, &config),
-            Algo::Idastar => idastar(space, &config),
-            Algo::Bidirectional if config.threads > 1 => par_bidirectional(space, &config),
-            Algo::Bidirectional => bidirectional(space, &config),
-        };
+        let mut outcome = frontier_search::solve(space, algo.algorithm(), &config);
         ctx.clear_progress();
-        outcome.stats.seconds = ctx.seconds();
+        outcome.stats_mut().seconds = ctx.seconds();
         (algo, outcome)
-    }
-
-    /// [`SearchArgs::solve`] for a space with a perfect index: `--algo bfs` on one thread keeps
-    /// a bit per index instead of a hash table ([`bfs_indexed`]).
-    pub fn solve_indexed<P>(
-        &self,
-        ctx: &Context,
-        space: &P,
-        default: Algo,
-    ) -> (Algo, Outcome<P::State, P::Move>)
-    where
-        P: Indexed + Reversible + Sync,
-        P::State: Hash + Eq + Send + Sync,
-        P::Move: Send + Sync,
-    {
-        if self.algo.unwrap_or(default) != Algo::Bfs || self.worker_threads() > 1 {
-            return self.solve(ctx, space, default);
-        }
-        let mut outcome = bfs_indexed(space, &self.config::<P::State, P::Move>(ctx));
-        ctx.clear_progress();
-        outcome.stats.seconds = ctx.seconds();
-        (Algo::Bfs, outcome)
     }
 
     /// Counts the states reachable from `space`'s start, layer by layer.
@@ -710,19 +681,7 @@ impl SearchArgs {
         P: Space + Sync,
         P::State: Hash + Eq + Send + Sync,
     {
-        self.explore_with(ctx, space, par_explore)
-    }
-
-    /// [`SearchArgs::explore`] by `explorer`: [`par_explore`], or
-    /// [`par_explore_indexed`](frontier_search::par_explore_indexed) for a space with a perfect
-    /// index (a bit per state seen).
-    pub fn explore_with<P: Space>(
-        &self,
-        ctx: &Context,
-        space: &P,
-        explorer: impl FnOnce(&P, &Config) -> Exploration,
-    ) -> Exploration {
-        let mut exploration = explorer(space, &self.config::<P::State, ()>(ctx));
+        let mut exploration = explore(space, &self.config::<P::State, ()>(ctx));
         ctx.clear_progress();
         exploration.stats.seconds = ctx.seconds();
         exploration
@@ -910,9 +869,8 @@ impl TableNeed {
             return Ok(None);
         }
         if search.json {
-            let outcome: Outcome<(), ()> = Outcome {
-                status: Status::Limit(Limit::States),
-                solution: None,
+            let outcome: Outcome<(), ()> = Outcome::Stopped {
+                limit: Limit::States,
                 stats: Stats::default(),
             };
             let (domain, algorithm) = (self.domain, self.algorithm);
@@ -1026,16 +984,16 @@ pub fn report<S, M>(
             let mut object = json.serialize_map(None)?;
             object.serialize_entry("domain", domain)?;
             object.serialize_entry("algorithm", algorithm)?;
-            let status = match outcome.status {
+            let status = match outcome.status() {
                 Status::Solved => "solved",
                 Status::Exhausted => "unsolvable",
                 Status::Limit(_) => "limit",
             };
             object.serialize_entry("status", status)?;
-            if let Status::Limit(limit) = outcome.status {
+            if let Status::Limit(limit) = outcome.status() {
                 object.serialize_entry("limit", limit.name())?;
             }
-            if let Some(solution) = &outcome.solution {
+            if let Some(solution) = outcome.solution() {
                 object.serialize_entry("length", &solution.len())?;
                 object.serialize_entry("cost", &solution.cost)?;
                 object.serialize_entry("moves", &JsonMoves(&solution.moves, &move_json))?;
@@ -1043,14 +1001,14 @@ pub fn report<S, M>(
             if let Some(w) = args.weight {
                 object.serialize_entry("weight", &w)?;
             }
-            object.serialize_entry("stats", &stats_json(&outcome.stats))?;
+            object.serialize_entry("stats", &stats_json(outcome.stats()))?;
             object.end()?;
             writeln!(out)
         })?;
     } else {
         emit(|out| {
-            match (&outcome.status, &outcome.solution) {
-                (Status::Solved, Some(solution)) => {
+            match outcome {
+                Outcome::Solved { solution, .. } => {
                     human(out, solution)?;
                     if let (Some(w), false) = (args.weight.filter(|&w| w > 1.0), args.quiet) {
                         writeln!(
@@ -1059,27 +1017,24 @@ pub fn report<S, M>(
                         )?;
                     }
                 }
-                (Status::Exhausted, _) => writeln!(
-                    out,
-                    "{}",
-                    unsolvable_message(algorithm, args, &outcome.stats)
-                )?,
-                (Status::Limit(limit), _) => {
+                Outcome::Exhausted { stats } => {
+                    writeln!(out, "{}", unsolvable_message(algorithm, args, stats))?
+                }
+                Outcome::Stopped { limit, stats } => {
                     writeln!(
                         out,
                         "no answer: {}",
-                        limit_message(*limit, args, &outcome.stats, Some(algorithm))
+                        limit_message(*limit, args, stats, Some(algorithm))
                     )?;
                 }
-                (Status::Solved, None) => {}
             }
-            if args.stats || outcome.status == Status::Limit(Limit::Cancelled) {
-                writeln!(out, "{}", stats_line(&outcome.stats))?;
+            if args.stats || outcome.status() == Status::Limit(Limit::Cancelled) {
+                writeln!(out, "{}", stats_line(outcome.stats()))?;
             }
             Ok(())
         })?;
     }
-    Ok(exit_code(outcome.status))
+    Ok(exit_code(outcome.status()))
 }
 
 /// Prints an exploration: the number of states at each distance, as a table or as JSON.
@@ -1092,7 +1047,7 @@ pub fn report_exploration(
     ctx.clear_progress();
     let complete = exploration.is_complete();
     // A limit other than the depth stops the search inside its last layer.
-    let partial = matches!(exploration.status, Status::Limit(l) if l != Limit::Depth);
+    let partial = matches!(exploration.status(), Status::Limit(l) if l != Limit::Depth);
     if args.json {
         let mut object = json!({
             "domain": domain,
@@ -1103,7 +1058,7 @@ pub fn report_exploration(
         });
         // Which limit left it incomplete, named as a search's JSON names it, and whether it
         // stopped inside the last layer (whose count is then a part of it).
-        if let Status::Limit(limit) = exploration.status {
+        if let Status::Limit(limit) = exploration.status() {
             object["limit"] = json!(limit.name());
             object["last_layer_partial"] = json!(partial);
         }
@@ -1126,7 +1081,7 @@ pub fn report_exploration(
                 1 => "1 state".to_owned(),
                 n => format!("{} states", count(n)),
             };
-            match exploration.status {
+            match exploration.status() {
                 Status::Exhausted => writeln!(out, "total {total}: the whole reachable set")?,
                 Status::Limit(Limit::Depth) => writeln!(
                     out,
@@ -1140,14 +1095,14 @@ pub fn report_exploration(
                 )?,
                 Status::Solved => {}
             }
-            if args.stats || exploration.status == Status::Limit(Limit::Cancelled) {
+            if args.stats || exploration.status() == Status::Limit(Limit::Cancelled) {
                 writeln!(out, "{}", stats_line(&exploration.stats))?;
             }
             Ok(())
         })?;
     }
     // Counting everything, or everything up to the requested depth, is the job done.
-    Ok(match exploration.status {
+    Ok(match exploration.status() {
         Status::Exhausted | Status::Limit(Limit::Depth) => ExitCode::SUCCESS,
         status => exit_code(status),
     })

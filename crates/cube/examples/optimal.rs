@@ -39,7 +39,7 @@ fn main() {
         let seconds = started.elapsed().as_secs_f64();
         times.push(seconds);
         let solution = outcome
-            .solution
+            .solution()
             .expect("the optimal solver solves every cube");
         let mut facelets = cube.to_facelets();
         for &mv in &solution.moves {
@@ -50,12 +50,12 @@ fn main() {
             length == 0 || solution.len() <= length,
             "cube {k}: longer than its scramble"
         );
-        nodes += outcome.stats.expanded;
+        nodes += outcome.stats().expanded;
         println!(
             "cube {k}: {} moves (bound at the root {}), {seconds:.3} s, {} nodes",
             solution.len(),
             solver.estimate(cube),
-            outcome.stats.expanded
+            outcome.stats().expanded
         );
     }
     times.sort_by(f64::total_cmp);

@@ -34,14 +34,14 @@ fn main() {
         let started = Instant::now();
         let outcome = solver.solve(cube, target, &config);
         times.push(started.elapsed().as_secs_f64());
-        let solution = outcome.solution.expect("two-phase solves every cube");
+        let solution = outcome.solution().expect("two-phase solves every cube");
         let mut facelets = cube.to_facelets();
         for &mv in &solution.moves {
             facelets.apply(mv);
         }
         assert_eq!(facelets, Facelets::SOLVED, "cube {k}: the solution fails");
         lengths[solution.len()] += 1;
-        nodes += outcome.stats.expanded;
+        nodes += outcome.stats().expanded;
     }
     times.sort_by(f64::total_cmp);
     let at = |q: f64| times[((times.len() - 1) as f64 * q).round() as usize] * 1e3;

@@ -32,7 +32,7 @@
 //! // The seed's example, in its own notation: B l U L B, solved in 5 quarter turns.
 //! let cube = Cube::from_scramble("B l U L B", Notation::Seed).unwrap();
 //! let outcome = bidirectional(&CubeSpace::new(cube, Metric::Qtm), &Config::default());
-//! let solution = outcome.solution.unwrap();
+//! let solution = outcome.into_solution().unwrap();
 //! assert_eq!(write_moves(&solution.moves, Notation::Seed), "b l u L b");
 //!
 //! // Replay it on the facelet model, which knows nothing of cubies.
@@ -69,7 +69,6 @@ mod optimal;
 mod space;
 mod symmetry;
 mod twophase;
-mod watch;
 
 pub use cube::{random_scramble, scramble_facelets, Cube};
 pub use cubie::CubieCube;
@@ -83,3 +82,10 @@ pub use optimal::{BuildProgress, Optimal, FLIPSLICE_CLASSES};
 pub use space::CubeSpace;
 pub use symmetry::{canonical, symmetries, unfold, view, SymmetricCubeSpace, SYMMETRIES};
 pub use twophase::TwoPhase;
+
+/// The value behind a mutex, even if another worker panicked while holding it.
+pub(crate) fn lock<T>(mutex: &std::sync::Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}

@@ -12,7 +12,7 @@ use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicU8, AtomicUsize, Ordering};
 use std::sync::{Mutex, OnceLock};
 
-use frontier_search::{prefetch, Config, Limit, Outcome, Solution, Stats, Status};
+use frontier_search::{prefetch, Config, Limit, Outcome, Solution, Stats, Status, Watch};
 use rayon::prelude::*;
 
 use crate::cache::{self, CacheReport, TableKind};
@@ -23,9 +23,9 @@ use crate::heuristic::{
     flip, move_table, set_flip, set_slice, set_twist, slice, twist, FLIPS, SLICES, TWISTS,
 };
 use crate::huge::HugeTable;
+use crate::lock;
 use crate::moves::{Metric, Move};
 use crate::symmetry::{moves_seen, view, views_turning};
-use crate::watch::{self, lock, Watch};
 
 /// How many of the 48 symmetries keep the U-D axis (the view of a U turn is a U or D turn).
 const UD_SYMMETRIES: usize = 16;
@@ -331,8 +331,8 @@ pub struct BuildProgress {
 /// // The checkerboard: 6 half turns, and no fewer.
 /// let cube = Cube::from_scramble("U2 D2 F2 B2 L2 R2", Notation::Wca).unwrap();
 /// let outcome = Optimal::get(Metric::Htm).solve(cube, &Config::default());
-/// assert_eq!(outcome.status, Status::Solved);
-/// let solution = outcome.solution.unwrap();
+/// assert_eq!(outcome.status(), Status::Solved);
+/// let solution = outcome.into_solution().unwrap();
 /// assert_eq!(solution.len(), 6);
 /// assert!(cube.apply_all(&solution.moves).is_solved());
 /// ```
@@ -585,10 +585,9 @@ impl Optimal {
             solver: self,
             cube,
             config,
-            watch: Watch::new(),
+            watch: Watch::new(config),
             found: Mutex::new(None),
             done: AtomicBool::new(false),
-            stopped: Mutex::new(None),
             bound: AtomicUsize::new(0),
         };
         let mut counts = (0, 0);
@@ -601,8 +600,8 @@ impl Optimal {
         while status != Status::Solved && bound <= longest {
             // Between two bounds too, so that a limit already hit never waits for the next
             // check: a timeout of 0 stops before any search.
-            if shared.stop_at(shared.watch.limit_hit(config)) {
-                status = Status::Limit(lock(&shared.stopped).unwrap_or(Limit::Time));
+            if shared.stop_at(shared.watch.limit()) {
+                status = Status::Limit(shared.watch.stopped().unwrap_or(Limit::Time));
                 break;
             }
             shared.bound.store(bound, Ordering::Relaxed);
@@ -611,29 +610,35 @@ impl Optimal {
             counts.1 += generated;
             if lock(&shared.found).is_some() {
                 status = Status::Solved;
-            } else if let Some(limit) = *lock(&shared.stopped) {
+            } else if let Some(limit) = shared.watch.stopped() {
                 status = Status::Limit(limit);
                 break;
             }
             bound += 1;
         }
-        let solution = match status {
-            Status::Solved => lock(&shared.found).take().map(|moves| Solution {
-                cost: moves.iter().map(|m| m.cost(self.metric)).sum(),
-                states: cube.path(&moves),
-                moves,
-            }),
-            _ => None,
+        let stats = Stats {
+            expanded: counts.0,
+            generated: counts.1,
+            stored: 0,
+            peak_frontier: shared.bound.load(Ordering::Relaxed) as u64,
+            seconds: shared.watch.seconds(),
         };
-        Outcome {
-            status,
-            solution,
-            stats: Stats {
-                expanded: counts.0,
-                generated: counts.1,
-                stored: 0,
-                peak_frontier: shared.bound.load(Ordering::Relaxed) as u64,
-                seconds: shared.watch.started.elapsed().as_secs_f64(),
+        let found = lock(&shared.found).take();
+        match (status, found) {
+            (Status::Solved, Some(moves)) => Outcome::Solved {
+                solution: Solution {
+                    cost: moves.iter().map(|m| m.cost(self.metric)).sum(),
+                    states: cube.path(&moves),
+                    moves,
+                },
+                stats,
+            },
+            (Status::Limit(limit), _) => Outcome::Stopped { limit, stats },
+            // Solved is set only once the moves are stored, and the search never proves a
+            // cube unsolvable (every cube it accepts is solvable within `LONGEST`).
+            _ => Outcome::Stopped {
+                limit: Limit::Depth,
+                stats,
             },
         }
     }
@@ -645,13 +650,13 @@ struct Shared<'a> {
     /// The cube to solve.
     cube: Cube,
     config: &'a Config,
-    watch: Watch,
+    /// The limits, the clock and the progress reports; it keeps the limit that stopped the
+    /// search, if one did.
+    watch: Watch<'a>,
     /// The solution found, if any: any solution within the current bound is a shortest one.
     found: Mutex<Option<Vec<Move>>>,
     /// Whether the workers must end: a solution was found or a limit was hit.
     done: AtomicBool,
-    /// The limit that stopped the search, if one did.
-    stopped: Mutex<Option<Limit>>,
     /// The bound being searched.
     bound: AtomicUsize,
 }
@@ -662,7 +667,7 @@ impl Shared<'_> {
         let Some(limit) = limit else {
             return false;
         };
-        lock(&self.stopped).get_or_insert(limit);
+        self.watch.stop(limit);
         self.done.store(true, Ordering::Relaxed);
         true
     }
@@ -711,7 +716,7 @@ impl Shared<'_> {
             first[0] = work();
         });
         self.done.store(
-            lock(&self.stopped).is_some() || lock(&self.found).is_some(),
+            self.watch.stopped().is_some() || lock(&self.found).is_some(),
             Ordering::Relaxed,
         );
         counts
@@ -843,15 +848,16 @@ impl Worker<'_> {
     /// reports progress. Returns whether the search must end.
     #[inline]
     fn count(&mut self) -> bool {
-        if !watch::due(&mut self.expanded) {
+        self.expanded += 1;
+        if !Watch::due(self.expanded) {
             return false;
         }
         let shared = self.shared;
         if shared.done.load(Ordering::Relaxed) {
             return true;
         }
-        let bound = shared.bound.load(Ordering::Relaxed);
-        shared.stop_at(shared.watch.checkpoint(shared.config, bound))
+        let bound = shared.bound.load(Ordering::Relaxed) as u64;
+        shared.stop_at(shared.watch.checkpoint(Watch::CHECK_EVERY, bound))
     }
 }
 
@@ -992,13 +998,13 @@ mod tests {
                 let cube = Cube::SOLVED.apply_all(&random_scramble(seed, length, metric));
                 let threads = 1 + seed as usize % 2;
                 let outcome = solver.solve(cube, &Config::default().threads(threads));
-                assert_eq!(outcome.status, Status::Solved);
-                let solution = outcome.solution.unwrap();
+                assert_eq!(outcome.status(), Status::Solved);
+                let solution = outcome.solution().unwrap();
                 assert_solves(cube, &solution.moves);
                 assert_eq!(solution.states, cube.path(&solution.moves));
                 let reference =
                     bidirectional(&SymmetricCubeSpace::new(cube, metric), &Config::default());
-                let shortest = reference.solution.unwrap().cost;
+                let shortest = reference.solution().unwrap().cost;
                 assert_eq!(solution.cost, shortest, "{metric} scramble {seed}");
                 assert!(solver.estimate(cube) <= shortest, "the bound is admissible");
             }
@@ -1012,13 +1018,13 @@ mod tests {
         let cube = Cube::from_scramble(checkerboard, Notation::Wca).unwrap();
         for (metric, length) in [(Metric::Htm, 6), (Metric::Qtm, 12)] {
             let outcome = solver(metric).solve(cube, &Config::default());
-            let solution = outcome.solution.unwrap();
+            let solution = outcome.solution().unwrap();
             assert_eq!(solution.cost, length, "{metric}");
             assert_solves(cube, &solution.moves);
         }
         let solved = solver(Metric::Htm).solve(Cube::SOLVED, &Config::default());
-        assert_eq!(solved.status, Status::Solved);
-        assert!(solved.solution.unwrap().moves.is_empty());
+        assert_eq!(solved.status(), Status::Solved);
+        assert!(solved.solution().unwrap().moves.is_empty());
     }
 
     #[test]
@@ -1026,14 +1032,14 @@ mod tests {
         let solver = solver(Metric::Htm);
         let cube = Cube::random(11);
         let depth = solver.solve(cube, &Config::default().max_depth(5));
-        assert_eq!(depth.status, Status::Limit(Limit::Depth));
-        assert!(depth.solution.is_none());
+        assert_eq!(depth.status(), Status::Limit(Limit::Depth));
+        assert!(depth.solution().is_none());
         let time = solver.solve(cube, &Config::default().timeout(Duration::from_millis(50)));
-        assert_eq!(time.status, Status::Limit(Limit::Time));
-        assert!(time.stats.expanded > 0);
+        assert_eq!(time.status(), Status::Limit(Limit::Time));
+        assert!(time.stats().expanded > 0);
         let flag = Arc::new(AtomicBool::new(true));
         let cancelled = solver.solve(cube, &Config::default().cancel(flag).threads(2));
-        assert_eq!(cancelled.status, Status::Limit(Limit::Cancelled));
+        assert_eq!(cancelled.status(), Status::Limit(Limit::Cancelled));
     }
 
     #[test]

@@ -19,8 +19,8 @@ use crate::moves::{Metric, Move};
 ///
 /// let cube = Cube::from_scramble("R U F'", Notation::Wca).unwrap();
 /// let outcome = bidirectional(&CubeSpace::new(cube, Metric::Htm), &Config::default());
-/// assert_eq!(outcome.status, Status::Solved);
-/// let solution = outcome.solution.unwrap();
+/// assert_eq!(outcome.status(), Status::Solved);
+/// let solution = outcome.into_solution().unwrap();
 /// assert_eq!(frontier_cube::write_moves(&solution.moves, Notation::Wca), "F U' R'");
 /// ```
 #[derive(Clone, Copy, Debug)]

@@ -369,7 +369,7 @@ fn narrow(alive: u64, field: impl Fn(usize) -> u8) -> u64 {
 ///
 /// let cube = Cube::from_scramble("R U F' L2", Notation::Wca).unwrap();
 /// let space = SymmetricCubeSpace::new(cube, Metric::Htm);
-/// let classes = bidirectional(&space, &Config::default()).solution.unwrap().states;
+/// let classes = bidirectional(&space, &Config::default()).into_solution().unwrap().states;
 /// let moves = unfold(cube, &classes, Metric::Htm).unwrap();
 /// assert_eq!(moves.len(), 4);
 /// assert!(cube.apply_all(&moves).is_solved());

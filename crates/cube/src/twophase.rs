@@ -4,7 +4,7 @@ use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Mutex, OnceLock};
 
-use frontier_search::{Config, Limit, Outcome, Solution, Stats, Status};
+use frontier_search::{Config, Limit, Outcome, Solution, Stats, Watch};
 
 use crate::cache::{self, CacheReport, TableKind};
 use crate::cube::Cube;
@@ -14,9 +14,9 @@ use crate::heuristic::{
     corner_perm, flip, move_table, perm_rank, perm_unrank, product_distances, set_corner_perm,
     set_flip, set_slice, set_twist, slice, twist, Heuristic, CORNER_PERMS, FLIPS, SLICES, TWISTS,
 };
+use crate::lock;
 use crate::moves::{Metric, Move};
 use crate::symmetry::{moves_seen, view, views_turning};
-use crate::watch::{self, lock, Watch};
 
 /// Permutations of the eight U and D layer edges.
 const EDGE8_PERMS: usize = 40320;
@@ -138,8 +138,8 @@ pub(crate) fn phase2_table(kind: TableKind) -> Vec<u8> {
 /// let superflip = "U R2 F B R B2 R U2 L B2 R U' D' R2 F R' L B2 U2 F2";
 /// let cube = Cube::from_scramble(superflip, Notation::Wca).unwrap();
 /// let outcome = TwoPhase::get().solve(cube, 24, &Config::default());
-/// assert_eq!(outcome.status, Status::Solved);
-/// let solution = outcome.solution.unwrap();
+/// assert_eq!(outcome.status(), Status::Solved);
+/// let solution = outcome.into_solution().unwrap();
 /// assert!(solution.len() <= 24);
 /// assert!(cube.apply_all(&solution.moves).is_solved());
 /// ```
@@ -238,8 +238,9 @@ fn axes() -> [(usize, [Move; 18]); 2] {
 /// What the workers of one solve share: the best solution, the limits' verdict, the counts.
 struct Shared<'a> {
     tables: &'a TwoPhase,
-    config: &'a Config,
-    watch: Watch,
+    /// The limits, the clock and the progress reports; it keeps the limit that stopped the
+    /// search, if one did: every worker then ends.
+    watch: Watch<'a>,
     /// The cube and its six variants; a worker takes every `threads`-th variant.
     variants: [Variant; 6],
     /// The best solution found (moves of the real cube), and one more than the longest
@@ -247,8 +248,6 @@ struct Shared<'a> {
     best: Mutex<Option<Vec<Move>>>,
     best_len: AtomicUsize,
     target: usize,
-    /// The limit that stopped the search, if one did: every worker then ends.
-    stopped: Mutex<Option<Limit>>,
     /// The longest phase 1 searched so far.
     phase1_len: AtomicUsize,
 }
@@ -386,23 +385,18 @@ impl TwoPhase {
             .map_or(LONGEST, |d| (d as usize).min(LONGEST));
         let shared = Shared {
             tables: self,
-            config,
-            watch: Watch::new(),
+            watch: Watch::new(config),
             variants: Variant::all(cube, self),
             best: Mutex::new(cube.is_solved().then(Vec::new)),
             best_len: AtomicUsize::new(longest + 1),
             target: target.min(longest),
-            stopped: Mutex::new(None),
             phase1_len: AtomicUsize::new(0),
         };
         let threads = config.threads.clamp(1, shared.variants.len());
         let mut counts = vec![(0, 0); threads];
         // A limit hit before the search starts (a zero timeout) stops it with nothing found,
         // as it stops every other solver.
-        let at_once = shared.watch.limit_hit(config);
-        if let Some(limit) = at_once {
-            *lock(&shared.stopped) = Some(limit);
-        }
+        let at_once = shared.watch.limit();
         if !cube.is_solved() && at_once.is_none() {
             std::thread::scope(|scope| {
                 let shared = &shared;
@@ -413,33 +407,33 @@ impl TwoPhase {
                 first[0] = Search::new(shared).run(0, threads);
             });
         }
-        let stopped = *lock(&shared.stopped);
+        let stopped = shared.watch.stopped();
         let best = lock(&shared.best).take();
         let stats = Stats {
             expanded: counts.iter().map(|c| c.0).sum(),
             generated: counts.iter().map(|c| c.1).sum(),
             stored: 0,
             peak_frontier: shared.phase1_len.load(Ordering::Relaxed) as u64,
-            seconds: shared.watch.started.elapsed().as_secs_f64(),
+            seconds: shared.watch.seconds(),
         };
-        let status = match (&best, stopped) {
-            (_, Some(Limit::Cancelled)) => Status::Limit(Limit::Cancelled),
-            (Some(_), _) => Status::Solved,
-            (None, Some(limit)) => Status::Limit(limit),
-            (None, None) => Status::Limit(Limit::Depth),
-        };
-        let solution = match (status, best) {
-            (Status::Solved, Some(moves)) => Some(Solution {
-                cost: moves.len() as u64,
-                states: cube.path(&moves),
-                moves,
-            }),
-            _ => None,
-        };
-        Outcome {
-            status,
-            solution,
-            stats,
+        match (best, stopped) {
+            (_, Some(Limit::Cancelled)) => Outcome::Stopped {
+                limit: Limit::Cancelled,
+                stats,
+            },
+            (Some(moves), _) => Outcome::Solved {
+                solution: Solution {
+                    cost: moves.len() as u64,
+                    states: cube.path(&moves),
+                    moves,
+                },
+                stats,
+            },
+            (None, Some(limit)) => Outcome::Stopped { limit, stats },
+            (None, None) => Outcome::Stopped {
+                limit: Limit::Depth,
+                stats,
+            },
         }
     }
 }
@@ -496,7 +490,7 @@ impl<'a> Search<'a> {
 
     /// Ends the whole search at a limit.
     fn stop(&mut self, limit: Limit) -> Stop {
-        lock(&self.shared.stopped).get_or_insert(limit);
+        self.shared.watch.stop(limit);
         self.halted = true;
         true
     }
@@ -505,16 +499,20 @@ impl<'a> Search<'a> {
     /// extra nodes, and reports progress. Returns whether this worker must end (`halted`).
     #[inline]
     fn count(&mut self) -> Stop {
-        if !watch::due(&mut self.expanded) {
+        self.expanded += 1;
+        if !Watch::due(self.expanded) {
             return false;
         }
         let shared = self.shared;
-        if lock(&shared.stopped).is_some() {
+        if shared.watch.stopped().is_some() {
             self.halted = true;
             return true;
         }
         let phase1_len = shared.phase1_len.load(Ordering::Relaxed);
-        if let Some(limit) = shared.watch.checkpoint(shared.config, phase1_len) {
+        if let Some(limit) = shared
+            .watch
+            .checkpoint(Watch::CHECK_EVERY, phase1_len as u64)
+        {
             return self.stop(limit);
         }
         // A solution within the target was found: this worker searches its extra nodes.
@@ -636,6 +634,8 @@ mod tests {
     use std::sync::Arc;
     use std::time::Duration;
 
+    use frontier_search::Status;
+
     use super::*;
     use crate::cache::Origin;
     use crate::facelet::Facelets;
@@ -714,7 +714,7 @@ mod tests {
             // solves the real cube.
             assert_eq!(variant.cube == cube, k == 0, "variant {k}");
             let outcome = solver.solve(variant.cube, 24, &Config::default());
-            let moves = outcome.solution.unwrap().moves;
+            let moves = outcome.into_solution().unwrap().moves;
             assert_solves(cube, &variant.solution(&moves, solver));
         }
         // The rotations take a turn of U to a turn of R or L, then of F or B.
@@ -736,8 +736,8 @@ mod tests {
             // One worker, then workers that share the variants (2, and more than there are).
             let threads = [1, 2, 9][seed as usize % 3];
             let outcome = solver.solve(cube, 20, &Config::default().threads(threads));
-            assert_eq!(outcome.status, Status::Solved);
-            let solution = outcome.solution.unwrap();
+            assert_eq!(outcome.status(), Status::Solved);
+            let solution = outcome.solution().unwrap();
             assert!(solution.len() <= 20, "{} moves", solution.len());
             assert_eq!(solution.cost, solution.len() as u64);
             assert_eq!(solution.states.len(), solution.len() + 1);
@@ -750,16 +750,22 @@ mod tests {
     fn short_scrambles_get_short_answers_and_solved_an_empty_one() {
         let solver = TwoPhase::get();
         let outcome = solver.solve(Cube::SOLVED, 20, &Config::default());
-        assert_eq!(outcome.status, Status::Solved);
-        assert!(outcome.solution.unwrap().is_empty());
+        assert_eq!(outcome.status(), Status::Solved);
+        assert!(outcome.solution().unwrap().is_empty());
         // The first solution within 20 moves has 11; the extra nodes find the 4.
         let cube = Cube::from_scramble("R U R' U'", Notation::Wca).unwrap();
-        let solution = solver.solve(cube, 20, &Config::default()).solution.unwrap();
+        let solution = solver
+            .solve(cube, 20, &Config::default())
+            .into_solution()
+            .unwrap();
         assert_eq!(solution.len(), 4);
         assert_solves(cube, &solution.moves);
         // A cube already in G1 needs no phase 1.
         let cube = Cube::from_scramble("U R2 D' F2 L2", Notation::Wca).unwrap();
-        let solution = solver.solve(cube, 20, &Config::default()).solution.unwrap();
+        let solution = solver
+            .solve(cube, 20, &Config::default())
+            .into_solution()
+            .unwrap();
         assert!(solution.len() <= 5);
         assert_solves(cube, &solution.moves);
     }
@@ -773,24 +779,24 @@ mod tests {
             .max_depth(19)
             .timeout(Duration::from_millis(200));
         let outcome = solver.solve(superflip, 19, &config);
-        assert_eq!(outcome.status, Status::Limit(Limit::Time));
-        assert!(outcome.solution.is_none());
+        assert_eq!(outcome.status(), Status::Limit(Limit::Time));
+        assert!(outcome.solution().is_none());
         // With a solution in hand, the clock ends the search with it.
         let config = Config::default().timeout(Duration::from_millis(200));
         let outcome = solver.solve(superflip, 0, &config);
-        assert_eq!(outcome.status, Status::Solved);
-        assert_solves(superflip, &outcome.solution.unwrap().moves);
+        assert_eq!(outcome.status(), Status::Solved);
+        assert_solves(superflip, &outcome.solution().unwrap().moves);
         let cancel = Arc::new(AtomicBool::new(true));
         let outcome = solver.solve(superflip, 20, &Config::default().cancel(cancel));
-        assert_eq!(outcome.status, Status::Limit(Limit::Cancelled));
+        assert_eq!(outcome.status(), Status::Limit(Limit::Cancelled));
         // Two moves from solved, one is not enough: every phase 1 of at most 1 move is tried.
         let cube = Cube::from_scramble("R U", Notation::Wca).unwrap();
         let outcome = solver.solve(cube, 20, &Config::default().max_depth(1));
-        assert_eq!(outcome.status, Status::Limit(Limit::Depth));
+        assert_eq!(outcome.status(), Status::Limit(Limit::Depth));
         // A zero timeout stops it before its first look at the clock, however easy the cube
         // (it answered "R U" before).
         let outcome = solver.solve(cube, 20, &Config::default().timeout(Duration::ZERO));
-        assert_eq!(outcome.status, Status::Limit(Limit::Time));
+        assert_eq!(outcome.status(), Status::Limit(Limit::Time));
     }
 
     #[test]

@@ -6,8 +6,7 @@ use frontier_cube::{
     CubeSpace, CubieCube, Face, Facelets, Heuristic, Metric, Move, Notation, SymmetricCubeSpace,
 };
 use frontier_search::{
-    bfs, bidirectional, explore, idastar, iddfs, par_bidirectional, Config, Outcome, Reversible,
-    Space, Status,
+    bfs, bidirectional, explore, idastar, iddfs, Config, Outcome, Reversible, Space, Status,
 };
 use proptest::prelude::*;
 
@@ -23,8 +22,8 @@ fn replay(start: &Facelets, moves: &[Move]) -> Facelets {
 /// Checks a solved outcome: the moves lead from `start` to solved on the facelet model, and
 /// the recorded states match the cubie model along the way.
 fn check_solution(start: Cube, outcome: &Outcome<Cube, Move>) -> usize {
-    assert_eq!(outcome.status, Status::Solved);
-    let solution = outcome.solution.as_ref().expect("a solution");
+    assert_eq!(outcome.status(), Status::Solved);
+    let solution = outcome.solution().expect("a solution");
     assert_eq!(
         replay(&start.to_facelets(), &solution.moves),
         Facelets::SOLVED,
@@ -48,7 +47,7 @@ fn the_seeds_example_takes_five_quarter_turns() {
         idastar(&space, &Config::default()),
     ] {
         assert_eq!(check_solution(cube, &outcome), 5);
-        let moves = &outcome.solution.unwrap().moves;
+        let moves = &outcome.solution().unwrap().moves;
         assert!(moves.iter().all(|m| m.quarter_turns() != 2));
     }
 }
@@ -235,9 +234,9 @@ fn limits_stop_cleanly() {
     let cube = Cube::random(7); // needs about 18 moves: far beyond these limits
     let space = CubeSpace::new(cube, Metric::Htm);
     let outcome = bidirectional(&space, &Config::default().max_states(10_000));
-    assert!(matches!(outcome.status, Status::Limit(_)));
+    assert!(matches!(outcome.status(), Status::Limit(_)));
     let outcome = iddfs(&space, &Config::default().max_depth(3));
-    assert!(matches!(outcome.status, Status::Limit(_)));
+    assert!(matches!(outcome.status(), Status::Limit(_)));
 }
 
 #[test]
@@ -361,15 +360,15 @@ fn searching_classes_of_cubes_finds_shortest_solutions() {
         let classes = SymmetricCubeSpace::new(cube, metric);
         let mut outcomes = vec![
             bidirectional(&classes, &Config::default()),
-            par_bidirectional(&classes, &Config::default().threads(2)),
+            bidirectional(&classes, &Config::default().threads(2)),
         ];
         if shortest <= 5 {
             // One-sided BFS from the scramble gains little from classes: keep it short.
             outcomes.push(bfs(&classes, &Config::default()));
         }
         for outcome in outcomes {
-            assert_eq!(outcome.status, Status::Solved);
-            let states = &outcome.solution.as_ref().unwrap().states;
+            assert_eq!(outcome.status(), Status::Solved);
+            let states = &outcome.solution().unwrap().states;
             let moves = unfold(cube, states, metric).expect("a path of classes unfolds");
             assert_eq!(moves.len(), shortest, "seed {seed}");
             assert_eq!(replay(&cube.to_facelets(), &moves), Facelets::SOLVED);

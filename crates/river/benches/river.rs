@@ -13,7 +13,7 @@ fn solve(puzzle: &Puzzle) -> usize {
     } else {
         bfs(&space, &Config::default())
     };
-    outcome.solution.map_or(0, |s| s.len())
+    outcome.solution().map_or(0, |s| s.len())
 }
 
 fn presets(c: &mut Criterion) {
@@ -40,7 +40,7 @@ fn couples(c: &mut Criterion) {
             |b| {
                 b.iter(|| {
                     let space = RiverSpace::new(puzzle.clone());
-                    bidirectional(&space, &Config::default()).stats.stored
+                    bidirectional(&space, &Config::default()).stats().stored
                 })
             },
         );

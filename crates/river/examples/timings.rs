@@ -52,13 +52,13 @@ fn print<S, M>(
     loads: usize,
     built: f64,
 ) {
-    let answer = match (&outcome.status, &outcome.solution) {
+    let answer = match (&outcome.status(), &outcome.solution()) {
         (Status::Solved, Some(s)) => format!("{} crossings, cost {}", s.len(), s.cost),
         (status, _) => format!("{status:?}"),
     };
     println!(
         "{label:<28} {algo:<13} {answer:<24} {:>9} stored {:>6} loads  setup {:>8.3} ms  search {:>10.3} ms",
-        outcome.stats.stored,
+        outcome.stats().stored,
         loads,
         built * 1e3,
         seconds * 1e3

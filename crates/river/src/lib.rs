@@ -22,12 +22,12 @@
 //! use frontier_search::{astar, bfs, Config, Status};
 //!
 //! let space = RiverSpace::new(Puzzle::preset("family").unwrap());
-//! let plan = bfs(&space, &Config::default()).solution.unwrap();
+//! let plan = bfs(&space, &Config::default()).into_solution().unwrap();
 //! assert_eq!(plan.len(), 17);
 //! print!("{}", space.plan_text(&plan)); // " 1. --> police, prisoner   near: ... | far: ..."
 //!
 //! let torch = RiverSpace::new(Puzzle::preset("bridge-torch").unwrap());
-//! assert_eq!(astar(&torch, &Config::default()).solution.unwrap().cost, 17);
+//! assert_eq!(astar(&torch, &Config::default()).into_solution().unwrap().cost, 17);
 //!
 //! // Four missionaries and four cannibals cannot cross in a boat of two.
 //! let four = Puzzle::from_toml(r#"
@@ -39,7 +39,7 @@
 //!     capacity = 2
 //! "#).unwrap();
 //! let outcome = bfs(&RiverSpace::new(four), &Config::default());
-//! assert_eq!(outcome.status, Status::Exhausted);
+//! assert_eq!(outcome.status(), Status::Exhausted);
 //! ```
 //!
 //! ## The file format

@@ -48,7 +48,7 @@ impl Trip {
 /// use frontier_search::{bfs, Config};
 ///
 /// let space = RiverSpace::new(Puzzle::preset("wolf-goat-cabbage").unwrap());
-/// let plan = bfs(&space, &Config::default()).solution.unwrap();
+/// let plan = bfs(&space, &Config::default()).into_solution().unwrap();
 /// assert_eq!(plan.len(), 7);
 /// assert_eq!(space.trip_names(plan.moves[0]), ["farmer", "goat"]);
 /// ```
@@ -581,7 +581,7 @@ mod tests {
         // Missionaries and cannibals (3 each, boat of 2): two cannibals cross together.
         let space = RiverSpace::new(Puzzle::preset("missionaries").unwrap());
         let plan = frontier_search::bfs(&space, &frontier_search::Config::default());
-        let text = space.plan_text(&plan.solution.unwrap());
+        let text = space.plan_text(&plan.into_solution().unwrap());
         assert!(text.contains("--> cannibal×2 "), "{text}");
         assert!(!text.contains("cannibal, cannibal"), "{text}");
         assert!(text.contains("near: missionary×3, cannibal×3"), "{text}");
@@ -604,7 +604,7 @@ mod tests {
         "#;
         let space = RiverSpace::new(Puzzle::from_toml(text).unwrap());
         let plan = frontier_search::bfs(&space, &frontier_search::Config::default());
-        let lines = space.plan_text(&plan.solution.unwrap());
+        let lines = space.plan_text(&plan.into_solution().unwrap());
         let columns: HashSet<usize> = (lines.lines())
             .map(|line| line[..line.find("near:").unwrap()].width())
             .collect();

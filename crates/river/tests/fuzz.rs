@@ -136,14 +136,14 @@ proptest! {
         let config = Config::default();
         let fewest = bfs(&space, &config);
         let meet = bidirectional(&space, &config);
-        prop_assert_eq!(fewest.status, meet.status, "{}", doc);
+        prop_assert_eq!(fewest.status(), meet.status(), "{}", doc);
         let cheapest = ucs(&space, &config);
         let guided = astar(&space, &config);
-        prop_assert_eq!(cheapest.status, guided.status);
-        if fewest.status == Status::Solved {
-            let (f, m) = (fewest.solution.unwrap(), meet.solution.unwrap());
+        prop_assert_eq!(cheapest.status(), guided.status());
+        if fewest.status() == Status::Solved {
+            let (f, m) = (fewest.solution().unwrap(), meet.solution().unwrap());
             prop_assert_eq!(f.len(), m.len(), "{}", doc);
-            let (c, g) = (cheapest.solution.unwrap(), guided.solution.unwrap());
+            let (c, g) = (cheapest.solution().unwrap(), guided.solution().unwrap());
             prop_assert_eq!(c.cost, g.cost, "{}", doc);
             prop_assert!(c.cost <= f.cost);
             // Replay: each move is among the successors of its state.
@@ -157,7 +157,7 @@ proptest! {
             }
             prop_assert!(space.is_goal(g.states.last().unwrap()));
         } else {
-            prop_assert_eq!(fewest.status, Status::Exhausted);
+            prop_assert_eq!(fewest.status(), Status::Exhausted);
         }
     }
 }

@@ -262,7 +262,7 @@ fn space(preset: &str) -> RiverSpace {
 
 /// The plan's trips as role names, as `--json` prints them.
 fn names(space: &RiverSpace, outcome: &Outcome<State, Trip>) -> Vec<Vec<String>> {
-    let plan = outcome.solution.as_ref().expect("solved");
+    let plan = outcome.solution().expect("solved");
     plan.moves
         .iter()
         .map(|&t| space.trip_names(t).into_iter().map(String::from).collect())
@@ -279,10 +279,10 @@ fn check_preset(preset: &str, model: Model, published: u64) {
     } else {
         bfs(&space, &Config::default())
     };
-    assert_eq!(outcome.status, Status::Solved);
+    assert_eq!(outcome.status(), Status::Solved);
     let trips = names(&space, &outcome);
     let time = model.replay(&trips);
-    let plan = outcome.solution.as_ref().unwrap();
+    let plan = outcome.solution().unwrap();
     if timed {
         assert_eq!(time, published, "{preset}: total time");
         assert_eq!(plan.cost, published);
@@ -398,17 +398,17 @@ capacity = 2
 fn four_missionaries_are_unsolvable_with_their_reachable_count() {
     let space = RiverSpace::new(Puzzle::from_toml(FOUR_MISSIONARIES).unwrap());
     let outcome = bfs(&space, &Config::default());
-    assert_eq!(outcome.status, Status::Exhausted);
+    assert_eq!(outcome.status(), Status::Exhausted);
     let reachable = missionaries(4).optimum(false).unwrap_err();
-    assert_eq!(outcome.stats.stored, reachable as u64);
+    assert_eq!(outcome.stats().stored, reachable as u64);
     let exploration = explore(&space, &Config::default());
     assert!(exploration.is_complete());
     assert_eq!(exploration.states(), reachable as u64);
     assert_eq!(
-        bidirectional(&space, &Config::default()).status,
+        bidirectional(&space, &Config::default()).status(),
         Status::Exhausted
     );
-    assert_eq!(ucs(&space, &Config::default()).status, Status::Exhausted);
+    assert_eq!(ucs(&space, &Config::default()).status(), Status::Exhausted);
 }
 
 #[test]
@@ -441,7 +441,7 @@ fn the_heuristic_never_overestimates_on_the_presets() {
     for preset in ["family", "missionaries", "jealous-husbands", "bridge-torch"] {
         let space = space(preset);
         // From every state on an optimal path, the remaining cost bounds the heuristic.
-        let plan = ucs(&space, &Config::default()).solution.unwrap();
+        let plan = ucs(&space, &Config::default()).into_solution().unwrap();
         let mut left = plan.cost;
         for (i, state) in plan.states.iter().enumerate() {
             assert!(space.heuristic(state) <= left, "{preset} step {i}");
@@ -633,11 +633,11 @@ fn too_many_couples_for_the_boat_are_unsolvable() {
         );
         let outcome = bfs(&space, &Config::default());
         assert_eq!(
-            outcome.status,
+            outcome.status(),
             Status::Exhausted,
             "{n} couples, boat {capacity}"
         );
         let reachable = couples(n, capacity).optimum(false).unwrap_err();
-        assert_eq!(outcome.stats.stored, reachable as u64);
+        assert_eq!(outcome.stats().stored, reachable as u64);
     }
 }

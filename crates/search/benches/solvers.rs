@@ -13,9 +13,12 @@ use std::time::Instant;
 
 use criterion::{BenchmarkId, Criterion};
 use frontier_search::{
-    astar, bfs, bfs_indexed, bidirectional, explore, explore_indexed, idastar, par_explore, ucs,
-    Config, Indexed, Reversible, Space, Status,
+    astar, bfs, bidirectional, explore, idastar, ucs, Config, Reversible, Space, Status,
 };
+
+#[path = "../tests/common/mod.rs"]
+mod common;
+use common::{Indexed, Rank};
 
 /// A global allocator that tracks the peak of live heap bytes.
 struct Counting;
@@ -254,14 +257,14 @@ impl<const W: usize, const H: usize> Reversible for Tiles<W, H> {
     }
 }
 
-/// The 3x3 board's permutation rank: a perfect index, for `explore_indexed`.
-impl Indexed for Tiles<3, 3> {
-    fn index_bound(&self) -> u64 {
+/// The 3x3 board's permutation rank: a perfect index, lent to the engine by [`Indexed`].
+impl Rank for Tiles<3, 3> {
+    fn bound(&self) -> u64 {
         362_880
     }
 
     #[inline]
-    fn index(&self, board: &Board<3, 3>) -> u64 {
+    fn rank(&self, board: &Board<3, 3>) -> u64 {
         rank9(board.tiles)
     }
 }
@@ -359,14 +362,14 @@ fn frontier_search_explore(space: &Eight) -> u64 {
     explore(&from_goal(space, true), &Config::default()).states()
 }
 
-/// `par_explore` on two threads (its narrow layers on one: [`frontier_search::PARALLEL_FROM`]).
+/// `explore` on two threads (its narrow layers on one: [`Config::parallel_from`]).
 fn frontier_explore_two_threads(space: &Eight) -> u64 {
-    par_explore(&from_goal(space, false), &Config::default().threads(2)).states()
+    explore(&from_goal(space, false), &Config::default().threads(2)).states()
 }
 
-/// `explore_indexed`: one bit per permutation instead of a hash table.
+/// `explore` over the permutation rank: one bit per permutation instead of a hash table.
 fn frontier_explore_indexed(space: &Eight) -> u64 {
-    explore_indexed(&from_goal(space, false), &Config::default()).states()
+    explore(&Indexed(&from_goal(space, false)), &Config::default()).states()
 }
 
 fn pathfinding_reach(space: &Eight) -> u64 {
@@ -374,21 +377,21 @@ fn pathfinding_reach(space: &Eight) -> u64 {
 }
 
 fn frontier_bfs(space: &Eight) -> usize {
-    bfs(space, &Config::default()).solution.unwrap().len()
+    bfs(space, &Config::default()).solution().unwrap().len()
 }
 
-/// `bfs_indexed`: a bit per permutation instead of a hash table.
+/// `bfs` over the permutation rank: a bit per permutation instead of a hash table.
 fn frontier_bfs_indexed(space: &Eight) -> usize {
-    bfs_indexed(space, &Config::default())
-        .solution
+    bfs(&Indexed(space), &Config::default())
+        .solution()
         .unwrap()
         .len()
 }
 
-/// `par_bfs` on two threads (its narrow layers on one: [`frontier_search::PARALLEL_FROM`]).
+/// `bfs` on two threads (its narrow layers on one: [`Config::parallel_from`]).
 fn frontier_par_bfs(space: &Eight) -> usize {
-    let outcome = frontier_search::par_bfs(space, &Config::default().threads(2));
-    outcome.solution.unwrap().len()
+    let outcome = bfs(space, &Config::default().threads(2));
+    outcome.solution().unwrap().len()
 }
 
 fn pathfinding_bfs(space: &Eight) -> usize {
@@ -405,7 +408,7 @@ fn pathfinding_bfs(space: &Eight) -> usize {
 
 fn frontier_bidirectional(space: &Eight) -> usize {
     bidirectional(space, &Config::default())
-        .solution
+        .solution()
         .unwrap()
         .len()
 }
@@ -424,7 +427,7 @@ fn pathfinding_bidirectional(space: &Eight) -> usize {
 
 /// `astar` with Manhattan distance: returns the cost of the path found.
 fn frontier_astar(space: &Eight) -> u64 {
-    astar(space, &Config::default()).solution.unwrap().cost
+    astar(space, &Config::default()).solution().unwrap().cost
 }
 
 fn pathfinding_astar(space: &Eight) -> u64 {
@@ -441,7 +444,7 @@ fn pathfinding_astar(space: &Eight) -> u64 {
 
 /// `ucs` (every move costs 1): returns the cost of the path found.
 fn frontier_ucs(space: &Eight) -> u64 {
-    ucs(space, &Config::default()).solution.unwrap().cost
+    ucs(space, &Config::default()).solution().unwrap().cost
 }
 
 fn pathfinding_dijkstra(space: &Eight) -> u64 {
@@ -466,7 +469,7 @@ fn large_astar() {
     let goal = fifteen.goal.tiles;
     let frontier = || {
         let outcome = astar(&fifteen, &Config::default());
-        (outcome.solution.unwrap().cost, outcome.stats.expanded)
+        (outcome.solution().unwrap().cost, outcome.stats().expanded)
     };
     let pathfinding = || {
         let expansions = Cell::new(0u64);
@@ -502,8 +505,8 @@ fn large_astar() {
 /// Returns (length, expansions).
 fn frontier_idastar(space: &Fifteen) -> (usize, u64) {
     let outcome = idastar(space, &Config::default());
-    assert_eq!(outcome.status, Status::Solved);
-    (outcome.solution.unwrap().len(), outcome.stats.expanded)
+    assert_eq!(outcome.status(), Status::Solved);
+    (outcome.solution().unwrap().len(), outcome.stats().expanded)
 }
 
 /// Returns (length, expansions).
@@ -814,10 +817,10 @@ fn print_table() {
         ("explore 8-puzzle (states)", "explore", "reach"),
         ("explore, undirected (states)", "frontier-search", "reach"),
         ("explore, 2 threads (states)", "explore-2", "reach"),
-        ("explore_indexed, ranks (states)", "indexed", "reach"),
+        ("explore, ranks (states)", "indexed", "reach"),
         ("bfs 8-puzzle (moves)", "bfs", "pf-bfs"),
-        ("par_bfs, 2 threads (moves)", "par-bfs", "pf-bfs"),
-        ("bfs_indexed, ranks (moves)", "bfs-indexed", "pf-bfs"),
+        ("bfs, 2 threads (moves)", "par-bfs", "pf-bfs"),
+        ("bfs, ranks (moves)", "bfs-indexed", "pf-bfs"),
         (
             "bidirectional 8-puzzle (moves)",
             "bidirectional",

@@ -387,7 +387,7 @@ impl<S: Hash + Eq> StateSet<S> {
     }
 
     /// Appends `state` without indexing it, for an owner that keeps its own record of the
-    /// states seen (a bit per [index](crate::Indexed)); returns its id. A set that takes states
+    /// states seen (a bit per [index](crate::Space::index)); returns its id. A set that takes states
     /// this way must not be searched or inserted into.
     #[inline]
     pub fn push_unindexed(&mut self, state: S) -> u32 {
@@ -504,7 +504,7 @@ impl<S: Hash + Eq, M: Clone> Arena<S, M> {
     }
 
     /// An arena without a hash index, for a search that knows which states are new (by a bit
-    /// per [index](crate::Indexed)): states go in by [`Arena::push`] only.
+    /// per [index](crate::Space::index)): states go in by [`Arena::push`] only.
     pub fn unindexed() -> Self {
         let mut arena = Self::with_capacity(0);
         arena.set.states.reserve(ARENA_START);

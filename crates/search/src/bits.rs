@@ -1,6 +1,7 @@
-//! One bit per index for every state seen, for the spaces with a perfect index: the bit set
-//! behind [`crate::bfs_indexed`], and the store behind [`crate::explore_indexed`], which keeps
-//! the states themselves only for the previous, current and next layers.
+//! One bit per index for every state seen, for the spaces with a perfect
+//! [index](crate::Space::index_bound): the bit set behind [`crate::bfs`]'s indexed strategy,
+//! and the store behind [`crate::explore`]'s, which keeps the states themselves only for the
+//! previous, current and next layers.
 
 use std::alloc::{alloc_zeroed, Layout};
 
@@ -12,12 +13,12 @@ use crate::layers::Layer;
 #[cold]
 #[inline(never)]
 fn out_of_bound(index: u64, bound: u64) -> ! {
-    panic!("Indexed::index gave {index}, which is not below Indexed::index_bound, {bound}")
+    panic!("Space::index gave {index}, which is not below Space::index_bound, {bound}")
 }
 
 /// The most indexes a bit store takes: 2^33 bits, 1 GiB. A larger space is explored with a
 /// hash table instead.
-pub const MAX_INDEX_BOUND: u64 = 1 << 33;
+pub(crate) const MAX_INDEX_BOUND: u64 = 1 << 33;
 
 /// The bytes a bit array may take: what `max_states` lets the states themselves take, so that
 /// a small budget is not spent on bits (13 cells of tiles have 13! indexes, 778 MB of bits).
@@ -28,7 +29,7 @@ pub(crate) fn bits_budget<S>(config: &Config) -> u64 {
         .map_or(u64::MAX, |m| m.saturating_mul(state))
 }
 
-/// One bit per index below a bound: which [indexes](crate::Indexed::index) were seen.
+/// One bit per index below a bound: which [indexes](crate::Space::index) were seen.
 pub(crate) struct BitSet {
     words: Vec<u64>,
     /// The indexes taken are those below it.
@@ -110,7 +111,7 @@ impl BitSet {
     }
 }
 
-/// Seen states as bits of their [index](crate::Indexed::index), each layer's states in the
+/// Seen states as bits of their [index](crate::Space::index), each layer's states in the
 /// order found. Looking a state up reads one bit, so the table neither grows nor holds a state;
 /// the key the explorer hands in is the state's index.
 pub(crate) struct Bits<S> {
@@ -242,9 +243,7 @@ mod tests {
     }
 
     #[test]
-    #[should_panic(
-        expected = "Indexed::index gave 12, which is not below Indexed::index_bound, 10"
-    )]
+    #[should_panic(expected = "Space::index gave 12, which is not below Space::index_bound, 10")]
     fn an_index_past_the_bound_is_named() {
         // Inside the word the bits take, so it was taken without a word of complaint.
         BitSet::new(10, 1 << 10).unwrap().insert(12);

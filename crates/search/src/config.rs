@@ -33,10 +33,8 @@ pub const MAX_WEIGHT: f64 = 100.0;
 
 /// The default of [`Config::parallel_from`]: layers narrower than this many states are expanded
 /// on one thread. Handing a layer out to workers and their successors back to the store costs
-/// more than the workers save on narrow layers of cheap successors: on the 8-puzzle (layers of
-/// up to 24,047 states), two threads made `par_bfs` three times slower than one and
-/// `par_bidirectional` six times.
-pub const PARALLEL_FROM: usize = 1 << 15;
+/// more than the workers save on narrow layers of cheap successors (such as all the 8-puzzle's).
+pub(crate) const PARALLEL_FROM: usize = 1 << 15;
 
 /// `h` times an [effective](Config::effective_weight) weight, rounded down; `h` without one.
 /// For solvers of their own that hold the weight apart from the [`Config`] in a hot loop.
@@ -61,7 +59,7 @@ pub type ProgressFn = Arc<dyn Fn(&Progress) + Send + Sync>;
 
 /// How a search may run: its limits, a cancel flag, a progress observer, and parallelism.
 ///
-/// Every limit ends the search cleanly with [`crate::Status::Limit`] naming it; none panics.
+/// Every limit ends the search cleanly with [`crate::Outcome::Stopped`] naming it; none panics.
 ///
 /// ```
 /// use std::time::Duration;
@@ -98,11 +96,11 @@ pub struct Config {
     pub cancel: Option<Arc<AtomicBool>>,
     /// Called about ten times a second while the search runs.
     pub progress: Option<ProgressFn>,
-    /// Worker threads for `par_explore`, `par_bfs` and `par_bidirectional`; 0 or 1 means one, and
+    /// Worker threads for `bfs`, `bidirectional` and `explore`; 0 or 1 means one, and
     /// no more start than the machine has logical CPUs (see [`Config::worker_threads`]).
     pub threads: usize,
     /// With several threads, layers narrower than this many states are still expanded on one
-    /// thread; `None` means [`PARALLEL_FROM`]. Lower it for spaces whose successors are costly
+    /// thread; `None` means 2^15 (32,768). Lower it for spaces whose successors are costly
     /// to generate (0 hands every layer out), raise it for cheaper ones.
     pub parallel_from: Option<usize>,
     /// Weighted search: [`crate::astar`] and [`crate::idastar`] rank a state by `g + w·h`
@@ -153,27 +151,6 @@ impl Config {
         self
     }
 
-    /// The limit a search started at `started` has hit, if any: the cancel flag, then the
-    /// timeout. For solvers of their own, to call every few thousand nodes.
-    ///
-    /// ```
-    /// use std::time::{Duration, Instant};
-    /// use frontier_search::{Config, Limit};
-    ///
-    /// let config = Config::default().timeout(Duration::ZERO);
-    /// assert_eq!(config.limit_hit(Instant::now()), Some(Limit::Time));
-    /// assert_eq!(Config::default().limit_hit(Instant::now()), None);
-    /// ```
-    pub fn limit_hit(&self, started: Instant) -> Option<Limit> {
-        let cancelled = (self.cancel.as_ref()).is_some_and(|flag| flag.load(Ordering::Relaxed));
-        if cancelled {
-            return Some(Limit::Cancelled);
-        }
-        (self.timeout)
-            .is_some_and(|t| started.elapsed() >= t)
-            .then_some(Limit::Time)
-    }
-
     /// Sets the heuristic's weight `w`: solutions then cost at most `w` times the cheapest.
     ///
     /// ```
@@ -196,7 +173,7 @@ impl Config {
     ///
     /// let exact = astar(&Line, &Config::default());
     /// let weighted = astar(&Line, &Config::default().weight(2.0));
-    /// let (best, found) = (exact.solution.unwrap().cost, weighted.solution.unwrap().cost);
+    /// let (best, found) = (exact.into_solution().unwrap().cost, weighted.into_solution().unwrap().cost);
     /// assert_eq!(best, 8);
     /// assert!(found <= 2 * best);
     /// ```
@@ -227,15 +204,15 @@ impl Config {
         self
     }
 
-    /// Sets the number of worker threads for the parallel solvers.
+    /// Sets the number of worker threads for `bfs`, `bidirectional` and `explore`.
     pub fn threads(mut self, threads: usize) -> Self {
         self.threads = threads;
         self
     }
 
-    /// The worker threads the parallel solvers start: [`Config::threads`], at least one and at
-    /// most the machine's logical CPUs. More never helps, and starting them is not timed:
-    /// 3,000 threads for a search of 16 states took 6.9 s before its clock started.
+    /// The worker threads `bfs`, `bidirectional` and `explore` start: [`Config::threads`], at least one and at
+    /// most the machine's logical CPUs. More never helps, and starting them is not timed (thousands
+    /// of threads would take seconds before the search's clock starts).
     ///
     /// ```
     /// use frontier_search::Config;
@@ -249,13 +226,14 @@ impl Config {
         self.threads.clamp(1, cpus)
     }
 
-    /// Sets the narrowest layer the parallel solvers hand out to their worker threads.
+    /// Sets the narrowest layer that `bfs`, `bidirectional` and `explore` hand out to their
+    /// worker threads.
     ///
     /// ```
-    /// use frontier_search::{Config, PARALLEL_FROM};
+    /// use frontier_search::Config;
     ///
     /// let config = Config::default().threads(8);
-    /// assert_eq!(config.parallel_width(), PARALLEL_FROM);
+    /// assert_eq!(config.parallel_width(), 1 << 15);
     /// assert_eq!(config.parallel_from(0).parallel_width(), 0);
     /// ```
     pub fn parallel_from(mut self, states: usize) -> Self {
@@ -264,7 +242,7 @@ impl Config {
     }
 
     /// The narrowest layer handed out to worker threads: [`Config::parallel_from`], or by
-    /// default [`PARALLEL_FROM`].
+    /// default 2^15 (32,768).
     pub fn parallel_width(&self) -> usize {
         self.parallel_from.unwrap_or(PARALLEL_FROM)
     }
@@ -283,7 +261,7 @@ const SPEED_SAMPLE: Duration = Duration::from_millis(1);
 /// [`Meter::batch`].
 const BATCH_PERIOD: Duration = Duration::from_millis(50);
 /// How often the progress observer is called.
-const PROGRESS_EVERY: Duration = Duration::from_millis(100);
+pub(crate) const PROGRESS_EVERY: Duration = Duration::from_millis(100);
 
 /// A depth limit with the most a step may cost: what tells, from a state's heuristic, that no
 /// goal lies within the moves left (see [`Reach::beyond`]).

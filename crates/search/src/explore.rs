@@ -16,9 +16,9 @@ use crate::arena::{hash_of, Insert, StateSet, AHEAD};
 use crate::bits::{bits_budget, BitSet, Bits};
 use crate::config::{Config, Intake, Meter};
 use crate::layers::{Layer, LayerSet};
-use crate::outcome::{Exploration, Limit, Status};
+use crate::outcome::{Exploration, Limit};
 use crate::parallel::{count_expansions, next_slices, regroup, CHUNK};
-use crate::space::{Indexed, Space};
+use crate::space::Space;
 
 /// How many shards the seen-set is split into once it is large.
 const SHARDS: usize = 64;
@@ -43,14 +43,25 @@ fn shard_of(hash: u64, shards: usize) -> usize {
 
 /// Counts the whole reachable set by distance from the start: `layers[d]` states lie exactly `d`
 /// moves away, each counted with its [weight](Space::weight). With `max_depth`, stops after
-/// that layer (complete all the same if nothing lies deeper). Runs on the calling thread
-/// ([`Config::threads`] is for [`par_explore`]), so the space need not be shared between
-/// threads: it may hold a `RefCell` or an `Rc`.
+/// that layer (complete all the same if nothing lies deeper).
 ///
 /// Memory: every seen state once; or, when the space is [undirected](Space::undirected), only
 /// the layers `d - 1`, `d` and `d + 1` (frontier search), since every successor of layer `d`
 /// lies in one of them. The three layers share one index, so each successor is looked up once,
 /// and a layer's states leave the index when it falls behind.
+///
+/// How the layers are counted is chosen once, when the exploration starts:
+/// - for a space with a perfect [index](Space::index_bound) whose bits fit the state budget
+///   (and are no more than 2^33), each state seen is one bit of an array of `index_bound`
+///   bits, and only the previous, current and next layers' states are kept, whatever the
+///   space's moves. A look-up reads one bit and the array never grows. It runs on the calling
+///   thread;
+/// - else with [`Config::worker_threads`] above one, a wide layer's states are expanded in
+///   parallel, and once the seen-set is split into shards, the shards store their states in
+///   parallel (layers narrower than [`Config::parallel_from`] stay on one thread);
+/// - else on the calling thread over one seen-set, split into shards once it is large.
+///
+/// The counts are the same whichever is taken, for any number of threads.
 ///
 /// ```
 /// use frontier_search::{explore, Config, Space};
@@ -71,95 +82,37 @@ fn shard_of(hash: u64, shards: usize) -> usize {
 /// let exploration = explore(&Ring, &Config::default());
 /// assert_eq!(exploration.layers, [1, 2, 2, 2, 2, 1]);
 /// assert!(exploration.is_complete());
+/// assert_eq!(explore(&Ring, &Config::default().threads(2)).layers, exploration.layers);
 /// ```
 pub fn explore<P>(space: &P, config: &Config) -> Exploration
 where
-    P: Space,
-    P::State: Hash + Eq,
+    P: Space + Sync,
+    P::State: Hash + Eq + Send + Sync,
 {
+    if let Some(exploration) = explore_bits(space, config) {
+        return exploration;
+    }
+    let hashed = || {
+        with_layers(config, |meter, layers| {
+            run_explore(space, meter, layers, &Pool, &hash_of)
+        })
+    };
+    if config.worker_threads() > 1 {
+        return in_pool(config, hashed);
+    }
     with_layers(config, |meter, layers| {
         run_explore(space, meter, layers, &Serial, &hash_of)
     })
 }
 
-/// [`explore`] on [`Config::worker_threads`] workers: a wide layer's states are expanded in
-/// parallel, and once the seen-set is split into shards, the shards store their states in
-/// parallel. The counts are the same for any number of threads; with one, this is [`explore`].
-///
-/// ```
-/// use frontier_search::{explore, par_explore, Config, Space};
-///
-/// /// Pairs of numbers below 300; a step adds one to either, or wraps it to 0.
-/// struct Grid;
-/// impl Space for Grid {
-///     type State = (u16, u16);
-///     type Move = bool;
-///     fn start(&self) -> (u16, u16) { (0, 0) }
-///     fn is_goal(&self, _: &(u16, u16)) -> bool { false }
-///     fn successors(&self, &(x, y): &(u16, u16), _: Option<&bool>, mut out: impl FnMut(bool, (u16, u16))) {
-///         out(false, ((x + 1) % 300, y));
-///         out(true, (x, (y + 1) % 300));
-///     }
-/// }
-///
-/// let config = Config::default().threads(2);
-/// let parallel = par_explore(&Grid, &config);
-/// assert_eq!(parallel.states(), 90_000);
-/// assert_eq!(parallel.layers, explore(&Grid, &config).layers);
-/// ```
-pub fn par_explore<P>(space: &P, config: &Config) -> Exploration
-where
-    P: Space + Sync,
-    P::State: Hash + Eq + Send + Sync,
-{
-    if config.worker_threads() == 1 {
-        return explore(space, config);
-    }
-    let run = || {
-        with_layers(config, |meter, layers| {
-            run_explore(space, meter, layers, &Pool, &hash_of)
-        })
-    };
-    in_pool(config, run)
-}
-
-/// [`explore`] for a space with a perfect [index](Indexed): each state seen is one bit of an
-/// array of [`Indexed::index_bound`] bits, and only the previous, current and next layers'
-/// states are kept (the previous one to skip each state's parent). A look-up reads one bit, the
-/// array never grows, and its memory is fixed: a bit for every index, whatever the space's
-/// moves (no need to be [undirected](Space::undirected)). A space whose bound passes
-/// [`MAX_INDEX_BOUND`](crate::MAX_INDEX_BOUND), or whose bits would take more bytes than
-/// `max_states` lets states take, or cannot be allocated, is explored by [`explore`] instead.
-/// Runs on the calling thread, as [`explore`] does.
-///
-/// Example: [`Indexed`].
-pub fn explore_indexed<P>(space: &P, config: &Config) -> Exploration
-where
-    P: Indexed,
-    P::State: Hash + Eq,
-{
-    explore_bits(space, config).unwrap_or_else(|| explore(space, config))
-}
-
-/// [`explore_indexed`], or where the bits would not do, [`par_explore`] on
-/// [`Config::worker_threads`] workers. The bits are not split into shards, so a space explored
-/// with them is explored on one thread whatever the count.
-pub fn par_explore_indexed<P>(space: &P, config: &Config) -> Exploration
-where
-    P: Indexed + Sync,
-    P::State: Hash + Eq + Send + Sync,
-{
-    explore_bits(space, config).unwrap_or_else(|| par_explore(space, config))
-}
-
 /// Explores on the calling thread with a bit per index as the record of the states seen;
-/// `None` if the bits would not do (see [`explore_indexed`]).
+/// `None` if the space has no index or the bits would not do (see [`explore`]).
 fn explore_bits<P>(space: &P, config: &Config) -> Option<Exploration>
 where
-    P: Indexed,
+    P: Space,
     P::State: Hash + Eq,
 {
-    let seen = BitSet::new(space.index_bound(), bits_budget::<P::State>(config))?;
+    let seen = BitSet::new(space.index_bound()?, bits_budget::<P::State>(config))?;
     let key = |state: &P::State| space.index(state);
     Some(with_layers(config, |meter, layers| {
         explore_in(space, meter, layers, Bits::new(seen), &key, &Serial)
@@ -181,14 +134,14 @@ fn in_pool<R: Send>(config: &Config, run: impl FnOnce() -> R + Send) -> R {
 /// Runs an exploration's body over a fresh meter and layer counts.
 fn with_layers(
     config: &Config,
-    body: impl FnOnce(&mut Meter, &mut Vec<u64>) -> Status,
+    body: impl FnOnce(&mut Meter, &mut Vec<u64>) -> Option<Limit>,
 ) -> Exploration {
     let mut meter = Meter::new(config);
     let mut layers = Vec::new();
-    let status = body(&mut meter, &mut layers);
+    let limit = body(&mut meter, &mut layers);
     Exploration {
         layers,
-        status,
+        limit,
         stats: meter.finish(),
     }
 }
@@ -599,7 +552,7 @@ fn run_explore<P, W, K>(
     layers: &mut Vec<u64>,
     workers: &W,
     hash: &K,
-) -> Status
+) -> Option<Limit>
 where
     P: Space,
     P::State: Hash + Eq,
@@ -765,7 +718,7 @@ fn explore_in<P, T, K, W>(
     store: T,
     key: &K,
     workers: &W,
-) -> Status
+) -> Option<Limit>
 where
     P: Space,
     P::State: Hash + Eq,
@@ -778,7 +731,7 @@ where
     let start_key = key(&start);
     let mut shards: Vec<Shard<P::State, T>> = vec![Shard::planted(store, start, start_key)];
     if let Err(limit) = meter.store(1) {
-        return Status::Limit(limit);
+        return Some(limit);
     }
     // The states found for the next layer, each counted with its weight.
     let found = |shards: &[Shard<P::State, T>]| -> u64 { shards.iter().map(|s| s.weight).sum() };
@@ -820,7 +773,7 @@ where
                     expand_across(space, meter, depth, &mut shards, batch, key, &mut pending);
                 if let Err(limit) = expanded.and_then(|()| check_room(meter, &shards)) {
                     layers.push(found(&shards));
-                    return Status::Limit(limit);
+                    return Some(limit);
                 }
                 continue;
             }
@@ -829,7 +782,7 @@ where
                     shards[0].expand_alone(space, meter, depth, batch, key, &mut pending);
                 if let Err(limit) = expanded.and_then(|()| check_room(meter, &shards)) {
                     layers.push(found(&shards));
-                    return Status::Limit(limit);
+                    return Some(limit);
                 }
                 continue;
             }
@@ -839,18 +792,18 @@ where
                 if !last {
                     layers.push(found(&shards));
                 }
-                return Status::Limit(limit);
+                return Some(limit);
             }
             let intake = meter.intake(batch.len());
             let expanded = workers.expand_slices(space, &shards, batch, key, &intake);
             if last {
                 meter.stats.generated += expanded.iter().map(|(i, _)| i.offered()).sum::<u64>();
                 if let Some(limit) = expanded.iter().find_map(|(intake, _)| intake.stopped()) {
-                    return Status::Limit(limit);
+                    return Some(limit);
                 }
                 // At the depth limit: complete only if nothing lies beyond the last layer.
                 if workers.any_unseen(&shards, &expanded) {
-                    return Status::Limit(Limit::Depth);
+                    return Some(Limit::Depth);
                 }
                 continue;
             }
@@ -859,17 +812,17 @@ where
                 Ok(by_shard) => by_shard,
                 Err(limit) => {
                     layers.push(found(&shards));
-                    return Status::Limit(limit);
+                    return Some(limit);
                 }
             };
             workers.admit(space, &mut shards, by_shard);
             if let Err(limit) = check_room(meter, &shards) {
                 layers.push(found(&shards));
-                return Status::Limit(limit);
+                return Some(limit);
             }
         }
         if last || shards.iter().all(|s| s.store.found().is_empty()) {
-            return Status::Exhausted;
+            return None;
         }
         layers.push(found(&shards));
         for shard in &mut shards {

@@ -8,8 +8,8 @@ use crate::arena::{hash_of, Arena, Insert, AHEAD};
 use crate::bits::{bits_budget, BitSet};
 use crate::config::{weigh, Config, Meter, Reach};
 use crate::open::OpenList;
-use crate::outcome::{Limit, Outcome, Solution, Stats, Status};
-use crate::space::{Cost, Indexed, Reversible, Space};
+use crate::outcome::{Limit, Outcome, Solution, Stats};
+use crate::space::{Cost, Reversible, Space};
 
 /// How a solver's main loop ended.
 pub(crate) enum End {
@@ -57,10 +57,16 @@ pub(crate) fn concluded<S: Clone + Hash + Eq, M: Clone>(
     stats: Stats,
 ) -> Outcome<S, M> {
     match end {
-        End::Found(id, cost) => Outcome::solved(arena.solution(id, cost), stats),
-        End::Exhausted if cut => Outcome::stopped(Status::Limit(Limit::Depth), stats),
-        End::Exhausted => Outcome::stopped(Status::Exhausted, stats),
-        End::Stopped(limit) => Outcome::stopped(Status::Limit(limit), stats),
+        End::Found(id, cost) => Outcome::Solved {
+            solution: arena.solution(id, cost),
+            stats,
+        },
+        End::Exhausted if cut => Outcome::Stopped {
+            limit: Limit::Depth,
+            stats,
+        },
+        End::Exhausted => Outcome::Exhausted { stats },
+        End::Stopped(limit) => Outcome::Stopped { limit, stats },
     }
 }
 
@@ -183,12 +189,34 @@ fn collect_successors<P: Space>(
 /// fewest moves. Memory: every seen state, once, with a `u32` parent link.
 ///
 /// Layers are expanded in order; since the arena stores states in the order they were found,
-/// the frontier is a range of its ids and needs no queue of its own.
+/// the frontier is a range of its ids and needs no queue of its own. How the layers grow is
+/// chosen once, when the search starts:
+/// - with [`Config::worker_threads`] above one, each layer at least
+///   [`Config::parallel_from`] wide is expanded, and its states stored, by that many threads
+///   (the seen-set then split into shards by hash). The answer has the fewest moves, though
+///   which of several shortest paths is found may depend on the thread count;
+/// - else, for a space with a perfect [index](Space::index_bound) whose bits fit the state
+///   budget, which states were seen is one bit per index: a successor is looked up by reading
+///   a bit instead of in a hash table (memory: the bits, and every seen state for the path);
+/// - else one hash table of every seen state.
 pub fn bfs<P>(space: &P, config: &Config) -> Outcome<P::State, P::Move>
 where
-    P: Space,
-    P::State: Hash + Eq,
+    P: Space + Sync,
+    P::State: Hash + Eq + Send + Sync,
+    P::Move: Send + Sync,
 {
+    if let Some(pool) = crate::parallel::pool(config) {
+        return crate::parallel::par_bfs(space, config, &pool);
+    }
+    let budget = bits_budget::<P::State>(config);
+    if let Some(seen) = space
+        .index_bound()
+        .and_then(|bound| BitSet::new(bound, budget))
+    {
+        return with_this_arena(config, Arena::unindexed(), |meter, arena, cut| {
+            run_bfs_indexed(space, meter, arena, cut, seen)
+        });
+    }
     with_arena(config, |meter, arena, cut| {
         run_bfs(space, meter, arena, cut)
     })
@@ -273,50 +301,7 @@ impl<S: Hash + Eq + Clone, M: Clone> Layers<S, M> {
     }
 }
 
-/// [`bfs`] for a space with a perfect [index](Indexed): which states were seen is one bit per
-/// index, so a successor is looked up by reading a bit instead of in a hash table; the states,
-/// each with its parent's id and its move, are kept in the order found for the path. Memory:
-/// [`Indexed::index_bound`] bits and every seen state. A space whose bound passes
-/// [`MAX_INDEX_BOUND`](crate::MAX_INDEX_BOUND), or whose bits would take more bytes than
-/// `max_states` lets states take, or cannot be allocated, is searched by [`bfs`] instead.
-///
-/// ```
-/// use frontier_search::{bfs_indexed, Config, Indexed, Space, Status};
-///
-/// /// From 1 to 10 on 0..16 by doubling or adding one.
-/// struct Doubling;
-/// impl Space for Doubling {
-///     type State = u32;
-///     type Move = &'static str;
-///     fn start(&self) -> u32 { 1 }
-///     fn is_goal(&self, n: &u32) -> bool { *n == 10 }
-///     fn successors(&self, n: &u32, _: Option<&Self::Move>, mut out: impl FnMut(Self::Move, u32)) {
-///         if n + 1 < 16 { out("+1", n + 1); }
-///         if n * 2 < 16 { out("*2", n * 2); }
-///     }
-/// }
-/// impl Indexed for Doubling {
-///     fn index_bound(&self) -> u64 { 16 }
-///     fn index(&self, n: &u32) -> u64 { u64::from(*n) }
-/// }
-///
-/// let outcome = bfs_indexed(&Doubling, &Config::default());
-/// assert_eq!(outcome.status, Status::Solved);
-/// assert_eq!(outcome.solution.unwrap().moves, ["+1", "*2", "+1", "*2"]);
-/// ```
-pub fn bfs_indexed<P>(space: &P, config: &Config) -> Outcome<P::State, P::Move>
-where
-    P: Indexed,
-    P::State: Hash + Eq,
-{
-    let Some(seen) = BitSet::new(space.index_bound(), bits_budget::<P::State>(config)) else {
-        return bfs(space, config);
-    };
-    with_this_arena(config, Arena::unindexed(), |meter, arena, cut| {
-        run_bfs_indexed(space, meter, arena, cut, seen)
-    })
-}
-
+/// [`bfs`] over a bit per index for the states seen; the arena keeps them for the path.
 fn run_bfs_indexed<P>(
     space: &P,
     meter: &mut Meter,
@@ -325,7 +310,7 @@ fn run_bfs_indexed<P>(
     mut seen: BitSet,
 ) -> End
 where
-    P: Indexed,
+    P: Space,
     P::State: Hash + Eq,
 {
     let start = space.start();
@@ -633,19 +618,7 @@ where
         }
         end
     });
-    Outcome {
-        status: outcome.status,
-        solution: outcome.solution.map(|solution| Solution {
-            moves: solution.moves,
-            states: solution
-                .states
-                .into_iter()
-                .map(|(state, _)| state)
-                .collect(),
-            cost: solution.cost,
-        }),
-        stats: outcome.stats,
-    }
+    outcome.map(|(state, _)| state, |mv| mv)
 }
 
 /// A space whose states carry their depth, for the cost-driven searches under a depth limit.
@@ -814,11 +787,21 @@ where
 /// The first meeting is a shortest path: before the layer that meets, the two balls (radii `a`
 /// and `b`) were disjoint, so the answer is longer than `a + b`; the meeting layer finds one of
 /// length `a + b + 1`. Memory: both seen-sets, typically far smaller than one [`bfs`] ball.
+///
+/// With [`Config::worker_threads`] above one, each side's store is split into shards by hash;
+/// workers expand slices of a layer, then every shard takes its states (and looks for them in
+/// the other side's shard of the same number) in parallel. Layers narrower than
+/// [`Config::parallel_from`] still grow on one thread. Which of several shortest paths is
+/// found may then depend on the thread count.
 pub fn bidirectional<P>(space: &P, config: &Config) -> Outcome<P::State, P::Move>
 where
-    P: Reversible,
-    P::State: Hash + Eq,
+    P: Reversible + Sync,
+    P::State: Hash + Eq + Send + Sync,
+    P::Move: Send + Sync,
 {
+    if let Some(pool) = crate::parallel::pool(config) {
+        return crate::parallel::par_bidirectional(space, config, &pool);
+    }
     let mut meter = Meter::new(config);
     let mut forward = Arena::new();
     let mut backward = Arena::new();
@@ -835,11 +818,14 @@ where
                 at = next;
             }
             let solution = Solution::priced(space, moves, states);
-            Outcome::solved(solution, stats)
+            Outcome::Solved { solution, stats }
         }
-        Meet::Exhausted if cut => Outcome::stopped(Status::Limit(Limit::Depth), stats),
-        Meet::Exhausted => Outcome::stopped(Status::Exhausted, stats),
-        Meet::Stopped(limit) => Outcome::stopped(Status::Limit(limit), stats),
+        Meet::Exhausted if cut => Outcome::Stopped {
+            limit: Limit::Depth,
+            stats,
+        },
+        Meet::Exhausted => Outcome::Exhausted { stats },
+        Meet::Stopped(limit) => Outcome::Stopped { limit, stats },
     }
 }
 

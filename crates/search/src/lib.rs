@@ -7,19 +7,26 @@
 //! | solver | returns | memory | needs |
 //! |---|---|---|---|
 //! | [`dfs`] | a solution, not necessarily shortest | all seen states | `State: Hash + Eq` |
-//! | [`bfs`] / [`par_bfs`] | fewest moves | all seen states | `State: Hash + Eq` (and for `par_bfs`, the space `Sync`, states and moves `Send + Sync`) |
+//! | [`bfs`] | fewest moves | all seen states (a bit per [index](Space::index_bound) instead of a hash table, where the space has one) | `State: Hash + Eq`; the space `Sync`, states and moves `Send + Sync` |
 //! | [`iddfs`] | fewest moves | linear in depth | `State: Eq` |
 //! | [`ucs`] | cheapest (Dijkstra) | all seen states | step costs, `State: Hash + Eq` |
 //! | [`astar`] | cheapest | all seen states | an admissible heuristic, `State: Hash + Eq` |
 //! | [`idastar`] | cheapest | linear in depth | an admissible heuristic |
-//! | [`bidirectional`] / [`par_bidirectional`] | fewest moves | both seen-sets | [`Reversible`] (and as `par_bfs` for `par_bidirectional`) |
-//! | [`explore`] / [`par_explore`] | states at each distance (each counted with its [weight](Space::weight)) | all seen states, or three layers if [undirected](Space::undirected) | `State: Hash + Eq` (and as `par_bfs` for `par_explore`) |
-//! | [`bfs_indexed`] | fewest moves | a bit per index, and every seen state | [`Indexed`] |
-//! | [`explore_indexed`] / [`par_explore_indexed`] | states at each distance | a bit per index, and three layers | [`Indexed`], and as `explore` / `par_explore` |
+//! | [`bidirectional`] | fewest moves | both seen-sets | [`Reversible`], and as `bfs` |
+//! | [`explore`] | states at each distance (each counted with its [weight](Space::weight)) | all seen states, or three layers if [undirected](Space::undirected), or a bit per [index](Space::index_bound) and three layers | as `bfs` |
 //!
-//! Every solver takes a [`Config`] (max depth, max stored states, timeout, cancel flag, progress
-//! observer) and returns an outcome with three possible statuses: solved, proven unsolvable
-//! ([`Status::Exhausted`]), or stopped by a named [`Limit`] — always with [`Stats`].
+//! [`solve`] runs any of the first seven named by an [`Algorithm`], for a caller that lets its
+//! user choose. Every solver takes a [`Config`] (max depth, max stored states, timeout, cancel
+//! flag, progress observer, threads) and returns an [`Outcome`] of three kinds: solved with its
+//! [`Solution`], proven unsolvable ([`Outcome::Exhausted`]), or stopped by a named [`Limit`] —
+//! always with [`Stats`].
+//!
+//! `bfs`, `bidirectional` and `explore` choose how to grow their layers once, when they start:
+//! on [`Config::threads`] workers for the layers at least [`Config::parallel_from`] wide, over
+//! a bit per index when the space has a perfect [index](Space::index_bound) whose bits fit the
+//! state budget, or over one hash table. The answer's length and the counts are the same for
+//! every choice. A solver of a domain's own (the cube's, the tiles') watches the same limits
+//! through a [`Watch`].
 //!
 //! Seen states are stored once, in insertion order, indexed by an open-addressing table of `u32`
 //! ids (with FxHash); parents are ids, so a path is rebuilt only for the final answer.
@@ -44,11 +51,11 @@
 //!     fn heuristic(&self, x: &i32) -> u64 { ((7 - x).max(0) as u64 * 2).div_ceil(3) }
 //! }
 //!
-//! let fewest = bfs(&Walk, &Config::default()).solution.unwrap();
+//! let fewest = bfs(&Walk, &Config::default()).into_solution().unwrap();
 //! assert_eq!(fewest.moves, [1, 3, 3]);
 //! let cheapest = astar(&Walk, &Config::default());
-//! assert_eq!(cheapest.status, Status::Solved);
-//! assert_eq!(cheapest.solution.unwrap().cost, 5);
+//! assert_eq!(cheapest.status(), Status::Solved);
+//! assert_eq!(cheapest.into_solution().unwrap().cost, 5);
 //! ```
 
 mod arena;
@@ -60,18 +67,20 @@ mod layers;
 mod open;
 mod outcome;
 mod parallel;
+mod solve;
 mod space;
 mod tree;
+mod watch;
 
 pub use arena::prefetch;
-pub use bits::MAX_INDEX_BOUND;
-pub use config::{weigh, Config, Progress, ProgressFn, MAX_WEIGHT, PARALLEL_FROM};
-pub use explore::{explore, explore_indexed, par_explore, par_explore_indexed};
-pub use graph::{astar, bfs, bfs_indexed, bidirectional, dfs, ucs};
+pub use config::{weigh, Config, Progress, ProgressFn, MAX_WEIGHT};
+pub use explore::explore;
+pub use graph::{astar, bfs, bidirectional, dfs, ucs};
 pub use outcome::{Exploration, Limit, Outcome, Solution, Stats, Status};
-pub use parallel::{par_bfs, par_bidirectional};
-pub use space::{Cost, Indexed, Reversible, Space};
+pub use solve::{solve, Algorithm};
+pub use space::{Cost, Reversible, Space};
 pub use tree::{idastar, iddfs};
+pub use watch::Watch;
 
 /// An estimate of the bytes one stored state costs a graph search (the state, its parent link
 /// and move, and the hash table's share), for turning a memory budget into `max_states`.

@@ -9,7 +9,7 @@ use crate::space::{Cost, Space};
 pub enum Limit {
     /// `max_depth`: no solution within that many moves, and states lie beyond the limit. The
     /// solvers with a seen-set look at the neighbours of the states the limit kept them from
-    /// expanding: when none is new they report [`Status::Exhausted`] instead (`dfs` may still
+    /// expanding: when none is new they report [`Outcome::Exhausted`] instead (`dfs` may still
     /// say `Depth` when it reached a state by a longer path first and left it at the limit).
     /// The tree searches (`iddfs`, `idastar`) report `Exhausted` when the limit kept no path
     /// that visits each state once from going on to a state it has not visited.
@@ -132,15 +132,29 @@ pub struct Stats {
     pub seconds: f64,
 }
 
-/// The result of a solver.
+/// The result of a solver: a solution, a proof that there is none, or the limit that stopped
+/// the search first; statistics in every case. A solved outcome always holds its solution.
 #[derive(Clone, Debug)]
-pub struct Outcome<S, M> {
-    /// Why the search stopped.
-    pub status: Status,
-    /// The solution, when `status` is [`Status::Solved`].
-    pub solution: Option<Solution<S, M>>,
-    /// What the search did.
-    pub stats: Stats,
+pub enum Outcome<S, M> {
+    /// A solution was found.
+    Solved {
+        /// The path from the start to a goal.
+        solution: Solution<S, M>,
+        /// What the search did.
+        stats: Stats,
+    },
+    /// Every reachable state was examined and none is a goal: proven unsolvable.
+    Exhausted {
+        /// What the search did.
+        stats: Stats,
+    },
+    /// A limit stopped the search before it could answer either way.
+    Stopped {
+        /// The limit that was hit.
+        limit: Limit,
+        /// What the search did.
+        stats: Stats,
+    },
 }
 
 impl<S, M> Outcome<S, M> {
@@ -163,25 +177,114 @@ impl<S, M> Outcome<S, M> {
     ///
     /// let outcome = bfs(&Up, &Config::default());
     /// assert!(outcome.is_solved());
+    /// assert_eq!(outcome.solution().map(|s| s.len()), Some(3));
     /// assert!(!bfs(&Up, &Config::default().max_depth(2)).is_solved());
     /// ```
     pub fn is_solved(&self) -> bool {
-        self.status == Status::Solved
+        matches!(self, Outcome::Solved { .. })
     }
 
-    pub(crate) fn stopped(status: Status, stats: Stats) -> Self {
-        Outcome {
-            status,
-            solution: None,
-            stats,
+    /// The three outcomes in a word, without the solution: for callers that print or compare it.
+    pub fn status(&self) -> Status {
+        match self {
+            Outcome::Solved { .. } => Status::Solved,
+            Outcome::Exhausted { .. } => Status::Exhausted,
+            Outcome::Stopped { limit, .. } => Status::Limit(*limit),
         }
     }
 
-    pub(crate) fn solved(solution: Solution<S, M>, stats: Stats) -> Self {
-        Outcome {
-            status: Status::Solved,
-            solution: Some(solution),
-            stats,
+    /// The limit that stopped the search, if one did.
+    pub fn limit(&self) -> Option<Limit> {
+        match self {
+            Outcome::Stopped { limit, .. } => Some(*limit),
+            _ => None,
+        }
+    }
+
+    /// The solution, if one was found.
+    pub fn solution(&self) -> Option<&Solution<S, M>> {
+        match self {
+            Outcome::Solved { solution, .. } => Some(solution),
+            _ => None,
+        }
+    }
+
+    /// The solution, if one was found, taken out of the outcome.
+    pub fn into_solution(self) -> Option<Solution<S, M>> {
+        match self {
+            Outcome::Solved { solution, .. } => Some(solution),
+            _ => None,
+        }
+    }
+
+    /// What the search did.
+    pub fn stats(&self) -> &Stats {
+        match self {
+            Outcome::Solved { stats, .. }
+            | Outcome::Exhausted { stats }
+            | Outcome::Stopped { stats, .. } => stats,
+        }
+    }
+
+    /// The statistics, to amend (a caller that times the whole command sets `seconds`, say).
+    pub fn stats_mut(&mut self) -> &mut Stats {
+        match self {
+            Outcome::Solved { stats, .. }
+            | Outcome::Exhausted { stats }
+            | Outcome::Stopped { stats, .. } => stats,
+        }
+    }
+
+    /// The outcome that ended without a solution: exhausted if `limit` is `None`, else stopped
+    /// by it.
+    ///
+    /// ```
+    /// use frontier_search::{Limit, Outcome, Stats, Status};
+    ///
+    /// let stopped: Outcome<u8, ()> = Outcome::unsolved(Some(Limit::Time), Stats::default());
+    /// assert_eq!(stopped.status(), Status::Limit(Limit::Time));
+    /// let none: Outcome<u8, ()> = Outcome::unsolved(None, Stats::default());
+    /// assert_eq!(none.status(), Status::Exhausted);
+    /// ```
+    pub fn unsolved(limit: Option<Limit>, stats: Stats) -> Self {
+        match limit {
+            Some(limit) => Outcome::Stopped { limit, stats },
+            None => Outcome::Exhausted { stats },
+        }
+    }
+
+    /// The same outcome with each move and state of its solution converted.
+    ///
+    /// ```
+    /// use frontier_search::{bfs, Config, Space};
+    ///
+    /// struct Up;
+    /// impl Space for Up {
+    ///     type State = u8;
+    ///     type Move = ();
+    ///     fn start(&self) -> u8 { 0 }
+    ///     fn is_goal(&self, n: &u8) -> bool { *n == 2 }
+    ///     fn successors(&self, n: &u8, _: Option<&()>, mut out: impl FnMut((), u8)) {
+    ///         out((), n + 1);
+    ///     }
+    /// }
+    ///
+    /// let named = bfs(&Up, &Config::default()).map(|n| u32::from(n) * 10, |()| "up");
+    /// assert_eq!(named.solution().unwrap().states, [0, 10, 20]);
+    /// assert_eq!(named.solution().unwrap().moves, ["up", "up"]);
+    /// ```
+    pub fn map<T, N>(self, state: impl FnMut(S) -> T, mv: impl FnMut(M) -> N) -> Outcome<T, N> {
+        match self {
+            Outcome::Solved { solution, stats } => Outcome::Solved {
+                solution: Solution {
+                    moves: solution.moves.into_iter().map(mv).collect(),
+                    states: solution.states.into_iter().map(state).collect(),
+                    cost: solution.cost,
+                },
+                stats,
+            },
+            Outcome::Exhausted { stats } => Outcome::Exhausted { stats },
+            Outcome::Stopped { limit, stats } => Outcome::Stopped { limit, stats },
         }
     }
 }
@@ -191,9 +294,9 @@ impl<S, M> Outcome<S, M> {
 pub struct Exploration {
     /// `layers[d]` is the number of states at distance `d` (in moves) from the start.
     pub layers: Vec<u64>,
-    /// [`Status::Exhausted`] when the whole reachable set was counted, else the limit that
-    /// stopped it (the last layer may then be partial).
-    pub status: Status,
+    /// `None` when the whole reachable set was counted, else the limit that stopped it (the
+    /// last layer may then be partial).
+    pub limit: Option<Limit>,
     /// What the exploration did.
     pub stats: Stats,
 }
@@ -206,6 +309,12 @@ impl Exploration {
 
     /// Whether the whole reachable set was counted.
     pub fn is_complete(&self) -> bool {
-        self.status == Status::Exhausted
+        self.limit.is_none()
+    }
+
+    /// [`Status::Exhausted`] when the whole reachable set was counted, else the limit's
+    /// status: an exploration is never "solved".
+    pub fn status(&self) -> Status {
+        self.limit.map_or(Status::Exhausted, Status::Limit)
     }
 }

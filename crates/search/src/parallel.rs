@@ -1,8 +1,9 @@
-//! Layer-parallel versions of [`crate::bfs`] and [`crate::bidirectional`].
+//! The layer-parallel strategies of [`crate::bfs`] and [`crate::bidirectional`], which they
+//! take when [`Config::worker_threads`] is above one.
 //!
 //! Each side of a search is split into shards by hash. Worker threads expand slices of a layer
 //! into one bucket per shard, then the shards take their buckets in parallel, in a fixed
-//! order. ([`crate::par_explore`] does the same for an exploration.)
+//! order. ([`crate::explore`] does the same for an exploration.)
 
 use std::hash::Hash;
 
@@ -14,7 +15,7 @@ use crate::graph::{
     concluded, goals_of, lies_beyond, plant_start, Backward, Ends, Expand, Forward, Hit, Layers,
     Successors, BATCH,
 };
-use crate::outcome::{Limit, Outcome, Solution, Stats, Status};
+use crate::outcome::{Limit, Outcome, Solution, Stats};
 use crate::space::{Reversible, Space};
 
 /// States held at which [`par_bfs`] moves its states to shards, whatever its layers' width:
@@ -26,9 +27,9 @@ const HANDOVER_FROM: usize = 1 << 18;
 pub(crate) const CHUNK: usize = 1 << 12;
 
 /// A pool of [`Config::worker_threads`] threads; `None` for one (the serial solver is then the
-/// same search without the pool: 17 µs against 98 µs on a space of 16 states) or if the
-/// threads cannot be started.
-fn pool(config: &Config) -> Option<rayon::ThreadPool> {
+/// same search without the pool, and far cheaper to start on a small space) or if the threads
+/// cannot be started.
+pub(crate) fn pool(config: &Config) -> Option<rayon::ThreadPool> {
     let threads = config.worker_threads();
     if threads == 1 {
         return None;
@@ -39,25 +40,25 @@ fn pool(config: &Config) -> Option<rayon::ThreadPool> {
         .ok()
 }
 
-/// [`crate::bfs`] with each layer expanded, and its states stored, by
-/// [`Config::worker_threads`] threads (with one, it is `bfs`). Returns a solution with the
+/// [`crate::bfs`] with each layer expanded, and its states stored, by the threads of `pool`.
+/// Returns a solution with the
 /// fewest moves, though not always the same one as the serial solver (which of several
 /// shortest paths is found depends on the thread count).
 ///
 /// Layers narrower than [`Config::parallel_from`] grow on one thread in one arena, as `bfs`
 /// grows them; at the first layer as wide (or once 2^18 states are held, so that moving them
 /// stays cheap), the states move to shards that the workers can share, and the search goes on
-/// from there. On the 8-puzzle (layers of at most 24,047 states), two threads took 18.5 ms
-/// where one takes 16 ms; now 16.5 ms.
-pub fn par_bfs<P>(space: &P, config: &Config) -> Outcome<P::State, P::Move>
+/// from there, so that a space of narrow layers costs the threads nothing.
+pub(crate) fn par_bfs<P>(
+    space: &P,
+    config: &Config,
+    pool: &rayon::ThreadPool,
+) -> Outcome<P::State, P::Move>
 where
     P: Space + Sync,
     P::State: Hash + Eq + Send + Sync,
     P::Move: Send + Sync,
 {
-    let Some(pool) = pool(config) else {
-        return crate::bfs(space, config);
-    };
     pool.install(|| {
         let mut meter = Meter::new(config);
         let mut arena = Arena::new();
@@ -336,27 +337,30 @@ fn outcome<P: Space>(
     end: Ended<P::State, P::Move>,
 ) -> Outcome<P::State, P::Move> {
     match end {
-        Ok(Some((moves, states))) => Outcome::solved(Solution::priced(space, moves, states), stats),
-        Ok(None) => Outcome::stopped(Status::Exhausted, stats),
-        Err(limit) => Outcome::stopped(Status::Limit(limit), stats),
+        Ok(Some((moves, states))) => Outcome::Solved {
+            solution: Solution::priced(space, moves, states),
+            stats,
+        },
+        Ok(None) => Outcome::Exhausted { stats },
+        Err(limit) => Outcome::Stopped { limit, stats },
     }
 }
 
-/// [`crate::bidirectional`] with [`Config::worker_threads`] threads (with one, it is
-/// `bidirectional`): each side's store is split into shards by hash; workers expand slices of a
+/// [`crate::bidirectional`] on the threads of `pool`: each side's store is split into shards by hash; workers expand slices of a
 /// layer into one bucket per shard, then every shard takes its buckets (and looks for the same
 /// state in the other side's shard of the same number) in parallel. Returns a shortest
 /// solution, though not always the same one as the serial solver (which of several shortest
 /// paths is found depends on the thread count).
-pub fn par_bidirectional<P>(space: &P, config: &Config) -> Outcome<P::State, P::Move>
+pub(crate) fn par_bidirectional<P>(
+    space: &P,
+    config: &Config,
+    pool: &rayon::ThreadPool,
+) -> Outcome<P::State, P::Move>
 where
     P: Reversible + Sync,
     P::State: Hash + Eq + Send + Sync,
     P::Move: Send + Sync,
 {
-    let Some(pool) = pool(config) else {
-        return crate::bidirectional(space, config);
-    };
     pool.install(|| {
         let mut meter = Meter::new(config);
         let mut forward = Side::new(vec![space.start()]);

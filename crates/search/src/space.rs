@@ -34,8 +34,8 @@ pub type Cost = u64;
 /// }
 ///
 /// let outcome = bfs(&Doubling { target: 10 }, &Config::default());
-/// assert_eq!(outcome.status, Status::Solved);
-/// assert_eq!(outcome.solution.unwrap().moves, ["+1", "*2", "+1", "*2"]);
+/// assert_eq!(outcome.status(), Status::Solved);
+/// assert_eq!(outcome.into_solution().unwrap().moves, ["+1", "*2", "+1", "*2"]);
 /// ```
 pub trait Space {
     /// One configuration of the problem.
@@ -99,7 +99,7 @@ pub trait Space {
     /// }
     ///
     /// let outcome = idastar(&Count, &Config::default().max_depth(10));
-    /// assert_eq!(outcome.status, Status::Limit(Limit::Depth));
+    /// assert_eq!(outcome.status(), Status::Limit(Limit::Depth));
     /// ```
     fn max_step_cost(&self) -> Option<Cost> {
         None
@@ -152,6 +152,46 @@ pub trait Space {
     fn heuristic(&self, _state: &Self::State) -> Cost {
         0
     }
+
+    /// One more than the largest perfect index of a state, if the space has one: distinct
+    /// numbers below this bound, as a permutation has its rank ([`Space::index`]). `None`
+    /// (the default) says there is none. With one, [`crate::bfs`] and [`crate::explore`] mark
+    /// each state seen as one bit of an array of `index_bound` bits instead of storing it in a
+    /// hash table, when the bits fit the state budget (and for `bfs`, on one thread).
+    ///
+    /// ```
+    /// use frontier_search::{explore, Config, Space};
+    ///
+    /// /// The states 0..100 of a ring, one step either way; a state is its own index.
+    /// struct Ring;
+    /// impl Space for Ring {
+    ///     type State = u32;
+    ///     type Move = ();
+    ///     fn start(&self) -> u32 { 0 }
+    ///     fn is_goal(&self, _: &u32) -> bool { false }
+    ///     fn successors(&self, n: &u32, _: Option<&()>, mut out: impl FnMut((), u32)) {
+    ///         out((), (n + 1) % 100);
+    ///         out((), (n + 99) % 100);
+    ///     }
+    ///     fn index_bound(&self) -> Option<u64> { Some(100) }
+    ///     fn index(&self, n: &u32) -> u64 { u64::from(*n) }
+    /// }
+    ///
+    /// let exploration = explore(&Ring, &Config::default());
+    /// assert_eq!(exploration.states(), 100);
+    /// assert_eq!(exploration.layers.len(), 51);
+    /// ```
+    fn index_bound(&self) -> Option<u64> {
+        None
+    }
+
+    /// The index of `state`: below [`Space::index_bound`], and different for different states.
+    /// Called only when `index_bound` is `Some`; a space that gives a bound must override it.
+    /// Two states with the same index would be counted as one; an index at or past the bound
+    /// panics, as does the default, which has no index to give.
+    fn index(&self, _state: &Self::State) -> u64 {
+        panic!("Space::index_bound gave a bound, but Space::index is not overridden")
+    }
 }
 
 /// A space that can also be searched backwards from its goals, as [`crate::bidirectional`] does.
@@ -164,42 +204,4 @@ pub trait Reversible: Space {
 
     /// Calls `out(move, prev)` for every transition `prev --move--> state`.
     fn predecessors(&self, state: &Self::State, out: impl FnMut(Self::Move, Self::State));
-}
-
-/// A space whose states have a perfect index: distinct numbers below [`Indexed::index_bound`],
-/// as a permutation has its rank. [`crate::explore_indexed`] then marks each state seen as one
-/// bit of an array of `index_bound` bits, instead of storing it in a hash table.
-///
-/// ```
-/// use frontier_search::{explore_indexed, Config, Indexed, Space};
-///
-/// /// The states 0..100 of a ring, one step either way.
-/// struct Ring;
-/// impl Space for Ring {
-///     type State = u32;
-///     type Move = ();
-///     fn start(&self) -> u32 { 0 }
-///     fn is_goal(&self, _: &u32) -> bool { false }
-///     fn successors(&self, n: &u32, _: Option<&()>, mut out: impl FnMut((), u32)) {
-///         out((), (n + 1) % 100);
-///         out((), (n + 99) % 100);
-///     }
-/// }
-/// impl Indexed for Ring {
-///     fn index_bound(&self) -> u64 { 100 }
-///     fn index(&self, n: &u32) -> u64 { u64::from(*n) }
-/// }
-///
-/// let exploration = explore_indexed(&Ring, &Config::default());
-/// assert_eq!(exploration.states(), 100);
-/// assert_eq!(exploration.layers.len(), 51);
-/// ```
-pub trait Indexed: Space {
-    /// One more than the largest index of any state.
-    fn index_bound(&self) -> u64;
-
-    /// The index of `state`: below [`Indexed::index_bound`], and different for different
-    /// states. Two states with the same index would be counted as one; an index at or past the
-    /// bound panics.
-    fn index(&self, state: &Self::State) -> u64;
 }

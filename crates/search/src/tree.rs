@@ -15,14 +15,14 @@
 use std::cell::Cell;
 
 use crate::config::{weigh, Config, Meter, Reach};
-use crate::outcome::{Limit, Outcome, Solution, Status};
+use crate::outcome::{Limit, Outcome, Solution};
 use crate::space::{Cost, Space};
 
 /// Iterative deepening depth-first search: a solution with the fewest moves, in memory linear
 /// in its length (the seed cube's method). Each iteration searches one move deeper.
 ///
 /// Without a solution it still ends on a finite space, cycles or not: once an iteration cuts off
-/// no path that visits each state once, no goal is reachable ([`Status::Exhausted`]). Its tree
+/// no path that visits each state once, no goal is reachable ([`Outcome::Exhausted`]). Its tree
 /// grows exponentially with the depth, so that proof comes in reach on small spaces only.
 /// It stores no states: `max_states` bounds the length of the path it holds.
 pub fn iddfs<P>(space: &P, config: &Config) -> Outcome<P::State, P::Move>
@@ -126,26 +126,25 @@ where
             moves.reverse();
             states.reverse();
             let solution = Solution::priced(space, moves, states);
-            return Outcome::solved(solution, meter.finish());
+            return Outcome::Solved {
+                solution,
+                stats: meter.finish(),
+            };
         }
         if let Some(limit) = stop {
-            return Outcome::stopped(Status::Limit(limit), meter.finish());
+            return Outcome::unsolved(Some(limit), meter.finish());
         }
         let next_bound = bounds.next_bound.filter(|_| bounds.open);
         let Some(next_bound) = next_bound else {
-            let status = if bounds.depth_cut {
-                Status::Limit(Limit::Depth)
-            } else {
-                Status::Exhausted
-            };
-            return Outcome::stopped(status, meter.finish());
+            let limit = bounds.depth_cut.then_some(Limit::Depth);
+            return Outcome::unsolved(limit, meter.finish());
         };
         if last_bound.is_some_and(|last| bound >= last) {
-            return Outcome::stopped(Status::Limit(Limit::Depth), meter.finish());
+            return Outcome::unsolved(Some(Limit::Depth), meter.finish());
         }
         bound = next_bound;
         if let Err(limit) = meter.check(bound) {
-            return Outcome::stopped(Status::Limit(limit), meter.finish());
+            return Outcome::unsolved(Some(limit), meter.finish());
         }
     }
 }

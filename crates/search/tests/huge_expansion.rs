@@ -11,9 +11,12 @@ use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
 use std::sync::Arc;
 
 use frontier_search::{
-    astar, bfs, bfs_indexed, bidirectional, dfs, explore, explore_indexed, idastar, iddfs, par_bfs,
-    par_bidirectional, ucs, Config, Indexed, Limit, Reversible, Space, Status,
+    astar, bfs, bidirectional, dfs, explore, idastar, iddfs, ucs, Config, Limit, Reversible, Space,
+    Status,
 };
+
+mod common;
+use common::{Indexed, Rank};
 
 static LIVE: AtomicI64 = AtomicI64::new(0);
 static PEAK: AtomicI64 = AtomicI64::new(0);
@@ -96,12 +99,12 @@ impl Reversible for Fan {
     }
 }
 
-impl Indexed for Fan {
-    fn index_bound(&self) -> u64 {
+impl Rank for Fan {
+    fn bound(&self) -> u64 {
         u64::from(FAN) + 2
     }
 
-    fn index(&self, state: &Counted) -> u64 {
+    fn rank(&self, state: &Counted) -> u64 {
         u64::from(state.0)
     }
 }
@@ -110,18 +113,18 @@ type Solver = fn(&Fan, &Config) -> Status;
 
 fn solvers() -> Vec<(&'static str, Solver)> {
     vec![
-        ("dfs", |s, c| dfs(s, c).status),
-        ("bfs", |s, c| bfs(s, c).status),
-        ("bfs_indexed", |s, c| bfs_indexed(s, c).status),
-        ("iddfs", |s, c| iddfs(s, c).status),
-        ("ucs", |s, c| ucs(s, c).status),
-        ("astar", |s, c| astar(s, c).status),
-        ("idastar", |s, c| idastar(s, c).status),
-        ("bidirectional", |s, c| bidirectional(s, c).status),
-        ("par_bfs", |s, c| par_bfs(s, c).status),
-        ("par_bidirectional", |s, c| par_bidirectional(s, c).status),
-        ("explore", |s, c| explore(s, c).status),
-        ("explore_indexed", |s, c| explore_indexed(s, c).status),
+        ("dfs", |s, c| dfs(s, c).status()),
+        ("bfs", |s, c| bfs(s, c).status()),
+        ("bfs_indexed", |s, c| bfs(&Indexed(s), c).status()),
+        ("iddfs", |s, c| iddfs(s, c).status()),
+        ("ucs", |s, c| ucs(s, c).status()),
+        ("astar", |s, c| astar(s, c).status()),
+        ("idastar", |s, c| idastar(s, c).status()),
+        ("bidirectional", |s, c| bidirectional(s, c).status()),
+        ("par_bfs", |s, c| bfs(s, c).status()),
+        ("par_bidirectional", |s, c| bidirectional(s, c).status()),
+        ("explore", |s, c| explore(s, c).status()),
+        ("explore_indexed", |s, c| explore(&Indexed(s), c).status()),
     ]
 }
 

@@ -1,18 +1,21 @@
 //! Every solver against independent oracles on random small graphs, and every limit.
 
-use std::cell::Cell;
 use std::collections::VecDeque;
-use std::rc::Rc;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
 use frontier_search::{
-    astar, bfs, bfs_indexed, bidirectional, dfs, explore, explore_indexed, idastar, iddfs, par_bfs,
-    par_bidirectional, par_explore, par_explore_indexed, ucs, Config, Cost, Indexed, Limit,
-    Outcome, Reversible, Space, Status, MAX_WEIGHT, PARALLEL_FROM,
+    astar, bfs, bidirectional, dfs, explore, idastar, iddfs, ucs, Config, Cost, Limit, Outcome,
+    Reversible, Space, Status, MAX_WEIGHT,
 };
 use proptest::prelude::*;
+
+mod common;
+use common::{Indexed, Rank};
+
+/// [`Config::parallel_from`]'s default: layers this narrow stay on one thread.
+const DEFAULT_PARALLEL_FROM: usize = 1 << 15;
 
 /// A directed graph with weighted edges; states are node numbers, moves are edge numbers.
 #[derive(Clone, Debug)]
@@ -93,12 +96,12 @@ impl Space for Graph {
 }
 
 /// A node's number is a perfect index, for [`explore_indexed`].
-impl Indexed for Graph {
-    fn index_bound(&self) -> u64 {
+impl Rank for Graph {
+    fn bound(&self) -> u64 {
         u64::from(self.nodes)
     }
 
-    fn index(&self, node: &u32) -> u64 {
+    fn rank(&self, node: &u32) -> u64 {
         u64::from(*node)
     }
 }
@@ -232,10 +235,7 @@ fn graphs_of(nodes: std::ops::Range<u32>, per_node: usize) -> impl Strategy<Valu
 /// Checks that a solved outcome's path is real: consecutive states joined by the named edges,
 /// from the start to a goal, with the reported cost.
 fn assert_replays(graph: &Graph, outcome: &Outcome<u32, usize>) {
-    let solution = outcome
-        .solution
-        .as_ref()
-        .expect("solved outcome has a solution");
+    let solution = outcome.solution().expect("solved outcome has a solution");
     assert_eq!(solution.states.len(), solution.moves.len() + 1);
     assert_eq!(solution.states[0], 0);
     let mut cost = 0;
@@ -286,22 +286,22 @@ proptest! {
         let bounded = Config::default().max_depth(shortest.map_or(6, |l| l as u32 + 2));
         for (name, outcome) in [
             ("bfs", bfs(&graph, &config)),
-            ("par_bfs", par_bfs(&graph, &two_threads(&config))),
-            ("par_bfs, narrow layers", par_bfs(&graph, &narrow(&config))),
-            ("par_bfs, handed over", par_bfs(&graph, &handed_over(&config))),
-            ("bfs_indexed", bfs_indexed(&graph, &config)),
+            ("par_bfs", bfs(&graph, &two_threads(&config))),
+            ("par_bfs, narrow layers", bfs(&graph, &narrow(&config))),
+            ("par_bfs, handed over", bfs(&graph, &handed_over(&config))),
+            ("bfs_indexed", bfs(&Indexed(&graph), &config)),
             ("bidirectional", bidirectional(&graph, &config)),
-            ("par_bidirectional", par_bidirectional(&graph, &two_threads(&config))),
-            ("par_bidirectional, narrow layers", par_bidirectional(&graph, &narrow(&config))),
+            ("par_bidirectional", bidirectional(&graph, &two_threads(&config))),
+            ("par_bidirectional, narrow layers", bidirectional(&graph, &narrow(&config))),
             ("iddfs", iddfs(&graph, &bounded)),
         ] {
             match shortest {
                 Some(length) => {
-                    prop_assert_eq!(outcome.status, Status::Solved, "{}", name);
-                    prop_assert_eq!(outcome.solution.as_ref().unwrap().len(), length, "{}", name);
+                    prop_assert_eq!(outcome.status(), Status::Solved, "{}", name);
+                    prop_assert_eq!(outcome.solution().unwrap().len(), length, "{}", name);
                     assert_replays(&graph, &outcome);
                 }
-                None => prop_assert_ne!(outcome.status, Status::Solved, "{}", name),
+                None => prop_assert_ne!(outcome.status(), Status::Solved, "{}", name),
             }
         }
     }
@@ -320,11 +320,11 @@ proptest! {
         ] {
             match cheapest {
                 Some(cost) => {
-                    prop_assert_eq!(outcome.status, Status::Solved, "{}", name);
-                    prop_assert_eq!(outcome.solution.as_ref().unwrap().cost, cost, "{}", name);
+                    prop_assert_eq!(outcome.status(), Status::Solved, "{}", name);
+                    prop_assert_eq!(outcome.solution().unwrap().cost, cost, "{}", name);
                     assert_replays(&graph, &outcome);
                 }
-                None => prop_assert_ne!(outcome.status, Status::Solved, "{}", name),
+                None => prop_assert_ne!(outcome.status(), Status::Solved, "{}", name),
             }
         }
         // Costs past 32 bits: the open list moves to its wide entries as they appear.
@@ -336,12 +336,12 @@ proptest! {
         ] {
             match cheapest {
                 Some(cost) => {
-                    prop_assert_eq!(outcome.status, Status::Solved, "{}", name);
-                    let found = outcome.solution.as_ref().unwrap().cost;
+                    prop_assert_eq!(outcome.status(), Status::Solved, "{}", name);
+                    let found = outcome.solution().unwrap().cost;
                     prop_assert_eq!(found, cost * factor, "{}", name);
                     assert_replays(&large, &outcome);
                 }
-                None => prop_assert_ne!(outcome.status, Status::Solved, "{}", name),
+                None => prop_assert_ne!(outcome.status(), Status::Solved, "{}", name),
             }
         }
     }
@@ -365,13 +365,13 @@ proptest! {
         ] {
             match cheapest {
                 Some(cost) => {
-                    prop_assert_eq!(outcome.status, Status::Solved, "{}", name);
-                    let solution = outcome.solution.as_ref().unwrap();
+                    prop_assert_eq!(outcome.status(), Status::Solved, "{}", name);
+                    let solution = outcome.solution().unwrap();
                     prop_assert_eq!(solution.cost, cost, "{}", name);
                     prop_assert!(solution.len() <= limit as usize, "{}", name);
                     assert_replays(&graph, &outcome);
                 }
-                None => prop_assert_ne!(outcome.status, Status::Solved, "{}", name),
+                None => prop_assert_ne!(outcome.status(), Status::Solved, "{}", name),
             }
         }
     }
@@ -392,13 +392,13 @@ proptest! {
         for (name, outcome) in [("idastar", idastar(&told, &config)), ("astar", astar(&told, &config))] {
             match cheapest {
                 Some(cost) => {
-                    prop_assert_eq!(outcome.status, Status::Solved, "{}", name);
-                    let solution = outcome.solution.as_ref().unwrap();
+                    prop_assert_eq!(outcome.status(), Status::Solved, "{}", name);
+                    let solution = outcome.solution().unwrap();
                     prop_assert!(solution.cost >= cost && solution.cost as f64 <= weight * cost as f64);
                     prop_assert!(solution.len() <= limit as usize, "{}", name);
                     assert_replays(&graph, &outcome);
                 }
-                None => prop_assert_ne!(outcome.status, Status::Solved, "{}", name),
+                None => prop_assert_ne!(outcome.status(), Status::Solved, "{}", name),
             }
         }
     }
@@ -417,8 +417,8 @@ proptest! {
         ] {
             match cheapest {
                 Some(cost) => {
-                    prop_assert_eq!(outcome.status, Status::Solved, "{}", name);
-                    let found = outcome.solution.as_ref().unwrap().cost;
+                    prop_assert_eq!(outcome.status(), Status::Solved, "{}", name);
+                    let found = outcome.solution().unwrap().cost;
                     prop_assert!(found >= cost, "{}: {} below the cheapest {}", name, found, cost);
                     prop_assert!(
                         found as f64 <= weight * cost as f64,
@@ -426,14 +426,14 @@ proptest! {
                     );
                     assert_replays(&graph, &outcome);
                 }
-                None => prop_assert_ne!(outcome.status, Status::Solved, "{}", name),
+                None => prop_assert_ne!(outcome.status(), Status::Solved, "{}", name),
             }
         }
         // A weight past MAX_WEIGHT counts as MAX_WEIGHT: still guided, still bounded.
         let huge = Config::default().weight(1e300);
         let outcome = idastar(&graph, &huge.max_depth(cheapest.map_or(4, |_| graph.nodes)));
         if let Some(cost) = cheapest {
-            let found = outcome.solution.as_ref().map(|s| s.cost);
+            let found = outcome.solution().map(|s| s.cost);
             prop_assert!(found.is_some_and(|f| f as f64 <= MAX_WEIGHT * cost as f64), "{:?}", found);
         }
     }
@@ -453,13 +453,13 @@ proptest! {
         ] {
             match best {
                 Some(best) => {
-                    prop_assert_eq!(outcome.status, Status::Solved, "{}", name);
-                    let solution = outcome.solution.as_ref().unwrap();
+                    prop_assert_eq!(outcome.status(), Status::Solved, "{}", name);
+                    let solution = outcome.solution().unwrap();
                     let found = if name == "iddfs" { solution.len() as Cost } else { solution.cost };
                     prop_assert_eq!(found, best, "{}", name);
                     assert_replays(&graph, &outcome);
                 }
-                None => prop_assert_eq!(outcome.status, Status::Exhausted, "{}", name),
+                None => prop_assert_eq!(outcome.status(), Status::Exhausted, "{}", name),
             }
         }
     }
@@ -482,24 +482,24 @@ proptest! {
         let config = Config::default().max_depth(limit);
         for (name, outcome) in [
             ("bfs", bfs(&graph, &config)),
-            ("bfs_indexed", bfs_indexed(&graph, &config)),
-            ("par_bfs", par_bfs(&graph, &two_threads(&config))),
-            ("par_bfs, handed over", par_bfs(&graph, &handed_over(&config))),
+            ("bfs_indexed", bfs(&Indexed(&graph), &config)),
+            ("par_bfs", bfs(&graph, &two_threads(&config))),
+            ("par_bfs, handed over", bfs(&graph, &handed_over(&config))),
             ("ucs", ucs(&graph, &config)),
             ("astar", astar(&graph, &config)),
         ] {
-            prop_assert_eq!(outcome.status, expected, "{}", name);
+            prop_assert_eq!(outcome.status(), expected, "{}", name);
         }
         // dfs may reach a state first by a longer path and leave it at the limit, so a limit
         // as deep as the reachable set does not make it see everything; but it proves
         // exhaustion only when it has, and never from a limit shallower than the set.
         let outcome = dfs(&graph, &config);
         if deepest as u32 > limit {
-            prop_assert_eq!(outcome.status, Status::Limit(Limit::Depth));
+            prop_assert_eq!(outcome.status(), Status::Limit(Limit::Depth));
         } else {
             let longest_simple_path = graph.nodes - 1;
             if limit >= longest_simple_path {
-                prop_assert_eq!(outcome.status, Status::Exhausted);
+                prop_assert_eq!(outcome.status(), Status::Exhausted);
             }
         }
     }
@@ -519,8 +519,8 @@ proptest! {
             Status::Exhausted
         };
         let config = Config::default().max_depth(limit).timeout(Duration::from_secs(20));
-        prop_assert_eq!(iddfs(&graph, &config).status, expected, "iddfs");
-        prop_assert_eq!(idastar(&graph, &config).status, expected, "idastar");
+        prop_assert_eq!(iddfs(&graph, &config).status(), expected, "iddfs");
+        prop_assert_eq!(idastar(&graph, &config).status(), expected, "idastar");
     }
 
     #[test]
@@ -528,10 +528,10 @@ proptest! {
         let outcome = dfs(&graph, &Config::default());
         let solvable = graph.goals.iter().any(|&g| oracle_depths(&graph)[g as usize].is_some());
         if solvable {
-            prop_assert_eq!(outcome.status, Status::Solved);
+            prop_assert_eq!(outcome.status(), Status::Solved);
             assert_replays(&graph, &outcome);
         } else {
-            prop_assert_eq!(outcome.status, Status::Exhausted);
+            prop_assert_eq!(outcome.status(), Status::Exhausted);
         }
     }
 
@@ -543,19 +543,19 @@ proptest! {
         let expected = reachable(&graph);
         for (name, outcome) in [
             ("bfs", bfs(&graph, &Config::default())),
-            ("par_bfs", par_bfs(&graph, &two_threads(&Config::default()))),
-            ("par_bfs, narrow layers", par_bfs(&graph, &narrow(&Config::default()))),
-            ("par_bfs, handed over", par_bfs(&graph, &handed_over(&Config::default()))),
+            ("par_bfs", bfs(&graph, &two_threads(&Config::default()))),
+            ("par_bfs, narrow layers", bfs(&graph, &narrow(&Config::default()))),
+            ("par_bfs, handed over", bfs(&graph, &handed_over(&Config::default()))),
             ("dfs", dfs(&graph, &Config::default())),
             ("ucs", ucs(&graph, &Config::default())),
             ("astar", astar(&graph, &Config::default())),
         ] {
-            prop_assert_eq!(outcome.status, Status::Exhausted, "{}", name);
-            prop_assert_eq!(outcome.stats.stored, expected, "{}", name);
+            prop_assert_eq!(outcome.status(), Status::Exhausted, "{}", name);
+            prop_assert_eq!(outcome.stats().stored, expected, "{}", name);
         }
-        prop_assert_eq!(bidirectional(&graph, &Config::default()).status, Status::Exhausted);
+        prop_assert_eq!(bidirectional(&graph, &Config::default()).status(), Status::Exhausted);
         for config in [two_threads(&Config::default()), narrow(&Config::default())] {
-            prop_assert_eq!(par_bidirectional(&graph, &config).status, Status::Exhausted);
+            prop_assert_eq!(bidirectional(&graph, &config).status(), Status::Exhausted);
         }
     }
 
@@ -563,7 +563,7 @@ proptest! {
     fn explore_layers_are_the_bfs_distances(
         mut graph in graphs(),
         threads in 1usize..3,
-        parallel_from in prop_oneof![Just(0usize), Just(PARALLEL_FROM)],
+        parallel_from in prop_oneof![Just(0usize), Just(DEFAULT_PARALLEL_FROM)],
         undirected in any::<bool>(),
     ) {
         if undirected {
@@ -576,7 +576,7 @@ proptest! {
         let deepest = expected.len() - 1;
         let config = Config::default().threads(threads).parallel_from(parallel_from);
         let serial = explore(&graph, &config);
-        for exploration in [par_explore(&graph, &config), serial] {
+        for exploration in [explore(&graph, &config), serial] {
             prop_assert_eq!(&exploration.layers, &expected);
             prop_assert!(exploration.is_complete());
             prop_assert_eq!(exploration.states(), reachable(&graph));
@@ -596,8 +596,8 @@ proptest! {
         }
 
         // With a perfect index: every state a bit, three layers of states held.
-        let serial = explore_indexed(&graph, &config);
-        for indexed in [par_explore_indexed(&graph, &config), serial] {
+        let serial = explore(&Indexed(&graph), &config);
+        for indexed in [explore(&Indexed(&graph), &config), serial] {
             prop_assert_eq!(&indexed.layers, &expected);
             prop_assert!(indexed.is_complete());
             let widest_three = expected.windows(3).map(|w| w.iter().sum()).max();
@@ -608,7 +608,7 @@ proptest! {
         let cut = deepest.saturating_sub(1) as u32;
         for partial in [
             explore(&graph, &Config::default().max_depth(cut)),
-            explore_indexed(&graph, &Config::default().max_depth(cut)),
+            explore(&Indexed(&graph), &Config::default().max_depth(cut)),
         ] {
             prop_assert_eq!(&partial.layers[..], &expected[..=cut as usize]);
             prop_assert_eq!(partial.is_complete(), deepest <= cut as usize);
@@ -620,22 +620,22 @@ proptest! {
         let branching = graph.edges.len() as u64;
         for (name, outcome) in [
             ("bfs", bfs(&graph, &Config::default().max_states(max))),
-            ("par_bfs", par_bfs(&graph, &two_threads(&Config::default().max_states(max)))),
-            ("par_bfs, narrow layers", par_bfs(&graph, &narrow(&Config::default().max_states(max)))),
-            ("par_bfs, handed over", par_bfs(&graph, &handed_over(&Config::default().max_states(max)))),
+            ("par_bfs", bfs(&graph, &two_threads(&Config::default().max_states(max)))),
+            ("par_bfs, narrow layers", bfs(&graph, &narrow(&Config::default().max_states(max)))),
+            ("par_bfs, handed over", bfs(&graph, &handed_over(&Config::default().max_states(max)))),
             ("dfs", dfs(&graph, &Config::default().max_states(max))),
             ("ucs", ucs(&graph, &Config::default().max_states(max))),
             ("bidirectional", bidirectional(&graph, &Config::default().max_states(max))),
-            ("par_bidirectional", par_bidirectional(&graph, &two_threads(&Config::default().max_states(max)))),
-            ("par_bidirectional, narrow layers", par_bidirectional(&graph, &narrow(&Config::default().max_states(max)))),
+            ("par_bidirectional", bidirectional(&graph, &two_threads(&Config::default().max_states(max)))),
+            ("par_bidirectional, narrow layers", bidirectional(&graph, &narrow(&Config::default().max_states(max)))),
         ] {
             // A store is checked after each expansion, so it may pass the budget by one
             // expansion's successors (plus the goals, for the backward search) and no more.
-            prop_assert!(outcome.stats.stored <= max + branching + graph.goals.len() as u64,
-                "{}: stored {} with budget {}", name, outcome.stats.stored, max);
-            if outcome.status == Status::Limit(Limit::States) && name != "ucs" {
+            prop_assert!(outcome.stats().stored <= max + branching + graph.goals.len() as u64,
+                "{}: stored {} with budget {}", name, outcome.stats().stored, max);
+            if outcome.status() == Status::Limit(Limit::States) && name != "ucs" {
                 // (ucs also counts its open list against the budget)
-                prop_assert!(outcome.stats.stored > max, "{}", name);
+                prop_assert!(outcome.stats().stored > max, "{}", name);
             }
         }
     }
@@ -700,9 +700,9 @@ fn explore_counts_the_last_layer_it_looks_past_as_expanded() {
     // left out of `expanded` (7 expanded, 30 generated; helper-26).
     for threads in [1, 2] {
         let config = Config::default().max_depth(3).threads(threads);
-        let exploration = par_explore(&BinaryTree, &config);
+        let exploration = explore(&BinaryTree, &config);
         assert_eq!(exploration.layers, [1, 2, 4, 8]);
-        assert_eq!(exploration.status, Status::Limit(Limit::Depth));
+        assert_eq!(exploration.status(), Status::Limit(Limit::Depth));
         let stats = &exploration.stats;
         assert_eq!(
             (stats.expanded, stats.generated),
@@ -713,52 +713,53 @@ fn explore_counts_the_last_layer_it_looks_past_as_expanded() {
 }
 
 #[test]
-fn explore_takes_a_space_that_cannot_be_shared_between_threads() {
-    // A 20 x 20 torus whose steps add one to either coordinate, counting its expansions through
-    // an `Rc<Cell>`: the space is neither `Send` nor `Sync`. `explore` used to ask for both
-    // (it ran in a rayon pool even on one thread); `par_explore` is the one that shares.
-    struct Torus(Rc<Cell<u64>>);
+fn explore_counts_states_that_are_not_copy_once_each_by_every_strategy() {
+    // A 20 x 20 torus whose steps add one to either coordinate, its cells held as vectors (not
+    // `Copy`: each successor is a fresh value the explorer must keep or drop), counting its
+    // expansions through an atomic, shared by the workers of a parallel exploration. Every
+    // strategy (hash table or bits, one thread or two) must count each cell once and expand
+    // it once.
+    struct Torus(AtomicU64);
     impl Space for Torus {
-        type State = (u8, u8);
+        type State = Vec<u8>;
         type Move = u8;
-        fn start(&self) -> (u8, u8) {
-            (0, 0)
+        fn start(&self) -> Vec<u8> {
+            vec![0, 0]
         }
-        fn is_goal(&self, _: &(u8, u8)) -> bool {
+        fn is_goal(&self, _: &Vec<u8>) -> bool {
             false
         }
-        fn successors(
-            &self,
-            &(x, y): &(u8, u8),
-            _: Option<&u8>,
-            mut out: impl FnMut(u8, (u8, u8)),
-        ) {
-            self.0.set(self.0.get() + 1);
-            out(0, ((x + 1) % 20, y));
-            out(1, (x, (y + 1) % 20));
+        fn successors(&self, cell: &Vec<u8>, _: Option<&u8>, mut out: impl FnMut(u8, Vec<u8>)) {
+            self.0.fetch_add(1, Ordering::Relaxed);
+            out(0, vec![(cell[0] + 1) % 20, cell[1]]);
+            out(1, vec![cell[0], (cell[1] + 1) % 20]);
         }
     }
-    impl Indexed for Torus {
-        fn index_bound(&self) -> u64 {
+    impl Rank for Torus {
+        fn bound(&self) -> u64 {
             400
         }
-        fn index(&self, &(x, y): &(u8, u8)) -> u64 {
-            u64::from(x) * 20 + u64::from(y)
+        fn rank(&self, cell: &Vec<u8>) -> u64 {
+            u64::from(cell[0]) * 20 + u64::from(cell[1])
         }
     }
     // Cell (x, y) lies x + y steps away: d + 1 cells at d < 20, then 39 - d.
     let expected: Vec<u64> = (0..39u64).map(|d| 20 - d.abs_diff(19)).collect();
-    let torus = Torus(Rc::new(Cell::new(0)));
-    // The thread count is for `par_explore`; these run on the calling thread.
-    let config = Config::default().threads(2);
-    for exploration in [explore(&torus, &config), explore_indexed(&torus, &config)] {
+    let torus = Torus(AtomicU64::new(0));
+    let explorations = [
+        explore(&torus, &Config::default()),
+        explore(&torus, &two_threads(&Config::default())),
+        explore(&Indexed(&torus), &Config::default()),
+        explore(&Indexed(&torus), &two_threads(&Config::default())),
+    ];
+    for exploration in &explorations {
         assert_eq!(exploration.layers, expected);
         assert!(exploration.is_complete());
         assert_eq!(exploration.stats.expanded, 400);
     }
     assert_eq!(
-        torus.0.get(),
-        800,
+        torus.0.load(Ordering::Relaxed),
+        1600,
         "each exploration expands each cell once"
     );
 }
@@ -770,7 +771,7 @@ fn two_threads(config: &Config) -> Config {
     config.clone().threads(2).parallel_from(0)
 }
 
-/// The parallel searches on two threads with the default [`PARALLEL_FROM`]: the layers of the
+/// The parallel searches on two threads with the default [`DEFAULT_PARALLEL_FROM`]: the layers of the
 /// small spaces tested here are expanded on one thread.
 fn narrow(config: &Config) -> Config {
     config.clone().threads(2)
@@ -791,13 +792,13 @@ fn both_bidirectional_searches_store_every_goal_when_the_start_is_one() {
         ("bidirectional", bidirectional(&graph, &Config::default())),
         (
             "par_bidirectional",
-            par_bidirectional(&graph, &two_threads(&Config::default())),
+            bidirectional(&graph, &two_threads(&Config::default())),
         ),
     ] {
-        assert_eq!(outcome.status, Status::Solved, "{name}");
-        assert_eq!(outcome.solution.unwrap().len(), 0, "{name}");
+        assert_eq!(outcome.status(), Status::Solved, "{name}");
+        assert_eq!(outcome.solution().unwrap().len(), 0, "{name}");
         // The start, and the three goals on the backward side.
-        assert_eq!(outcome.stats.stored, 4, "{name}");
+        assert_eq!(outcome.stats().stored, 4, "{name}");
     }
 }
 
@@ -816,16 +817,14 @@ const SOLVERS: [(&str, Solver); 11] = [
     ("idastar", idastar),
     ("bidirectional", bidirectional),
     ("par_bidirectional", |space, config| {
-        par_bidirectional(space, &two_threads(config))
+        bidirectional(space, &two_threads(config))
     }),
-    ("par_bfs", |space, config| {
-        par_bfs(space, &two_threads(config))
-    }),
+    ("par_bfs", |space, config| bfs(space, &two_threads(config))),
     ("par_bidirectional, narrow layers", |space, config| {
-        par_bidirectional(space, &narrow(config))
+        bidirectional(space, &narrow(config))
     }),
     ("par_bfs, narrow layers", |space, config| {
-        par_bfs(space, &narrow(config))
+        bfs(space, &narrow(config))
     }),
 ];
 
@@ -833,8 +832,8 @@ const SOLVERS: [(&str, Solver); 11] = [
 fn every_solver_stops_at_the_depth_limit() {
     for (name, solve) in SOLVERS {
         let outcome = solve(&Endless, &Config::default().max_depth(50));
-        assert_eq!(outcome.status, Status::Limit(Limit::Depth), "{name}");
-        assert!(outcome.solution.is_none(), "{name}");
+        assert_eq!(outcome.status(), Status::Limit(Limit::Depth), "{name}");
+        assert!(outcome.solution().is_none(), "{name}");
     }
 }
 
@@ -863,8 +862,8 @@ fn a_cheaper_path_found_deeper_is_still_expanded_under_a_depth_limit() {
         let solvers: [(&str, Solve); 2] = [("astar", astar), ("idastar", idastar)];
         for (name, solve) in solvers {
             let outcome = solve(&graph, &config);
-            assert_eq!(outcome.status, Status::Solved, "{name}, limit {limit:?}");
-            let cost = outcome.solution.map(|s| s.cost);
+            assert_eq!(outcome.status(), Status::Solved, "{name}, limit {limit:?}");
+            let cost = outcome.solution().map(|s| s.cost);
             assert_eq!(cost, Some(12), "{name}, limit {limit:?}");
         }
     }
@@ -917,15 +916,15 @@ fn idastar_told_the_dearest_step_ends_once_its_bound_covers_the_depth_limit() {
         },
         &config,
     );
-    assert_eq!(told.status, Status::Limit(Limit::Depth));
-    assert!(told.stats.expanded < 10_000, "{:?}", told.stats);
+    assert_eq!(told.status(), Status::Limit(Limit::Depth));
+    assert!(told.stats().expanded < 10_000, "{:?}", told.stats());
     let untold = idastar(
         &Ladder {
             tells_max_step: false,
         },
         &config.timeout(Duration::from_millis(200)),
     );
-    assert_eq!(untold.status, Status::Limit(Limit::Time));
+    assert_eq!(untold.status(), Status::Limit(Limit::Time));
 }
 
 #[test]
@@ -954,8 +953,8 @@ fn weighted_idastar_told_the_dearest_step_searches_up_to_the_weighted_cost() {
         max_step: Some(1),
     };
     let outcome = idastar(&chain, &Config::default().weight(2.0).max_depth(3));
-    assert_eq!(outcome.status, Status::Solved);
-    assert_eq!(outcome.solution.unwrap().cost, 3);
+    assert_eq!(outcome.status(), Status::Solved);
+    assert_eq!(outcome.solution().unwrap().cost, 3);
 }
 
 #[test]
@@ -968,13 +967,13 @@ fn every_solver_stops_at_the_time_limit() {
         // The store-keeping solvers may run into the u32 id space first on a fast machine.
         assert!(
             matches!(
-                outcome.status,
+                outcome.status(),
                 Status::Limit(Limit::Time) | Status::Limit(Limit::States)
             ),
             "{name}: {:?}",
-            outcome.status
+            outcome.status()
         );
-        assert!(outcome.stats.seconds < 5.0, "{name} overran its timeout");
+        assert!(outcome.stats().seconds < 5.0, "{name} overran its timeout");
     }
 }
 
@@ -983,7 +982,7 @@ fn every_solver_obeys_the_cancel_flag() {
     for (name, solve) in SOLVERS {
         let config = Config::default().cancel(Arc::new(AtomicBool::new(true)));
         let outcome = solve(&Endless, &config);
-        assert_eq!(outcome.status, Status::Limit(Limit::Cancelled), "{name}");
+        assert_eq!(outcome.status(), Status::Limit(Limit::Cancelled), "{name}");
     }
 }
 
@@ -994,17 +993,17 @@ fn every_storing_solver_obeys_the_state_budget() {
             continue; // they store nothing
         }
         let outcome = solve(&Endless, &Config::default().max_states(10_000));
-        assert_eq!(outcome.status, Status::Limit(Limit::States), "{name}");
+        assert_eq!(outcome.status(), Status::Limit(Limit::States), "{name}");
         assert!(
-            outcome.stats.stored <= 10_002,
+            outcome.stats().stored <= 10_002,
             "{name}: {}",
-            outcome.stats.stored
+            outcome.stats().stored
         );
         // No room at all: the start is stored and the search stops before expanding it (ucs
         // and astar expanded it first, and stored 2).
         let outcome = solve(&Endless, &Config::default().max_states(0));
-        assert_eq!(outcome.status, Status::Limit(Limit::States), "{name}");
-        assert_eq!(outcome.stats.expanded, 0, "{name}");
+        assert_eq!(outcome.status(), Status::Limit(Limit::States), "{name}");
+        assert_eq!(outcome.stats().expanded, 0, "{name}");
     }
 }
 
@@ -1060,8 +1059,8 @@ fn path_costs_saturate_instead_of_wrapping() {
         ("idastar", idastar(&Dear, &config)),
         ("bidirectional", bidirectional(&Dear, &config)),
     ] {
-        assert_eq!(outcome.status, Status::Solved, "{name}");
-        let solution = outcome.solution.unwrap();
+        assert_eq!(outcome.status(), Status::Solved, "{name}");
+        let solution = outcome.solution().unwrap();
         assert_eq!((solution.len(), solution.cost), (3, u64::MAX), "{name}");
     }
 }
@@ -1121,8 +1120,8 @@ fn a_dead_end_marked_by_the_largest_heuristic_is_passed_over() {
         ("ucs", ucs(&DeadEnd, &Config::default())),
         ("astar", astar(&DeadEnd, &Config::default())),
     ] {
-        assert_eq!(outcome.status, Status::Solved, "{name}");
-        let solution = outcome.solution.unwrap();
+        assert_eq!(outcome.status(), Status::Solved, "{name}");
+        let solution = outcome.into_solution().unwrap();
         assert_eq!(
             (solution.moves, solution.cost),
             (vec![2, 4, 5], 10),
@@ -1176,8 +1175,8 @@ fn idastar_proves_a_space_unsolvable_past_a_dead_end_marked_by_the_largest_heuri
             .weight(weight)
             .timeout(Duration::from_secs(20));
         let outcome = idastar(&CycleBesideADeadEnd, &config);
-        assert_eq!(outcome.status, Status::Exhausted, "weight {weight}");
-        assert!(outcome.stats.expanded < 100, "{:?}", outcome.stats);
+        assert_eq!(outcome.status(), Status::Exhausted, "weight {weight}");
+        assert!(outcome.stats().expanded < 100, "{:?}", outcome.stats());
     }
 }
 
@@ -1239,21 +1238,21 @@ fn limits_and_progress_come_on_time_however_slow_the_space() {
     let timeout = || Config::default().timeout(Duration::from_millis(100));
     type Solve = fn(&SlowTree, &Config) -> Status;
     let solvers: [(&str, Solve); 11] = [
-        ("dfs", |s, c| dfs(s, c).status),
-        ("bfs", |s, c| bfs(s, c).status),
-        ("iddfs", |s, c| iddfs(s, c).status),
-        ("ucs", |s, c| ucs(s, c).status),
-        ("astar", |s, c| astar(s, c).status),
-        ("idastar", |s, c| idastar(s, c).status),
-        ("bidirectional", |s, c| bidirectional(s, c).status),
-        ("par_bfs", |s, c| par_bfs(s, &two_threads(c)).status),
+        ("dfs", |s, c| dfs(s, c).status()),
+        ("bfs", |s, c| bfs(s, c).status()),
+        ("iddfs", |s, c| iddfs(s, c).status()),
+        ("ucs", |s, c| ucs(s, c).status()),
+        ("astar", |s, c| astar(s, c).status()),
+        ("idastar", |s, c| idastar(s, c).status()),
+        ("bidirectional", |s, c| bidirectional(s, c).status()),
+        ("par_bfs", |s, c| bfs(s, &two_threads(c)).status()),
         ("par_bidirectional", |s, c| {
-            par_bidirectional(s, &two_threads(c)).status
+            bidirectional(s, &two_threads(c)).status()
         }),
-        ("explore", |s, c| explore(s, c).status),
+        ("explore", |s, c| explore(s, c).status()),
         // Expanded in batches by two threads: a batch of slow states kept the limit waiting.
         ("explore, two threads", |s, c| {
-            par_explore(s, &two_threads(c)).status
+            explore(s, &two_threads(c)).status()
         }),
     ];
     for (name, solve) in solvers {
@@ -1267,7 +1266,7 @@ fn limits_and_progress_come_on_time_however_slow_the_space() {
     // took the 4,096 states of layer 12 in one (4 s on two threads).
     let started = std::time::Instant::now();
     let sudden = SlowTree { slow_from: 12 };
-    let status = par_explore(&sudden, &two_threads(&timeout())).status;
+    let status = explore(&sudden, &two_threads(&timeout())).status();
     let seconds = started.elapsed().as_secs_f64();
     assert_eq!(status, Status::Limit(Limit::Time));
     assert!(seconds < 2.0, "explore stopped after {seconds:.2} s");
@@ -1320,9 +1319,9 @@ fn explore_weighs_as_it_goes_and_stops_on_time() {
             .timeout(Duration::from_millis(100))
             .threads(threads);
         let started = std::time::Instant::now();
-        let exploration = par_explore(&HeavyWeights, &config);
+        let exploration = explore(&HeavyWeights, &config);
         let seconds = started.elapsed().as_secs_f64();
-        assert_eq!(exploration.status, Status::Limit(Limit::Time));
+        assert_eq!(exploration.status(), Status::Limit(Limit::Time));
         assert!(
             seconds < 0.4,
             "{threads} threads: stopped after {seconds:.2} s"
@@ -1363,7 +1362,7 @@ fn a_start_that_is_a_goal_needs_no_moves() {
     for (name, outcome) in [
         ("dfs", dfs(&graph, &Config::default())),
         ("bfs", bfs(&graph, &Config::default())),
-        ("bfs_indexed", bfs_indexed(&graph, &Config::default())),
+        ("bfs_indexed", bfs(&Indexed(&graph), &Config::default())),
         ("iddfs", iddfs(&graph, &Config::default())),
         ("ucs", ucs(&graph, &Config::default())),
         ("astar", astar(&graph, &Config::default())),
@@ -1371,26 +1370,23 @@ fn a_start_that_is_a_goal_needs_no_moves() {
         ("bidirectional", bidirectional(&graph, &Config::default())),
         (
             "par_bidirectional",
-            par_bidirectional(&graph, &two_threads(&Config::default())),
+            bidirectional(&graph, &two_threads(&Config::default())),
         ),
-        ("par_bfs", par_bfs(&graph, &two_threads(&Config::default()))),
+        ("par_bfs", bfs(&graph, &two_threads(&Config::default()))),
         (
             "par_bidirectional, narrow",
-            par_bidirectional(&graph, &narrow(&Config::default())),
+            bidirectional(&graph, &narrow(&Config::default())),
         ),
-        (
-            "par_bfs, narrow",
-            par_bfs(&graph, &narrow(&Config::default())),
-        ),
+        ("par_bfs, narrow", bfs(&graph, &narrow(&Config::default()))),
     ] {
         // The solvers that store states stored the start (they said 0).
         let stores = !matches!(name, "iddfs" | "idastar");
         assert!(
-            !stores || outcome.stats.stored >= 1,
+            !stores || outcome.stats().stored >= 1,
             "{name}: {:?}",
-            outcome.stats
+            outcome.stats()
         );
-        let solution = outcome.solution.unwrap();
+        let solution = outcome.solution().unwrap();
         assert!(solution.is_empty());
         assert_eq!(solution.states, [0]);
         assert_eq!(solution.cost, 0);
@@ -1424,7 +1420,7 @@ fn tree_searches_stop_at_the_depth_limit_only_on_a_simple_path() {
     for (name, solve) in solvers {
         // Within 4 moves, the tail's end is cut off: a deeper search might find more.
         assert_eq!(
-            solve(&graph, &within(4)).status,
+            solve(&graph, &within(4)).status(),
             Status::Limit(Limit::Depth),
             "{name}"
         );
@@ -1432,7 +1428,7 @@ fn tree_searches_stop_at_the_depth_limit_only_on_a_simple_path() {
         // are cut off: proven unsolvable (the depth limit used to be blamed, at any depth,
         // and at 5 for the tail's end, where nothing lies beyond).
         for config in [within(5), within(6), within(40), Config::default()] {
-            assert_eq!(solve(&graph, &config).status, Status::Exhausted, "{name}");
+            assert_eq!(solve(&graph, &config).status(), Status::Exhausted, "{name}");
         }
     }
 }
@@ -1448,9 +1444,12 @@ fn tree_searches_prove_unsolvable_on_a_finite_tree() {
         undirected: false,
         max_step: None,
     };
-    assert_eq!(iddfs(&graph, &Config::default()).status, Status::Exhausted);
     assert_eq!(
-        idastar(&graph, &Config::default()).status,
+        iddfs(&graph, &Config::default()).status(),
+        Status::Exhausted
+    );
+    assert_eq!(
+        idastar(&graph, &Config::default()).status(),
         Status::Exhausted
     );
 }
@@ -1486,8 +1485,8 @@ fn tree_searches_dive_deeper_than_the_thread_stack() {
     // 300,000 levels of recursion would overflow a test thread's 2 MiB stack many times over;
     // the dive moves to new stack segments as it goes.
     let outcome = idastar(&Line { goal: 300_000 }, &Config::default());
-    assert_eq!(outcome.status, Status::Solved);
-    let solution = outcome.solution.unwrap();
+    assert_eq!(outcome.status(), Status::Solved);
+    let solution = outcome.solution().unwrap();
     assert_eq!(solution.len(), 300_000);
     assert_eq!(solution.states.last(), Some(&300_000));
 }
@@ -1536,12 +1535,12 @@ impl Space for Grid {
 }
 
 /// A cell's row-major number is a perfect index.
-impl Indexed for Grid {
-    fn index_bound(&self) -> u64 {
+impl Rank for Grid {
+    fn bound(&self) -> u64 {
         u64::from(self.n) * u64::from(self.n)
     }
 
-    fn index(&self, &(x, y): &(u32, u32)) -> u64 {
+    fn rank(&self, &(x, y): &(u32, u32)) -> u64 {
         u64::from(y) * u64::from(self.n) + u64::from(x)
     }
 }
@@ -1567,7 +1566,7 @@ fn explore_counts_a_space_of_millions_in_the_large_index() {
             n,
             undirected: false,
         };
-        let exploration = par_explore(&grid, &Config::default().threads(threads));
+        let exploration = explore(&grid, &Config::default().threads(threads));
         assert_eq!(exploration.layers, expected, "threads {threads}");
         assert_eq!(exploration.stats.stored, u64::from(n * n));
     }
@@ -1577,7 +1576,7 @@ fn explore_counts_a_space_of_millions_in_the_large_index() {
 fn explore_indexed_counts_a_large_grid_in_bits_with_any_threads() {
     // 1500 x 1500 = 2,250,000 cells, one bit each; layers of up to 1,500 states are held.
     let n = 1500u32;
-    for (threads, parallel_from) in [(1, PARALLEL_FROM), (2, 0)] {
+    for (threads, parallel_from) in [(1, DEFAULT_PARALLEL_FROM), (2, 0)] {
         let grid = Grid {
             n,
             undirected: false,
@@ -1585,7 +1584,7 @@ fn explore_indexed_counts_a_large_grid_in_bits_with_any_threads() {
         let config = Config::default()
             .threads(threads)
             .parallel_from(parallel_from);
-        let exploration = par_explore_indexed(&grid, &config);
+        let exploration = explore(&Indexed(&grid), &config);
         assert_eq!(exploration.layers, Grid::layers(n), "threads {threads}");
         assert!(exploration.stats.stored <= 3 * u64::from(n));
     }
@@ -1600,15 +1599,15 @@ fn both_explorers_stop_at_every_limit_with_that_limit_named() {
     type Explorer = fn(&Grid, &Config) -> frontier_search::Exploration;
     let explorers: [(&str, Explorer); 4] = [
         ("explore", explore),
-        ("explore_indexed", explore_indexed),
-        ("par_explore", |g, c| par_explore(g, &two_threads(c))),
+        ("explore_indexed", |g, c| explore(&Indexed(g), c)),
+        ("par_explore", |g, c| explore(g, &two_threads(c))),
         ("par_explore_indexed", |g, c| {
-            par_explore_indexed(g, &two_threads(c))
+            explore(&Indexed(g), &two_threads(c))
         }),
     ];
     for (name, run) in explorers {
         let limited = run(&grid, &Config::default().max_states(5_000));
-        assert_eq!(limited.status, Status::Limit(Limit::States), "{name}");
+        assert_eq!(limited.status(), Status::Limit(Limit::States), "{name}");
         // A layer of this grid has at most 3,000 states: the budget is passed by less.
         assert!(limited.stats.stored <= 5_000 + 4 * 3_000, "{name}");
         assert!(!limited.is_complete());
@@ -1616,11 +1615,15 @@ fn both_explorers_stop_at_every_limit_with_that_limit_named() {
             &grid,
             &Config::default().cancel(Arc::new(AtomicBool::new(true))),
         );
-        assert_eq!(cancelled.status, Status::Limit(Limit::Cancelled), "{name}");
+        assert_eq!(
+            cancelled.status(),
+            Status::Limit(Limit::Cancelled),
+            "{name}"
+        );
         let timed = run(&grid, &Config::default().timeout(Duration::ZERO));
-        assert_eq!(timed.status, Status::Limit(Limit::Time), "{name}");
+        assert_eq!(timed.status(), Status::Limit(Limit::Time), "{name}");
         let shallow = run(&grid, &Config::default().max_depth(10));
-        assert_eq!(shallow.status, Status::Limit(Limit::Depth), "{name}");
+        assert_eq!(shallow.status(), Status::Limit(Limit::Depth), "{name}");
         assert_eq!(shallow.layers, Grid::layers(3000)[..=10], "{name}");
     }
 }
@@ -1633,7 +1636,7 @@ fn explore_counts_a_large_space_in_shards_with_any_threads() {
     for undirected in [false, true] {
         for threads in [1, 2] {
             let grid = Grid { n, undirected };
-            let exploration = par_explore(&grid, &Config::default().threads(threads));
+            let exploration = explore(&grid, &Config::default().threads(threads));
             assert_eq!(
                 exploration.layers, expected,
                 "undirected {undirected}, threads {threads}"
@@ -1687,13 +1690,13 @@ impl Reversible for GridWalk {
 }
 
 /// A cell's row-major number is a perfect index.
-impl Indexed for GridWalk {
-    fn index_bound(&self) -> u64 {
-        self.grid.index_bound()
+impl Rank for GridWalk {
+    fn bound(&self) -> u64 {
+        self.grid.bound()
     }
 
-    fn index(&self, cell: &(u32, u32)) -> u64 {
-        self.grid.index(cell)
+    fn rank(&self, cell: &(u32, u32)) -> u64 {
+        self.grid.rank(cell)
     }
 }
 
@@ -1708,9 +1711,9 @@ fn bfs_indexed_crosses_a_grid_and_stops_at_every_limit() {
         goal,
     };
     let far = walk((n - 1, n - 1));
-    let outcome = bfs_indexed(&far, &Config::default());
-    assert_eq!(outcome.status, Status::Solved);
-    let solution = outcome.solution.unwrap();
+    let outcome = bfs(&Indexed(&far), &Config::default());
+    assert_eq!(outcome.status(), Status::Solved);
+    let solution = outcome.solution().unwrap();
     assert_eq!(solution.len() as u32, 2 * (n - 1));
     for (step, mv) in solution.moves.iter().enumerate() {
         let mut reached = None;
@@ -1722,22 +1725,22 @@ fn bfs_indexed_crosses_a_grid_and_stops_at_every_limit() {
         assert_eq!(reached, Some(solution.states[step + 1]));
     }
     // Every cell, the goal (found last) included.
-    assert_eq!(outcome.stats.stored, u64::from(n * n));
+    assert_eq!(outcome.stats().stored, u64::from(n * n));
     // Off the grid: every cell seen, then "unsolvable".
     let nowhere = walk((n, n));
-    let exhausted = bfs_indexed(&nowhere, &Config::default());
-    assert_eq!(exhausted.status, Status::Exhausted);
-    assert_eq!(exhausted.stats.stored, u64::from(n * n));
-    let limited = bfs_indexed(&far, &Config::default().max_states(5_000));
-    assert_eq!(limited.status, Status::Limit(Limit::States));
-    assert!(limited.stats.stored <= 5_000 + 4);
+    let exhausted = bfs(&Indexed(&nowhere), &Config::default());
+    assert_eq!(exhausted.status(), Status::Exhausted);
+    assert_eq!(exhausted.stats().stored, u64::from(n * n));
+    let limited = bfs(&Indexed(&far), &Config::default().max_states(5_000));
+    assert_eq!(limited.status(), Status::Limit(Limit::States));
+    assert!(limited.stats().stored <= 5_000 + 4);
     let flag = Arc::new(AtomicBool::new(true));
-    let cancelled = bfs_indexed(&far, &Config::default().cancel(flag));
-    assert_eq!(cancelled.status, Status::Limit(Limit::Cancelled));
-    let timed = bfs_indexed(&far, &Config::default().timeout(Duration::ZERO));
-    assert_eq!(timed.status, Status::Limit(Limit::Time));
-    let shallow = bfs_indexed(&far, &Config::default().max_depth(10));
-    assert_eq!(shallow.status, Status::Limit(Limit::Depth));
+    let cancelled = bfs(&Indexed(&far), &Config::default().cancel(flag));
+    assert_eq!(cancelled.status(), Status::Limit(Limit::Cancelled));
+    let timed = bfs(&Indexed(&far), &Config::default().timeout(Duration::ZERO));
+    assert_eq!(timed.status(), Status::Limit(Limit::Time));
+    let shallow = bfs(&Indexed(&far), &Config::default().max_depth(10));
+    assert_eq!(shallow.status(), Status::Limit(Limit::Depth));
 }
 
 #[test]
@@ -1753,20 +1756,28 @@ fn parallel_searches_cross_a_large_grid_with_any_threads() {
             },
             goal,
         };
-        for (threads, parallel_from) in [(1, PARALLEL_FROM), (2, 0), (2, PARALLEL_FROM), (3, 0)] {
+        for (threads, parallel_from) in [
+            (1, DEFAULT_PARALLEL_FROM),
+            (2, 0),
+            (2, DEFAULT_PARALLEL_FROM),
+            (3, 0),
+        ] {
             let config = Config::default()
                 .threads(threads)
                 .parallel_from(parallel_from);
             for (solver, outcome) in [
-                ("par_bidirectional", par_bidirectional(&walk, &config)),
-                ("par_bfs", par_bfs(&walk, &config)),
+                ("par_bidirectional", bidirectional(&walk, &config)),
+                ("par_bfs", bfs(&walk, &config)),
             ] {
                 let context = format!("{solver}, threads {threads}");
-                assert_eq!(outcome.status, Status::Solved, "{context}");
+                assert_eq!(outcome.status(), Status::Solved, "{context}");
                 // Every state expanded was stored, and so was the one that ended the search,
                 // in the last batch (which `stored` missed on two threads).
-                assert!(outcome.stats.stored > outcome.stats.expanded, "{context}");
-                let solution = outcome.solution.unwrap();
+                assert!(
+                    outcome.stats().stored > outcome.stats().expanded,
+                    "{context}"
+                );
+                let solution = outcome.solution().unwrap();
                 assert_eq!(solution.len() as u32, goal.0 + goal.1, "{context}");
                 assert_eq!(solution.states.first(), Some(&(0, 0)));
                 assert_eq!(solution.states.last(), Some(&goal));
@@ -1800,8 +1811,8 @@ fn breadth_first_searches_cross_a_grid_of_millions() {
         ("bfs", bfs(&walk, &Config::default())),
         ("bidirectional", bidirectional(&walk, &Config::default())),
     ] {
-        assert_eq!(outcome.status, Status::Solved, "{name}");
-        let solution = outcome.solution.unwrap();
+        assert_eq!(outcome.status(), Status::Solved, "{name}");
+        let solution = outcome.solution().unwrap();
         assert_eq!(solution.len() as u32, 2 * (n - 1), "{name}");
         assert_eq!(solution.states.last(), Some(&walk.goal), "{name}");
         for pair in solution.states.windows(2) {
@@ -1814,7 +1825,7 @@ fn breadth_first_searches_cross_a_grid_of_millions() {
         }
     }
     // bfs held every cell when it reached the far corner, found last.
-    let stored = bfs(&walk, &Config::default()).stats.stored;
+    let stored = bfs(&walk, &Config::default()).stats().stored;
     assert_eq!(stored, u64::from(n * n));
 }
 
@@ -1881,8 +1892,8 @@ fn tree_searches_end_on_free_cycles_and_saturated_bounds() {
         },
     ] {
         let outcome = idastar(&ring, &config);
-        assert_eq!(outcome.status, Status::Exhausted, "cost {}", ring.cost);
-        assert_eq!(iddfs(&ring, &config).status, Status::Exhausted);
+        assert_eq!(outcome.status(), Status::Exhausted, "cost {}", ring.cost);
+        assert_eq!(iddfs(&ring, &config).status(), Status::Exhausted);
     }
     let free = Ring {
         size: 3,
@@ -1890,7 +1901,7 @@ fn tree_searches_end_on_free_cycles_and_saturated_bounds() {
         heuristic: 0,
         goal: Some(2),
     };
-    let solution = idastar(&free, &config).solution.unwrap();
+    let solution = idastar(&free, &config).into_solution().unwrap();
     assert_eq!((solution.len(), solution.cost), (2, 0));
     // An endless line of free moves: the path's length is bounded by max_states.
     struct FreeLine;
@@ -1911,8 +1922,8 @@ fn tree_searches_end_on_free_cycles_and_saturated_bounds() {
         }
     }
     let outcome = idastar(&FreeLine, &Config::default().max_states(1000));
-    assert_eq!(outcome.status, Status::Limit(Limit::States));
-    assert!(outcome.stats.peak_frontier <= 1000);
+    assert_eq!(outcome.status(), Status::Limit(Limit::States));
+    assert!(outcome.stats().peak_frontier <= 1000);
 }
 
 #[test]
@@ -1942,7 +1953,7 @@ fn iddfs_counts_expanded_only_the_states_it_expanded() {
     }
     let grid = Grid(std::cell::Cell::new(0));
     let outcome = iddfs(&grid, &Config::default().max_depth(8));
-    assert_eq!(outcome.stats.expanded, grid.0.get());
+    assert_eq!(outcome.stats().expanded, grid.0.get());
 }
 
 #[test]
@@ -1977,9 +1988,9 @@ fn bidirectional_starts_only_from_real_goals() {
     }
     for outcome in [
         bidirectional(&Line, &Config::default()),
-        par_bidirectional(&Line, &two_threads(&Config::default())),
+        bidirectional(&Line, &two_threads(&Config::default())),
     ] {
-        assert_eq!(outcome.solution.unwrap().states, [0, 1, 2]);
+        assert_eq!(outcome.solution().unwrap().states, [0, 1, 2]);
     }
 }
 
@@ -2047,7 +2058,7 @@ fn cost_searches_clone_no_move_per_successor() {
     for solve in [ucs::<Square>, astar::<Square>] {
         CLONES.store(0, std::sync::atomic::Ordering::Relaxed);
         let outcome = solve(&Square, &Config::default());
-        assert_eq!(outcome.solution.unwrap().len(), 40);
+        assert_eq!(outcome.solution().unwrap().len(), 40);
         // The path's moves are cloned once each at most.
         assert!(CLONES.load(std::sync::atomic::Ordering::Relaxed) <= 40);
     }
@@ -2079,8 +2090,8 @@ fn bidirectional_proves_exhaustion_at_its_depth_limit_when_a_side_is_closed() {
         (&closed, Status::Exhausted),
         (&open, Status::Limit(Limit::Depth)),
     ] {
-        assert_eq!(bidirectional(graph, &config).status, expected);
-        let parallel = par_bidirectional(graph, &narrow(&config)).status;
+        assert_eq!(bidirectional(graph, &config).status(), expected);
+        let parallel = bidirectional(graph, &narrow(&config)).status();
         assert_eq!(parallel, expected);
     }
 }
@@ -2119,7 +2130,7 @@ fn explore_counts_a_long_corridor_past_the_split_into_shards() {
     let mut expected = vec![2u64; 200_001];
     expected[0] = 1;
     for threads in [1, 2] {
-        let exploration = par_explore(&corridor, &Config::default().threads(threads));
+        let exploration = explore(&corridor, &Config::default().threads(threads));
         assert!(exploration.is_complete(), "{threads} threads");
         assert_eq!(exploration.layers, expected, "{threads} threads");
     }

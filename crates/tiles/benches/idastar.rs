@@ -39,7 +39,7 @@ fn main() {
         let space = TilesSpace::<u64>::new(&p8);
         b.iter(|| {
             let o = idastar(black_box(&space), &Config::default());
-            assert_eq!(o.status, Status::Solved);
+            assert_eq!(o.status(), Status::Solved);
         })
     });
     let pdb8 = pdb(shape, p8.goal(), &default_sizes(shape));

@@ -73,19 +73,19 @@ fn main() -> ExitCode {
         let t = Instant::now();
         let outcome = solver.solve(puzzle.start(), &Config::default().threads(threads));
         let secs = t.elapsed().as_secs_f64();
-        let found = outcome.solution.as_ref().map(|s| s.moves.len());
+        let found = outcome.solution().map(|s| s.moves.len());
         let replayed = outcome
-            .solution
+            .solution()
             .as_ref()
             .and_then(|s| puzzle.replay(&s.moves))
             .is_some_and(|b| b == puzzle.goal());
-        let good = outcome.status == Status::Solved && found == Some(len) && replayed;
+        let good = outcome.status() == Status::Solved && found == Some(len) && replayed;
         ok &= good;
-        nodes += outcome.stats.expanded;
+        nodes += outcome.stats().expanded;
         times.push(secs);
         println!(
             "{id:3} {len:2} moves  {:>12} expanded  {secs:8.3} s{}",
-            outcome.stats.expanded,
+            outcome.stats().expanded,
             if good { "" } else { "  MISMATCH" }
         );
     }

@@ -8,9 +8,8 @@
 
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::Instant;
 
-use frontier_search::{Config, Limit, Outcome, Progress, Stats, Status};
+use frontier_search::{Config, Limit, Outcome, Stats, Watch};
 use rayon::prelude::*;
 
 use crate::board::{is_layout, layouts_solvable, solution, Dir, Puzzle, MAX_CELLS};
@@ -18,8 +17,6 @@ use crate::heuristic::{Tables, NONE};
 use crate::pdb::{Mirror, PatternDb, PdbError, MAX_CELLS as PDB_CELLS};
 use crate::space::Estimate;
 
-/// How many expansions pass between two looks at the clock, the cancel flag and progress.
-const CHECK_MASK: u64 = (1 << 14) - 1;
 /// The deepest dive that needs no stack checks: at most a few hundred bytes a level, well
 /// within the 2 MiB of a worker thread's stack.
 const SHALLOW: u32 = 2048;
@@ -267,44 +264,23 @@ enum Halt {
     Elsewhere,
 }
 
-/// What the workers share: the limits, the clock, the progress observer, a found flag.
-struct Watch<'c> {
-    config: &'c Config,
-    started: Instant,
+/// What the workers share: the limits (with the clock and the progress reports), and whether
+/// one of them found the goal.
+struct Team<'c> {
+    watch: Watch<'c>,
     found: AtomicBool,
-    expanded: AtomicU64,
-    last_progress_ms: AtomicU64,
 }
 
-impl Watch<'_> {
-    fn check(&self, delta: u64, bound: u32) -> Result<(), Halt> {
+impl Team<'_> {
+    /// A worker's checkpoint after `expanded` more nodes at `bound`.
+    fn check(&self, expanded: u64, bound: u32) -> Result<(), Halt> {
         if self.found.load(Ordering::Relaxed) {
             return Err(Halt::Elsewhere);
         }
-        let expanded = self.expanded.fetch_add(delta, Ordering::Relaxed) + delta;
-        if let Some(limit) = self.config.limit_hit(self.started) {
-            return Err(Halt::Limit(limit));
+        match self.watch.checkpoint(expanded, u64::from(bound)) {
+            Some(limit) => Err(Halt::Limit(limit)),
+            None => Ok(()),
         }
-        let elapsed = self.started.elapsed();
-        if let Some(observer) = &self.config.progress {
-            let ms = elapsed.as_millis() as u64;
-            let last = self.last_progress_ms.load(Ordering::Relaxed);
-            if ms >= last + 100
-                && self
-                    .last_progress_ms
-                    .compare_exchange(last, ms, Ordering::Relaxed, Ordering::Relaxed)
-                    .is_ok()
-            {
-                observer(&Progress {
-                    expanded,
-                    stored: 0,
-                    depth: bound as u64,
-                    seconds: elapsed.as_secs_f64(),
-                    max_states: self.config.max_states,
-                });
-            }
-        }
-        Ok(())
     }
 }
 
@@ -325,11 +301,10 @@ struct Dive<'a, E: Eval> {
     next: u32,
     expanded: u64,
     generated: u64,
-    unreported: u64,
     /// Nodes at this depth are not expanded but collected into `frontier` (splitting mode).
     split_at: u32,
     frontier: Vec<Vec<Dir>>,
-    watch: &'a Watch<'a>,
+    team: &'a Team<'a>,
     halt: Option<Halt>,
     /// `config.weight`: the bound then applies to `g + w·h` (weighted IDA*).
     weight: Option<f64>,
@@ -344,8 +319,9 @@ struct Dive<'a, E: Eval> {
 }
 
 impl<'a, E: Eval> Dive<'a, E> {
-    fn new(t: &'a Tables, eval: E, board: [u8; MAX_CELLS], watch: &'a Watch<'a>) -> Self {
-        let weight = watch.config.effective_weight();
+    fn new(t: &'a Tables, eval: E, board: [u8; MAX_CELLS], team: &'a Team<'a>) -> Self {
+        let config = team.watch.config();
+        let weight = config.effective_weight();
         Dive {
             t,
             eval,
@@ -355,14 +331,13 @@ impl<'a, E: Eval> Dive<'a, E> {
             next: u32::MAX,
             expanded: 0,
             generated: 0,
-            unreported: 0,
             split_at: u32::MAX,
             frontier: Vec::new(),
-            watch,
+            team,
             halt: None,
             weight,
             max_g: match weight {
-                Some(_) => watch.config.max_depth.unwrap_or(u32::MAX),
+                Some(_) => config.max_depth.unwrap_or(u32::MAX),
                 None => u32::MAX,
             },
             depth_cut: false,
@@ -424,13 +399,11 @@ impl<'a, E: Eval> Dive<'a, E> {
             self.deepest = self.deepest.max(g);
         }
         self.expanded += 1;
-        self.unreported += 1;
-        if self.unreported > CHECK_MASK {
-            if let Err(halt) = self.watch.check(self.unreported, self.bound) {
+        if Watch::due(self.expanded) {
+            if let Err(halt) = self.team.check(Watch::CHECK_EVERY, self.bound) {
                 self.halt = Some(halt);
                 return false;
             }
-            self.unreported = 0;
         }
         let neighbours = self.t.neighbours[blank];
         for (d, &to) in neighbours.iter().enumerate() {
@@ -517,8 +490,8 @@ impl<'a, E: Eval> Dive<'a, E> {
 /// let puzzle = Puzzle::parse("8 6 7 2 5 4 3 0 1", None, None).unwrap();
 /// let solver = Solver::new(&puzzle, Estimate::Conflict).unwrap();
 /// let outcome = solver.solve(puzzle.start(), &Config::default());
-/// assert_eq!(outcome.status, Status::Solved);
-/// assert_eq!(outcome.solution.unwrap().moves.len(), 31);
+/// assert_eq!(outcome.status(), Status::Solved);
+/// assert_eq!(outcome.into_solution().unwrap().moves.len(), 31);
 /// ```
 #[derive(Clone, Debug)]
 pub struct Solver {
@@ -566,7 +539,7 @@ impl Solver {
     }
 
     /// Solves from `start` (a permutation of the goal's tiles): an optimal solution, proven
-    /// unsolvable at once by parity ([`Status::Exhausted`]), or a limit from `config` (depth,
+    /// unsolvable at once by parity ([`Outcome::Exhausted`]), or a limit from `config` (depth,
     /// time, cancel). `config.threads > 1` searches each iteration in parallel.
     ///
     /// # Panics
@@ -574,7 +547,10 @@ impl Solver {
     /// If `start` is not a layout of the board: a tile missing or twice, or the wrong length
     /// ([`Puzzle::with_start`] checks a layout and says what is wrong).
     pub fn solve(&self, start: &[u8], config: &Config) -> Outcome<Vec<u8>, Dir> {
-        let started = Instant::now();
+        let team = Team {
+            watch: Watch::new(config),
+            found: AtomicBool::new(false),
+        };
         let t = &*self.tables;
         let n = t.cells();
         let stats = |expanded, generated, depth: u32| Stats {
@@ -582,7 +558,7 @@ impl Solver {
             generated,
             stored: 0,
             peak_frontier: depth as u64,
-            seconds: started.elapsed().as_secs_f64(),
+            seconds: team.watch.seconds(),
         };
         assert!(
             is_layout(t.shape, start),
@@ -590,23 +566,14 @@ impl Solver {
             t.shape
         );
         if !layouts_solvable(t.shape, start, t.goal()) {
-            return Outcome {
-                status: Status::Exhausted,
-                solution: None,
+            return Outcome::Exhausted {
                 stats: stats(0, 0, 0),
             };
         }
         let mut board = [0u8; MAX_CELLS];
         board[..n].copy_from_slice(start);
-        let watch = Watch {
-            config,
-            started,
-            found: AtomicBool::new(false),
-            expanded: AtomicU64::new(0),
-            last_progress_ms: AtomicU64::new(0),
-        };
         let result = match &self.estimate {
-            Estimate::Zero | Estimate::Manhattan => run(t, ManhattanEval, board, &watch),
+            Estimate::Zero | Estimate::Manhattan => run(t, ManhattanEval, board, &team),
             Estimate::Conflict => run(
                 t,
                 ConflictEval {
@@ -614,16 +581,18 @@ impl Solver {
                     col: [0; MAX_CELLS],
                 },
                 board,
-                &watch,
+                &team,
             ),
-            Estimate::Pdb(db) => run(t, PdbEval::new(db), board, &watch),
+            Estimate::Pdb(db) => run(t, PdbEval::new(db), board, &team),
         };
-        let (status, moves, expanded, generated, depth) = result;
-        let solution = moves.map(|moves| solution(t.shape, start, moves));
-        Outcome {
-            status,
-            solution,
-            stats: stats(expanded, generated, depth),
+        let (end, expanded, generated, depth) = result;
+        let stats = stats(expanded, generated, depth);
+        match end {
+            Ok(moves) => Outcome::Solved {
+                solution: solution(t.shape, start, moves),
+                stats,
+            },
+            Err(limit) => Outcome::unsolved(limit, stats),
         }
     }
 
@@ -633,11 +602,13 @@ impl Solver {
     }
 }
 
-type RunResult = (Status, Option<Vec<Dir>>, u64, u64, u32);
+/// How a run ended (the moves found, or the limit that stopped it, `None` once proven
+/// unsolvable), then expansions, successors generated and the depth reached.
+type RunResult = (Result<Vec<Dir>, Option<Limit>>, u64, u64, u32);
 
 /// Iterative deepening on `f = g + h`, sequential or split across threads.
-fn run<E: Eval>(t: &Tables, mut eval: E, board: [u8; MAX_CELLS], watch: &Watch) -> RunResult {
-    let config = watch.config;
+fn run<E: Eval>(t: &Tables, mut eval: E, board: [u8; MAX_CELLS], team: &Team) -> RunResult {
+    let config = team.watch.config();
     let threads = config.threads.max(1);
     let blank = board
         .iter()
@@ -646,7 +617,7 @@ fn run<E: Eval>(t: &Tables, mut eval: E, board: [u8; MAX_CELLS], watch: &Watch) 
         .unwrap_or(0);
     let h0 = eval.init(t, &board);
     if h0 == 0 {
-        return (Status::Solved, Some(Vec::new()), 0, 0, 0);
+        return (Ok(Vec::new()), 0, 0, 0);
     }
     let (mut expanded, mut generated) = (0u64, 0u64);
     let weight = config.effective_weight();
@@ -672,19 +643,13 @@ fn run<E: Eval>(t: &Tables, mut eval: E, board: [u8; MAX_CELLS], watch: &Watch) 
             .max_depth
             .is_some_and(|max| bound > weigh(weight, max))
         {
-            return (
-                Status::Limit(Limit::Depth),
-                None,
-                expanded,
-                generated,
-                bound,
-            );
+            return (Err(Some(Limit::Depth)), expanded, generated, bound);
         }
-        let mut root = Dive::new(t, eval.clone(), board, watch);
+        let mut root = Dive::new(t, eval.clone(), board, team);
         root.bound = bound;
         // The limits are looked at before each iteration too, so that a zero timeout stops
         // even a search that would end before its first check.
-        let outcome = match (config.limit_hit(watch.started), &pool) {
+        let outcome = match (team.watch.limit(), &pool) {
             (Some(limit), _) => Err(Halt::Limit(limit)),
             (None, None) => {
                 let found = root.search(0, h0, blank, 4);
@@ -693,13 +658,7 @@ fn run<E: Eval>(t: &Tables, mut eval: E, board: [u8; MAX_CELLS], watch: &Watch) 
                 depth_cut |= root.depth_cut;
                 deepest = deepest.max(root.deepest);
                 if found {
-                    return (
-                        Status::Solved,
-                        Some(root.path),
-                        expanded,
-                        generated,
-                        depth(bound, deepest),
-                    );
+                    return (Ok(root.path), expanded, generated, depth(bound, deepest));
                 }
                 root.halt.map(Err).unwrap_or(Ok(root.next))
             }
@@ -710,45 +669,28 @@ fn run<E: Eval>(t: &Tables, mut eval: E, board: [u8; MAX_CELLS], watch: &Watch) 
                 depth_cut |= r.depth_cut;
                 deepest = deepest.max(r.deepest);
                 if let Some(path) = r.path {
-                    return (
-                        Status::Solved,
-                        Some(path),
-                        expanded,
-                        generated,
-                        depth(bound, deepest),
-                    );
+                    return (Ok(path), expanded, generated, depth(bound, deepest));
                 }
                 r.halt.map(Err).unwrap_or(Ok(r.next))
             }
         };
         match outcome {
             Err(Halt::Limit(limit)) => {
-                return (
-                    Status::Limit(limit),
-                    None,
-                    expanded,
-                    generated,
-                    depth(bound, deepest),
-                )
+                return (Err(Some(limit)), expanded, generated, depth(bound, deepest))
             }
             // Only workers of an iteration that found the goal stop for `Elsewhere`, and that
             // iteration returns the solution above; treat a stray one as a cancellation.
             Err(Halt::Elsewhere) => {
                 return (
-                    Status::Limit(Limit::Cancelled),
-                    None,
+                    Err(Some(Limit::Cancelled)),
                     expanded,
                     generated,
                     depth(bound, deepest),
                 )
             }
             Ok(u32::MAX) => {
-                let status = if depth_cut {
-                    Status::Limit(Limit::Depth)
-                } else {
-                    Status::Exhausted
-                };
-                return (status, None, expanded, generated, depth(bound, deepest));
+                let limit = depth_cut.then_some(Limit::Depth);
+                return (Err(limit), expanded, generated, depth(bound, deepest));
             }
             Ok(next) => bound = next,
         }
@@ -801,7 +743,7 @@ fn parallel_iteration<E: Eval>(
         }
         split += 1;
     }
-    let watch = root.watch;
+    let team = root.team;
     let t = root.t;
     let bound = root.bound;
     let solution: Mutex<Option<Vec<Dir>>> = Mutex::new(None);
@@ -816,10 +758,10 @@ fn parallel_iteration<E: Eval>(
         .frontier
         .par_iter()
         .map(|prefix| {
-            if watch.found.load(Ordering::Relaxed) {
+            if team.found.load(Ordering::Relaxed) {
                 return u32::MAX;
             }
-            let mut dive = Dive::new(t, eval0.clone(), board0, watch);
+            let mut dive = Dive::new(t, eval0.clone(), board0, team);
             dive.eval.init(t, &board0);
             dive.bound = bound;
             let (b, h) = dive.replay(blank, h_root, prefix);
@@ -832,7 +774,7 @@ fn parallel_iteration<E: Eval>(
             }
             deepest.fetch_max(dive.deepest, Ordering::Relaxed);
             if found {
-                watch.found.store(true, Ordering::Relaxed);
+                team.found.store(true, Ordering::Relaxed);
                 let mut s = solution.lock().unwrap_or_else(|e| e.into_inner());
                 if s.is_none() {
                     *s = Some(dive.path);

@@ -28,8 +28,8 @@
 //! let puzzle = Puzzle::parse("8 6 7 2 5 4 3 0 1", None, None)?;
 //! assert!(puzzle.is_solvable());
 //! let outcome = Solver::new(&puzzle, Estimate::Conflict)?.solve(puzzle.start(), &Config::default());
-//! assert_eq!(outcome.status, Status::Solved);
-//! let moves = outcome.solution.unwrap().moves;
+//! assert_eq!(outcome.status(), Status::Solved);
+//! let moves = outcome.into_solution().unwrap().moves;
 //! assert_eq!(moves.len(), 31);
 //! assert_eq!(puzzle.replay(&moves).unwrap(), puzzle.goal());
 //! # Ok::<(), Box<dyn std::error::Error>>(())

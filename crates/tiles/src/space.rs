@@ -4,7 +4,7 @@ use std::fmt::Debug;
 use std::hash::Hash;
 use std::sync::Arc;
 
-use frontier_search::{Cost, Indexed, Reversible, Space};
+use frontier_search::{Cost, Reversible, Space};
 
 use crate::board::{Dir, Puzzle, Shape, MAX_CELLS};
 use crate::heuristic::{HeuristicKind, Tables, NONE};
@@ -178,8 +178,8 @@ impl Estimate {
 /// let puzzle = Puzzle::parse("1 2 3 4 5 6 0 7 8", None, None).unwrap();
 /// let space = TilesSpace::<u64>::new(&puzzle);
 /// let outcome = bfs(&space, &Config::default());
-/// assert_eq!(outcome.status, Status::Solved);
-/// assert_eq!(outcome.solution.unwrap().moves.len(), 2);
+/// assert_eq!(outcome.status(), Status::Solved);
+/// assert_eq!(outcome.into_solution().unwrap().moves.len(), 2);
 /// ```
 #[derive(Clone, Debug)]
 pub struct TilesSpace<E: Encoding> {
@@ -279,7 +279,49 @@ impl<E: Encoding> Space for TilesSpace<E> {
         });
         h as Cost
     }
+
+    /// A layout's rank among the n! arrangements of its n tiles (its Lehmer code) is a perfect
+    /// index, so [`frontier_search::bfs`] and [`frontier_search::explore`] can keep one bit per
+    /// arrangement: 45 KiB for the 8-puzzle, 57 MiB for a 3 x 4 board. Past 13 cells the bits
+    /// would take more than the engine's bit sets hold, and the space offers no index (the
+    /// engine then uses a hash table).
+    ///
+    /// ```
+    /// use frontier_search::{explore, Config, Space};
+    /// use frontier_tiles::{Puzzle, Shape, TilesSpace};
+    ///
+    /// let puzzle = Puzzle::parse("1 2 3 4 5 0", Some(Shape::parse("2x3").unwrap()), None).unwrap();
+    /// let space = TilesSpace::<u64>::new(&puzzle);
+    /// assert_eq!(space.index_bound(), Some(720));
+    /// let exploration = explore(&space, &Config::default());
+    /// assert_eq!(exploration.states(), 360); // 6! / 2: half the arrangements can be reached
+    /// ```
+    fn index_bound(&self) -> Option<u64> {
+        let cells = self.tables.cells();
+        (cells <= RANKED_CELLS).then(|| (1..=cells as u64).product())
+    }
+
+    #[inline]
+    fn index(&self, layout: &E) -> u64 {
+        // Cell c's digit: how many tiles after it are smaller than its own (its own number,
+        // less the smaller tiles before it), weighted by the arrangements of the cells after
+        // it, (n - 1 - c)!. The weights come from a table, so that no chain of multiplications
+        // holds the sum up.
+        let n = self.tables.cells();
+        let (mut before, mut rank) = (0u32, 0);
+        for (cell, weight) in FACTORIALS[..n].iter().rev().enumerate() {
+            let tile = u32::from(layout.get(cell));
+            let digit = tile - u32::from(ONES[(before & ((1 << tile) - 1)) as usize]);
+            rank += u64::from(digit) * weight;
+            before |= 1 << tile;
+        }
+        rank
+    }
 }
+
+/// The most cells a board may have for [`TilesSpace`] to offer a perfect index: 13! bits are
+/// within the 2^33 the engine's bit sets take, 14! are not.
+const RANKED_CELLS: usize = 13;
 
 /// `FACTORIALS[k]` is k!, for k up to 15.
 const FACTORIALS: [u64; 16] = {
@@ -305,44 +347,6 @@ static ONES: [u8; 1 << 15] = {
     table
 };
 
-/// A layout's rank among the n! arrangements of its n tiles (its Lehmer code) is a perfect
-/// index, so [`frontier_search::explore_indexed`] can keep one bit per arrangement: 45 KiB for
-/// the 8-puzzle, 57 MiB for a 3 x 4 board. (Past 13 cells the bits would take more than
-/// [`frontier_search::MAX_INDEX_BOUND`], and the engine uses a hash table.)
-///
-/// ```
-/// use frontier_search::{explore, explore_indexed, Config};
-/// use frontier_tiles::{Puzzle, Shape, TilesSpace};
-///
-/// let puzzle = Puzzle::parse("1 2 3 4 5 0", Some(Shape::parse("2x3").unwrap()), None).unwrap();
-/// let space = TilesSpace::<u64>::new(&puzzle);
-/// let indexed = explore_indexed(&space, &Config::default());
-/// assert_eq!(indexed.states(), 360); // 6! / 2: half the arrangements can be reached
-/// assert_eq!(indexed.layers, explore(&space, &Config::default()).layers);
-/// ```
-impl Indexed for TilesSpace<u64> {
-    fn index_bound(&self) -> u64 {
-        (1..=self.tables.cells() as u64).product()
-    }
-
-    #[inline]
-    fn index(&self, layout: &u64) -> u64 {
-        // Cell c's digit: how many tiles after it are smaller than its own (its own number,
-        // less the smaller tiles before it), weighted by the arrangements of the cells after
-        // it, (n - 1 - c)!. The weights come from a table, so that no chain of multiplications
-        // holds the sum up.
-        let n = self.tables.cells();
-        let (mut before, mut rank) = (0u32, 0);
-        for (cell, weight) in FACTORIALS[..n].iter().rev().enumerate() {
-            let tile = u32::from(layout.get(cell));
-            let digit = tile - u32::from(ONES[(before & ((1 << tile) - 1)) as usize]);
-            rank += u64::from(digit) * weight;
-            before |= 1 << tile;
-        }
-        rank
-    }
-}
-
 impl<E: Encoding> Reversible for TilesSpace<E> {
     fn goals(&self) -> Vec<E> {
         vec![self.goal]
@@ -363,7 +367,27 @@ impl<E: Encoding> Reversible for TilesSpace<E> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use frontier_search::{bfs, bidirectional, explore, explore_indexed, Config, Status};
+    use frontier_search::{bfs, bidirectional, explore, Config, Status};
+
+    /// A space with its index hidden, so that the engine counts over a hash table.
+    struct Hashed<'a>(&'a TilesSpace<u64>);
+
+    impl Space for Hashed<'_> {
+        type State = u64;
+        type Move = Dir;
+        fn start(&self) -> u64 {
+            self.0.start()
+        }
+        fn is_goal(&self, state: &u64) -> bool {
+            self.0.is_goal(state)
+        }
+        fn successors(&self, state: &u64, last: Option<&Dir>, out: impl FnMut(Dir, u64)) {
+            self.0.successors(state, last, out)
+        }
+        fn undirected(&self) -> bool {
+            self.0.undirected()
+        }
+    }
 
     #[test]
     fn encodings_round_trip() {
@@ -413,8 +437,8 @@ mod tests {
         let puzzle = Puzzle::new(shape, &goal, &goal).unwrap();
         let space = TilesSpace::<u64>::new(&puzzle);
         for ex in [
+            explore(&Hashed(&space), &Config::default()),
             explore(&space, &Config::default()),
-            explore_indexed(&space, &Config::default()),
         ] {
             assert!(ex.is_complete());
             assert_eq!(ex.states(), 181_440);
@@ -431,7 +455,7 @@ mod tests {
         let shape = Shape::new(2, 4).unwrap();
         let goal = shape.default_goal();
         let space = TilesSpace::<u64>::new(&Puzzle::new(shape, &goal, &goal).unwrap());
-        assert_eq!(space.index_bound(), 40_320);
+        assert_eq!(space.index_bound(), Some(40_320));
         let mut seen = vec![false; 40_320];
         let mut tiles: Vec<u8> = (0..8).collect();
         assert_eq!(space.index(&u64::encode(&tiles)), 0);
@@ -506,7 +530,7 @@ mod tests {
         let space = TilesSpace::<Wide<256>>::new(&puzzle);
         let a = bfs(&space, &Config::default());
         let b = bidirectional(&space, &Config::default());
-        let (a, b) = (a.solution.unwrap(), b.solution.unwrap());
+        let (a, b) = (a.solution().unwrap(), b.solution().unwrap());
         assert_eq!(a.len(), 6);
         assert_eq!(b.len(), 6);
         assert_eq!(puzzle.replay(&b.moves).unwrap(), puzzle.goal());
@@ -518,10 +542,10 @@ mod tests {
         let space = TilesSpace::<u64>::new(&puzzle);
         let a = bfs(&space, &Config::default());
         let b = bidirectional(&space, &Config::default());
-        assert_eq!(a.status, Status::Solved);
-        assert_eq!(a.solution.as_ref().unwrap().len(), 31);
-        assert_eq!(b.solution.as_ref().unwrap().len(), 31);
-        let moves = &b.solution.unwrap().moves;
+        assert_eq!(a.status(), Status::Solved);
+        assert_eq!(a.solution().as_ref().unwrap().len(), 31);
+        assert_eq!(b.solution().as_ref().unwrap().len(), 31);
+        let moves = &b.solution().unwrap().moves;
         assert_eq!(puzzle.replay(moves).unwrap(), puzzle.goal());
     }
 }

@@ -11,9 +11,8 @@
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
-use std::time::Instant;
 
-use frontier_search::{Config, Limit, Outcome, Stats, Status};
+use frontier_search::{Config, Limit, Outcome, Stats, Status, Watch};
 use rustc_hash::FxHashMap;
 
 use crate::board::{solution, Dir, Puzzle, Shape};
@@ -32,7 +31,7 @@ enum Stop {
 }
 
 /// Solves `puzzle` in stages: an answer for any solvable board, fast, not the shortest.
-/// Unsolvable boards are [`Status::Exhausted`] at once (parity); boards of a single line or of
+/// Unsolvable boards are [`Outcome::Exhausted`] at once (parity); boards of a single line or of
 /// at most 3 x 3 are solved optimally. `config`'s timeout, cancel flag and `max_states` (per
 /// stage) apply; an answer longer than `max_depth` is not returned (a depth limit instead).
 /// The statistics' `stored` is the most states one stage's search held.
@@ -48,8 +47,8 @@ enum Stop {
 /// start.swap(2, 3);
 /// let puzzle = Puzzle::new(shape, &start, &shape.default_goal()).unwrap();
 /// let outcome = solve_in_stages(&puzzle, &Config::default());
-/// assert_eq!(outcome.status, Status::Solved);
-/// let moves = outcome.solution.unwrap().moves;
+/// assert_eq!(outcome.status(), Status::Solved);
+/// let moves = outcome.into_solution().unwrap().moves;
 /// assert_eq!(puzzle.replay(&moves).unwrap(), puzzle.goal());
 /// ```
 pub fn solve_in_stages(puzzle: &Puzzle, config: &Config) -> Outcome<Vec<u8>, Dir> {
@@ -67,26 +66,28 @@ pub fn solve_in_stages(puzzle: &Puzzle, config: &Config) -> Outcome<Vec<u8>, Dir
         end = work.solve_the_rest(puzzle);
     }
     let too_long = (config.max_depth).is_some_and(|depth| work.moves.len() > depth as usize);
-    let status = match end {
+    // The limit that stopped it, or `None` once proven unsolvable.
+    let end: Result<(), Option<Limit>> = match end {
         // Not the shortest answer, so only a depth limit, not a proof: no answer that short
         // was found.
-        Ok(()) if too_long => Status::Limit(Limit::Depth),
-        Ok(()) => Status::Solved,
-        Err(Stop::Limit(limit)) => Status::Limit(limit),
-        Err(Stop::NoPath) => Status::Exhausted,
+        Ok(()) if too_long => Err(Some(Limit::Depth)),
+        Ok(()) => Ok(()),
+        Err(Stop::Limit(limit)) => Err(Some(limit)),
+        Err(Stop::NoPath) => Err(None),
     };
     let stats = Stats {
         expanded: work.expanded,
         generated: work.generated,
         stored: work.peak_stored,
         peak_frontier: work.peak_stored,
-        seconds: work.started.elapsed().as_secs_f64(),
+        seconds: work.watch.seconds(),
     };
-    let solution = (status == Status::Solved).then(|| solution(shape, puzzle.start(), work.moves));
-    Outcome {
-        status,
-        solution,
-        stats,
+    match end {
+        Ok(()) => Outcome::Solved {
+            solution: solution(shape, puzzle.start(), work.moves),
+            stats,
+        },
+        Err(limit) => Outcome::unsolved(limit, stats),
     }
 }
 
@@ -100,7 +101,8 @@ struct Work<'a> {
     fixed: Vec<bool>,
     moves: Vec<Dir>,
     config: &'a Config,
-    started: Instant,
+    /// The timeout and the cancel flag, looked at between stages.
+    watch: Watch<'a>,
     budget: u64,
     expanded: u64,
     generated: u64,
@@ -118,7 +120,7 @@ impl<'a> Work<'a> {
             board,
             moves: Vec::new(),
             config,
-            started: Instant::now(),
+            watch: Watch::new(config),
             budget: config.max_states.unwrap_or(STAGE_STATES).min(STAGE_STATES),
             expanded: 0,
             generated: 0,
@@ -315,15 +317,16 @@ impl<'a> Work<'a> {
     fn remaining(&self) -> Config {
         let mut config = self.config.clone();
         config.max_depth = None;
-        config.timeout = (self.config.timeout).map(|t| t.saturating_sub(self.started.elapsed()));
+        let elapsed = self.watch.started().elapsed();
+        config.timeout = (self.config.timeout).map(|t| t.saturating_sub(elapsed));
         config
     }
 
     /// Plays the answer of an exact search, or passes on why there is none.
     fn play(&mut self, outcome: Outcome<Vec<u8>, Dir>) -> Result<(), Stop> {
-        self.expanded += outcome.stats.expanded;
-        self.generated += outcome.stats.generated;
-        match (outcome.status, outcome.solution) {
+        self.expanded += outcome.stats().expanded;
+        self.generated += outcome.stats().generated;
+        match (outcome.status(), outcome.solution()) {
             (Status::Solved, Some(solution)) => {
                 for &dir in &solution.moves {
                     self.slide(dir);
@@ -374,7 +377,7 @@ impl<'a> Work<'a> {
 
     /// Stops at the configuration's timeout or cancel flag.
     fn check(&self) -> Result<(), Stop> {
-        match self.config.limit_hit(self.started) {
+        match self.watch.limit() {
             Some(limit) => Err(Stop::Limit(limit)),
             None => Ok(()),
         }

@@ -37,12 +37,12 @@ fn a_database_for_another_goal_or_board_is_refused() {
     let hardest = Puzzle::parse("8 6 7 2 5 4 3 0 1", None, None).unwrap();
     let solver = Solver::new(&hardest, Estimate::Pdb(db.clone())).unwrap();
     let outcome = solver.solve(hardest.start(), &Config::default());
-    assert_eq!(outcome.solution.unwrap().moves.len(), 31);
+    assert_eq!(outcome.solution().unwrap().moves.len(), 31);
     let space = TilesSpace::<u64>::new(&hardest)
         .with_estimate(Estimate::Pdb(db))
         .unwrap();
     assert_eq!(
-        astar(&space, &Config::default()).solution.unwrap().len(),
+        astar(&space, &Config::default()).solution().unwrap().len(),
         31
     );
 }
@@ -112,7 +112,7 @@ fn solving_from_a_start_that_is_no_layout_panics_rather_than_claim_unsolvable() 
     let solver = Solver::new(&puzzle, Estimate::Conflict).unwrap();
     let outcome = solver.solve(&[1, 2, 3], &Config::default());
     // Not reached: an answer here would be a claim about a board that does not exist.
-    assert_ne!(outcome.status, Status::Exhausted);
+    assert_ne!(outcome.status(), Status::Exhausted);
 }
 
 #[test]

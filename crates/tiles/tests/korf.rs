@@ -29,14 +29,15 @@ fn instances() -> Vec<(usize, usize, String)> {
 
 fn solve_and_check(solver: &Solver, puzzle: &Puzzle, expected: usize, threads: usize) -> u64 {
     let outcome = solver.solve(puzzle.start(), &Config::default().threads(threads));
-    assert_eq!(outcome.status, Status::Solved);
-    let moves = outcome.solution.unwrap().moves;
+    assert_eq!(outcome.status(), Status::Solved);
+    let expanded = outcome.stats().expanded;
+    let moves = outcome.into_solution().unwrap().moves;
     assert_eq!(moves.len(), expected, "{:?}", puzzle.start());
     assert_eq!(
         common::play(puzzle.start(), 4, &moves).as_deref(),
         Some(puzzle.goal())
     );
-    outcome.stats.expanded
+    expanded
 }
 
 #[test]
@@ -90,23 +91,23 @@ fn a_weighted_search_within_a_depth_limit_stays_small() {
             .threads(threads)
             .timeout(guard);
         let outcome = solver.solve(p.start(), &config.clone().max_depth(50));
-        assert_eq!(outcome.status, Status::Solved);
+        assert_eq!(outcome.status(), Status::Solved);
         assert!(
-            outcome.stats.expanded < 20_000_000,
+            outcome.stats().expanded < 20_000_000,
             "{}",
-            outcome.stats.expanded
+            outcome.stats().expanded
         );
-        let moves = outcome.solution.unwrap().moves;
+        let moves = outcome.into_solution().unwrap().moves;
         assert!(moves.len() <= 50 && moves.len() >= *len);
         let end = common::play(p.start(), 4, &moves);
         assert_eq!(end.as_deref(), Some(p.goal()));
         // One move short of the shortest: nothing within the limit, said at once.
         let short = solver.solve(p.start(), &config.max_depth(*len as u32 - 1));
-        assert_eq!(short.status, Status::Limit(frontier_search::Limit::Depth));
+        assert_eq!(short.status(), Status::Limit(frontier_search::Limit::Depth));
         assert!(
-            short.stats.expanded < 20_000_000,
+            short.stats().expanded < 20_000_000,
             "{}",
-            short.stats.expanded
+            short.stats().expanded
         );
     }
 }

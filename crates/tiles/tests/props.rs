@@ -71,8 +71,8 @@ proptest! {
             let solver = Solver::new(&puzzle, estimate.clone()).unwrap();
             let threads = if matches!(estimate, Estimate::Conflict) { 2 } else { 1 };
             let outcome = solver.solve(&start, &Config::default().threads(threads));
-            prop_assert_eq!(outcome.status, truth.status);
-            if let (Some(fast), Some(exact)) = (&outcome.solution, &truth.solution) {
+            prop_assert_eq!(outcome.status(), truth.status());
+            if let (Some(fast), Some(exact)) = (&outcome.solution(), &truth.solution()) {
                 prop_assert_eq!(fast.moves.len(), exact.moves.len());
                 prop_assert_eq!(common::play(&start, 3, &fast.moves), Some(puzzle.goal().to_vec()));
                 // Admissible: no estimate above the true distance.
@@ -80,7 +80,7 @@ proptest! {
                 prop_assert!(tables.manhattan(&start) <= tables.conflict(&start));
             } else {
                 prop_assert!(!puzzle.is_solvable());
-                prop_assert_eq!(truth.status, Status::Exhausted);
+                prop_assert_eq!(truth.status(), Status::Exhausted);
             }
         }
     }
@@ -97,14 +97,14 @@ proptest! {
             let threads = if matches!(estimate, Estimate::Conflict) { 2 } else { 1 };
             let config = Config::default().threads(threads).weight(weight);
             let outcome = solver.solve(&start, &config);
-            prop_assert_eq!(outcome.status, truth.status);
-            let (Some(found), Some(exact)) = (&outcome.solution, &truth.solution) else {
+            prop_assert_eq!(outcome.status(), truth.status());
+            let (Some(found), Some(exact)) = (&outcome.solution(), &truth.solution()) else {
                 continue;
             };
             let (found, best) = (found.moves.len(), exact.moves.len());
             prop_assert!(found >= best && found as f64 <= weight * best as f64, "{found} vs {best}");
             prop_assert_eq!(
-                common::play(&start, 3, &outcome.solution.unwrap().moves),
+                common::play(&start, 3, &outcome.solution().unwrap().moves),
                 Some(puzzle.goal().to_vec())
             );
         }
@@ -116,18 +116,18 @@ proptest! {
         let shape = Shape::new(2, 3).unwrap();
         let puzzle = Puzzle::new(shape, &start, &shape.default_goal()).unwrap();
         let truth = bfs(&TilesSpace::<u64>::new(&puzzle), &Config::default());
-        let Some(best) = truth.solution.map(|s| s.moves.len() as u32) else {
+        let Some(best) = truth.solution().map(|s| s.moves.len() as u32) else {
             return Ok(());
         };
         let solver = Solver::new(&puzzle, Estimate::Conflict).unwrap();
         let config = Config::default().weight(weight);
         if best > 0 {
             let stopped = solver.solve(&start, &config.clone().max_depth(best - 1));
-            prop_assert_eq!(stopped.status, Status::Limit(Limit::Depth));
+            prop_assert_eq!(stopped.status(), Status::Limit(Limit::Depth));
         }
         let solved = solver.solve(&start, &config.max_depth(best));
-        prop_assert_eq!(solved.status, Status::Solved);
-        prop_assert_eq!(solved.solution.unwrap().moves.len() as u32, best);
+        prop_assert_eq!(solved.status(), Status::Solved);
+        prop_assert_eq!(solved.solution().unwrap().moves.len() as u32, best);
     }
 
     #[test]
@@ -135,11 +135,11 @@ proptest! {
         let shape = Shape::new(2, 3).unwrap();
         let puzzle = Puzzle::new(shape, &start, &shape.default_goal()).unwrap();
         let truth = bfs(&TilesSpace::<u64>::new(&puzzle), &Config::default());
-        prop_assert_eq!(truth.status == Status::Solved, puzzle.is_solvable());
+        prop_assert_eq!(truth.status() == Status::Solved, puzzle.is_solvable());
         for estimate in [Estimate::Conflict, Estimate::Pdb(pdb_2x3())] {
             let outcome = Solver::new(&puzzle, estimate).unwrap().solve(&start, &Config::default());
-            prop_assert_eq!(outcome.status, truth.status);
-            if let (Some(fast), Some(exact)) = (&outcome.solution, &truth.solution) {
+            prop_assert_eq!(outcome.status(), truth.status());
+            if let (Some(fast), Some(exact)) = (&outcome.solution(), &truth.solution()) {
                 prop_assert_eq!(fast.moves.len(), exact.moves.len());
                 prop_assert_eq!(common::play(&start, 3, &fast.moves), Some(puzzle.goal().to_vec()));
             }
@@ -212,11 +212,11 @@ proptest! {
         let puzzle = Puzzle::new(shape, &start, &goal).unwrap();
         let outcome = solve_in_stages(&puzzle, &Config::default());
         if puzzle.is_solvable() {
-            prop_assert_eq!(outcome.status, Status::Solved);
-            let moves = outcome.solution.unwrap().moves;
+            prop_assert_eq!(outcome.status(), Status::Solved);
+            let moves = outcome.into_solution().unwrap().moves;
             prop_assert_eq!(common::play(&start, shape.cols(), &moves), Some(goal));
         } else {
-            prop_assert_eq!(outcome.status, Status::Exhausted);
+            prop_assert_eq!(outcome.status(), Status::Exhausted);
         }
     }
 }
@@ -233,12 +233,12 @@ fn stages_stop_at_the_timeout_and_the_cancel_flag() {
     assert!(puzzle.is_solvable());
     let timed = Config::default().timeout(std::time::Duration::ZERO);
     let outcome = solve_in_stages(&puzzle, &timed);
-    assert_eq!(outcome.status, Status::Limit(Limit::Time));
+    assert_eq!(outcome.status(), Status::Limit(Limit::Time));
     let flag = Arc::new(std::sync::atomic::AtomicBool::new(true));
     let outcome = solve_in_stages(&puzzle, &Config::default().cancel(flag));
-    assert_eq!(outcome.status, Status::Limit(Limit::Cancelled));
+    assert_eq!(outcome.status(), Status::Limit(Limit::Cancelled));
     let outcome = solve_in_stages(&puzzle, &Config::default());
-    assert_eq!(outcome.status, Status::Solved);
-    let moves = outcome.solution.unwrap().moves;
+    assert_eq!(outcome.status(), Status::Solved);
+    let moves = outcome.into_solution().unwrap().moves;
     assert_eq!(common::play(&start, 9, &moves), Some(goal));
 }

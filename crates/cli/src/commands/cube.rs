@@ -230,7 +230,7 @@ pub fn run(args: Args, ctx: &Context) -> anyhow::Result<ExitCode> {
                 let mut outcome = optimal.solve(cube, &config);
                 ctx.clear_progress();
                 // The time the command took, table included, as --timeout counts it.
-                outcome.stats.seconds = ctx.seconds();
+                outcome.stats_mut().seconds = ctx.seconds();
                 ("optimal", outcome)
             }
             None => {
@@ -260,8 +260,8 @@ pub fn run(args: Args, ctx: &Context) -> anyhow::Result<ExitCode> {
         let mut outcome = tables.solve(cube, target as usize, &config);
         ctx.clear_progress();
         // The time the command took, tables included, as --timeout counts it.
-        outcome.stats.seconds = ctx.seconds();
-        if let (Metric::Qtm, Some(solution)) = (metric, outcome.solution.as_mut()) {
+        outcome.stats_mut().seconds = ctx.seconds();
+        if let (Metric::Qtm, Outcome::Solved { solution, .. }) = (metric, &mut outcome) {
             // Two-phase counts in htm; written in quarter turns, a half turn is two of them.
             let quarters: Vec<Move> = (solution.moves.iter())
                 .flat_map(|&mv| match mv.quarter_turns() {
@@ -293,7 +293,7 @@ pub fn run(args: Args, ctx: &Context) -> anyhow::Result<ExitCode> {
         && !quiet
         && !args.search.json
         && ctx.stderr_is_terminal
-        && matches!(outcome.status, Status::Limit(Limit::States | Limit::Time));
+        && matches!(outcome.status(), Status::Limit(Limit::States | Limit::Time));
     let ansi = ctx.stdout_is_terminal;
     let show = args.show;
     let code = report(
@@ -346,7 +346,7 @@ fn short_solution(
     metric: Metric,
 ) -> anyhow::Result<Option<Outcome<Cube, Move>>> {
     let (_, outcome) = search_classes(&search.short(SHORT), ctx, cube, metric)?;
-    let further = search.past_short(outcome.status, SHORT);
+    let further = search.past_short(outcome.status(), SHORT);
     Ok((!further).then_some(outcome))
 }
 
@@ -361,7 +361,7 @@ fn search_classes(
 ) -> anyhow::Result<(Algo, Outcome<Cube, Move>)> {
     let classes = SymmetricCubeSpace::new(cube, metric);
     let (algo, mut outcome) = search.solve(ctx, &classes, Algo::Bidirectional);
-    if let Some(solution) = outcome.solution.as_mut() {
+    if let Outcome::Solved { solution, .. } = &mut outcome {
         let moves = unfold(cube, &solution.states, metric)
             .context("internal error: the path of classes does not unfold into turns")?;
         solution.states = cube.path(&moves);

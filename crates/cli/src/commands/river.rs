@@ -187,7 +187,7 @@ pub fn run(args: Args, ctx: &Context) -> anyhow::Result<ExitCode> {
     // Part of the answer, after the verdict it explains: on stdout, where a pipe keeps it
     // (stderr carries diagnostics only on a terminal).
     let human = !quiet && !args.search.json;
-    if let (Status::Exhausted, Some(note), true) = (outcome.status, &goal_note, human) {
+    if let (Status::Exhausted, Some(note), true) = (outcome.status(), &goal_note, human) {
         emit(|out| writeln!(out, "{note}"))?;
     }
     Ok(code)

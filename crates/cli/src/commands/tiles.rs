@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use anyhow::{bail, Context as _};
-use frontier_search::{par_explore_indexed, Exploration, Limit, Outcome, Stats, Status};
+use frontier_search::{Exploration, Limit, Outcome, Stats, Status};
 use frontier_tiles::pdb::{build_bytes, default_groups, groups_by_sizes, placements};
 use frontier_tiles::{
     solve_in_stages, BuildProgress, Dir, Encoding, Estimate, HeuristicKind, PatternDb, PdbError,
@@ -293,9 +293,7 @@ pub fn run(args: Args, ctx: &Context) -> anyhow::Result<ExitCode> {
     let quiet = args.search.quiet;
     if !puzzle.is_solvable() {
         // Parity decides it: no search.
-        let outcome: Outcome<Vec<u8>, Dir> = Outcome {
-            status: Status::Exhausted,
-            solution: None,
+        let outcome: Outcome<Vec<u8>, Dir> = Outcome::Exhausted {
             stats: Stats::default(),
         };
         if !args.search.json {
@@ -308,7 +306,7 @@ pub fn run(args: Args, ctx: &Context) -> anyhow::Result<ExitCode> {
             emit(|out| {
                 writeln!(out, "unsolvable: {why} (decided without searching)")?;
                 if args.search.stats {
-                    writeln!(out, "{}", stats_line(&outcome.stats))?;
+                    writeln!(out, "{}", stats_line(outcome.stats()))?;
                 }
                 Ok(())
             })?;
@@ -375,13 +373,13 @@ pub fn run(args: Args, ctx: &Context) -> anyhow::Result<ExitCode> {
         Some(_) => generic(ctx, search, &puzzle, estimate)?,
     };
     // The time the command took, pattern databases included, as --timeout counts it.
-    outcome.stats.seconds = ctx.seconds();
+    outcome.stats_mut().seconds = ctx.seconds();
     let code = report_solution(ctx, &args, &puzzle, algorithm, &outcome)?;
     // A random board past 5 x 5 is out of reach of any exact search: when one was stopped,
     // point to the answers that come at once. A diagnostic: on a terminal only, and not with
     // --json or --quiet.
     let stopped = matches!(
-        outcome.status,
+        outcome.status(),
         Status::Limit(Limit::Time | Limit::States | Limit::Cancelled)
     );
     if stopped && !quiet && !args.search.json && ctx.stderr_is_terminal {
@@ -453,7 +451,7 @@ fn short_solution(
 ) -> Option<Outcome<Vec<u8>, Dir>> {
     // No pattern database, so no error.
     let (_, outcome) = generic(ctx, &search.short(SHORT), puzzle, Estimate::Zero).ok()?;
-    let further = search.past_short(outcome.status, SHORT);
+    let further = search.past_short(outcome.status(), SHORT);
     (!further).then_some(outcome)
 }
 
@@ -468,10 +466,6 @@ fn generic(
     let n = puzzle.shape().cells();
     // `--algo` is given here; the default only completes the call.
     let default = Algo::Idastar;
-    if n <= u64::MAX_CELLS {
-        // A bit per arrangement for `--algo bfs` (up to 13 cells).
-        return encoded::<u64>(puzzle, estimate, |s| search.solve_indexed(ctx, s, default));
-    }
     /// Solves over the narrowest encoding.
     struct Solve<'a> {
         ctx: &'a Context,
@@ -511,11 +505,13 @@ trait OverEncoding {
     fn run<E: Encoding>(self) -> Self::Output;
 }
 
-/// Runs `work` over the narrowest encoding of more than 16 cells that holds `cells` cells: the
+/// Runs `work` over the narrowest encoding that holds `cells` cells: the
 /// smaller a state, the less it costs to hash, compare and store (a 6x6 board by weighted A*:
 /// 73 MB as `Wide<36>`, 101 MB as `Wide<64>`).
 fn over_narrowest<W: OverEncoding>(cells: usize, work: W) -> W::Output {
-    if cells <= u128::MAX_CELLS {
+    if cells <= u64::MAX_CELLS {
+        work.run::<u64>()
+    } else if cells <= u128::MAX_CELLS {
         work.run::<u128>()
     } else if cells <= Wide::<36>::MAX_CELLS {
         work.run::<Wide<36>>()
@@ -537,19 +533,8 @@ fn encoded<E: Encoding>(
     let space = TilesSpace::<E>::new(puzzle).with_estimate(estimate)?;
     let (algo, outcome) = solve(&space);
     let n = puzzle.shape().cells();
-    let solution = outcome.solution.map(|s| frontier_search::Solution {
-        moves: s.moves,
-        states: s.states.iter().map(|e| e.decode(n)).collect(),
-        cost: s.cost,
-    });
-    Ok((
-        algo.name(),
-        Outcome {
-            status: outcome.status,
-            solution,
-            stats: outcome.stats,
-        },
-    ))
+    let outcome = outcome.map(|e| e.decode(n), |mv| mv);
+    Ok((algo.name(), outcome))
 }
 
 /// Explores the puzzle.
@@ -585,20 +570,12 @@ pub fn explore(args: ExploreArgs, ctx: &Context) -> anyhow::Result<ExitCode> {
             (self.search).explore(self.ctx, &TilesSpace::<E>::new(self.puzzle))
         }
     }
-    let exploration = if n <= u64::MAX_CELLS {
-        // A bit per arrangement, up to 13 cells; beyond, the engine falls back on hashing.
-        let space = TilesSpace::<u64>::new(&puzzle);
-        args.search.explore_with(ctx, &space, par_explore_indexed)
-    } else {
-        let search = &args.search;
-        over_narrowest(
-            n,
-            Explore {
-                ctx,
-                search,
-                puzzle: &puzzle,
-            },
-        )
+    let search = &args.search;
+    let explore = Explore {
+        ctx,
+        search,
+        puzzle: &puzzle,
     };
+    let exploration = over_narrowest(n, explore);
     report_exploration(ctx, &args.search, "tiles", &exploration)
 }

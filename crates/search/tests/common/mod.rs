@@ -1,0 +1,77 @@
+//! What the engine's tests and benchmarks share: a way to run one space with and without its
+//! perfect index, so that both strategies of `bfs` and `explore` meet the same oracles.
+
+use frontier_search::{Cost, Reversible, Space};
+
+/// A perfect index of a space's states, kept apart from its [`Space`] impl: the space itself
+/// offers none (and is searched over a hash table), [`Indexed`] lends it to the engine.
+pub trait Rank: Space {
+    /// One more than the largest rank.
+    fn bound(&self) -> u64;
+    /// The rank of `state`: below [`Rank::bound`], and different for different states.
+    fn rank(&self, state: &Self::State) -> u64;
+}
+
+/// `P` with the index its [`Rank`] gives: `bfs` and `explore` over it take their indexed
+/// strategies where the bits fit.
+pub struct Indexed<'a, P>(pub &'a P);
+
+impl<P: Rank> Space for Indexed<'_, P> {
+    type State = P::State;
+    type Move = P::Move;
+
+    fn start(&self) -> P::State {
+        self.0.start()
+    }
+
+    fn is_goal(&self, state: &P::State) -> bool {
+        self.0.is_goal(state)
+    }
+
+    fn successors(
+        &self,
+        state: &P::State,
+        last: Option<&P::Move>,
+        out: impl FnMut(P::Move, P::State),
+    ) {
+        self.0.successors(state, last, out)
+    }
+
+    fn step_cost(&self, from: &P::State, mv: &P::Move) -> Cost {
+        self.0.step_cost(from, mv)
+    }
+
+    fn max_step_cost(&self) -> Option<Cost> {
+        self.0.max_step_cost()
+    }
+
+    fn undirected(&self) -> bool {
+        self.0.undirected()
+    }
+
+    fn weight(&self, state: &P::State) -> u64 {
+        self.0.weight(state)
+    }
+
+    fn heuristic(&self, state: &P::State) -> Cost {
+        self.0.heuristic(state)
+    }
+
+    fn index_bound(&self) -> Option<u64> {
+        Some(self.0.bound())
+    }
+
+    fn index(&self, state: &P::State) -> u64 {
+        self.0.rank(state)
+    }
+}
+
+impl<P: Rank + Reversible> Reversible for Indexed<'_, P> {
+    fn goals(&self) -> Vec<P::State> {
+        self.0.goals()
+    }
+
+    fn predecessors(&self, state: &P::State, out: impl FnMut(P::Move, P::State)) {
+        self.0.predecessors(state, out)
+    }
+}
