@@ -180,7 +180,7 @@ fn parity_agrees_with_the_generic_engine_on_small_boards() {
             for start in &layouts {
                 let puzzle = Puzzle::new(shape, start, goal).unwrap();
                 let truth = bfs(&TilesSpace::<u64>::new(&puzzle), &Config::default());
-                let reached = truth.status == Status::Solved;
+                let reached = truth.is_solved();
                 assert_eq!(
                     puzzle.is_solvable(),
                     reached,
