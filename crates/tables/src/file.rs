@@ -15,10 +15,10 @@
 //!
 //! The key names the table and everything its contents depend on (the domain, the
 //! coordinates, the metric, the domain's own version of them): a file whose key differs is
-//! another table. [`write`] writes to a temporary file in the same directory and renames it
+//! another table. [`write()`] writes to a temporary file in the same directory and renames it
 //! into place, so a reader (another process included) sees the old file, the new one, or
 //! none, never half a table; it first removes the temporary files of the same table that a
-//! killed writer left. [`read`] checks the size, every header field and the checksum, and
+//! killed writer left. [`read()`] checks the size, every header field and the checksum, and
 //! says which one is wrong.
 //!
 //! ```
@@ -225,7 +225,7 @@ pub fn read(path: &Path, spec: &TableSpec) -> Result<Vec<u8>, TableError> {
     read_into(path, spec, |len| vec![0u8; len])
 }
 
-/// [`read`] into memory of the caller's making: `make(len)` gives room for the table's `len`
+/// [`read()`] into memory of the caller's making: `make(len)` gives room for the table's `len`
 /// bytes (huge pages, say).
 pub fn read_into<B: AsMut<[u8]>>(
     path: &Path,

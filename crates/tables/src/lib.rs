@@ -9,7 +9,7 @@
 //!   in parallel, forwards or (once the entries left are fewer) backwards, stopping on a
 //!   caller's limit check and reporting its progress; [`Table`] packs the distances in 2, 4
 //!   or 8 bits an entry ([`Width`]);
-//! - [`file`]: one on-disk format (a header with a key, the entry width and count, and an
+//! - [`file`](mod@file): one on-disk format (a header with a key, the entry width and count, and an
 //!   xxh3 checksum), written to a temporary file and renamed, and checked when read;
 //! - [`Cache`]: one cache directory (`$FRONTIER_CACHE_DIR`, or `frontier/` in the user's cache
 //!   directory, or any directory a caller names), where a table is loaded, or built and
