@@ -125,7 +125,7 @@ impl<'a> Builder<'a> {
     }
 
     /// The progress callback, called from the workers as ranks are reached, and once at the
-    /// end of each layer.
+    /// end of each layer that reached some.
     pub fn progress(self, progress: &'a (dyn Fn(BuildProgress) + Sync)) -> Builder<'a> {
         Builder {
             progress: Some(progress),
@@ -199,6 +199,9 @@ impl<'a> Builder<'a> {
                 .unwrap_or_else(|p| p.into_inner())
             {
                 return Err(limit);
+            }
+            if found == 0 {
+                break;
             }
             // Two workers may both count a rank they reached at once: never past the total.
             reached = (reached + found).min(total);
