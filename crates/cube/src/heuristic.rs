@@ -11,7 +11,7 @@
 use std::ops::ControlFlow;
 use std::sync::OnceLock;
 
-use frontier_tables::{Builder, Cache, Coordinates, TableReport};
+use frontier_tables::{Builder, Cache, Coordinates, TableReport, Visit};
 
 use crate::cache::{self, TableKind};
 use crate::cube::Cube;
@@ -207,16 +207,11 @@ impl Coordinates for Product<'_> {
     fn cursor(&self) {}
 
     #[inline]
-    fn each_successor(
-        &self,
-        rank: usize,
-        _: &mut (),
-        visit: &mut impl FnMut(usize) -> ControlFlow<()>,
-    ) -> ControlFlow<()> {
+    fn each_successor(&self, rank: usize, _: &mut (), visit: &mut impl Visit) -> ControlFlow<()> {
         let (a, b) = (rank / self.b_size, rank % self.b_size);
         for &m in &self.moves {
             let next_a = self.a_moves[a * 18 + m] as usize;
-            visit(next_a * self.b_size + self.b_moves[b * 18 + m] as usize)?;
+            visit.visit(next_a * self.b_size + self.b_moves[b * 18 + m] as usize)?;
         }
         ControlFlow::Continue(())
     }

@@ -13,7 +13,9 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Mutex, OnceLock};
 
 use frontier_search::{prefetch, Config, Limit, Outcome, Solution, Stats, Status};
-use frontier_tables::{BuildProgress, Builder, Cache, Coordinates, Table, TableReport, Width};
+use frontier_tables::{
+    BuildProgress, Builder, Cache, Coordinates, Table, TableReport, Visit, Width,
+};
 
 use crate::cache::{self, TableKind};
 use crate::cube::Cube;
@@ -199,7 +201,7 @@ impl Coordinates for Phase1Space<'_> {
         &self,
         rank: usize,
         (last, neighbours): &mut ClassMoves,
-        visit: &mut impl FnMut(usize) -> ControlFlow<()>,
+        visit: &mut impl Visit,
     ) -> ControlFlow<()> {
         let (reduction, moves) = (self.reduction, self.moves);
         let (class, t) = (rank / TWISTS, rank % TWISTS);
@@ -218,7 +220,7 @@ impl Coordinates for Phase1Space<'_> {
             let c = c as usize;
             let t2 = usize::from(moves.twist[t * 18 + m]);
             let t3 = usize::from(reduction.twist_view[t2 * UD_SYMMETRIES + usize::from(k)]);
-            visit(c * TWISTS + t3)?;
+            visit.visit(c * TWISTS + t3)?;
             // The same cubes seen through the symmetries that keep the class's representative:
             // every way of looking them up gets the distance.
             let stabilizer = reduction.stabilizers[c];
@@ -226,7 +228,7 @@ impl Coordinates for Phase1Space<'_> {
                 for k in 1..UD_SYMMETRIES {
                     if stabilizer & (1 << k) != 0 {
                         let t4 = usize::from(reduction.twist_view[t3 * UD_SYMMETRIES + k]);
-                        visit(c * TWISTS + t4)?;
+                        visit.visit(c * TWISTS + t4)?;
                     }
                 }
             }

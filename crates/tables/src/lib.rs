@@ -17,7 +17,7 @@
 //!
 //! ```
 //! use std::ops::ControlFlow;
-//! use frontier_tables::{Builder, Coordinates, Width};
+//! use frontier_tables::{Builder, Coordinates, Visit, Width};
 //!
 //! /// A ring of 10 positions, one step either way.
 //! struct Ring;
@@ -35,10 +35,10 @@
 //!         &self,
 //!         rank: usize,
 //!         _: &mut (),
-//!         visit: &mut impl FnMut(usize) -> ControlFlow<()>,
+//!         visit: &mut impl Visit,
 //!     ) -> ControlFlow<()> {
-//!         visit((rank + 1) % 10)?;
-//!         visit((rank + 9) % 10)
+//!         visit.visit((rank + 1) % 10)?;
+//!         visit.visit((rank + 9) % 10)
 //!     }
 //! }
 //!
@@ -56,4 +56,4 @@ mod space;
 pub use build::{BuildProgress, Builder, Table, Width, UNREACHED};
 pub use cache::{Cache, Origin, TableReport};
 pub use file::{TableError, TableSpec};
-pub use space::Coordinates;
+pub use space::{Coordinates, Visit};

@@ -30,12 +30,35 @@ pub trait Coordinates: Sync {
     fn cursor(&self) -> Self::Cursor;
 
     /// Calls `visit` on the ranks one move away from `rank`, stopping early (and returning
-    /// `Break`) when `visit` does. Ranks are visited in increasing order by each worker, so a
-    /// cursor may keep what consecutive ranks share.
+    /// `Break`) when `visit` does. The builder asks for ranks in increasing order within each
+    /// worker's chunk, so a cursor may keep what consecutive ranks share.
     fn each_successor(
         &self,
         rank: usize,
         cursor: &mut Self::Cursor,
-        visit: &mut impl FnMut(usize) -> ControlFlow<()>,
+        visit: &mut impl Visit,
     ) -> ControlFlow<()>;
+}
+
+/// What [`Coordinates::each_successor`] hands its ranks to: the builder's, or any closure
+/// `FnMut(usize) -> ControlFlow<()>` (which knows of no rank as reached).
+pub trait Visit {
+    /// Takes a successor; `Break` to stop.
+    fn visit(&mut self, rank: usize) -> ControlFlow<()>;
+
+    /// Whether `rank` is already known to the build (reached in an earlier layer or this
+    /// one): a space may test one rank before working out others that share its fate (the
+    /// whole region of a puzzle's free cells, say), and skip them all. Never required for a
+    /// correct table.
+    fn reached(&self, rank: usize) -> bool;
+}
+
+impl<F: FnMut(usize) -> ControlFlow<()>> Visit for F {
+    fn visit(&mut self, rank: usize) -> ControlFlow<()> {
+        self(rank)
+    }
+
+    fn reached(&self, _: usize) -> bool {
+        false
+    }
 }

@@ -24,7 +24,8 @@ use std::sync::Arc;
 
 use frontier_search::Limit;
 use frontier_tables::{
-    BuildProgress, Builder, Cache, Coordinates, Origin, TableReport, TableSpec, Width, UNREACHED,
+    BuildProgress, Builder, Cache, Coordinates, Origin, TableReport, TableSpec, Visit, Width,
+    UNREACHED,
 };
 use rayon::prelude::*;
 
@@ -649,35 +650,27 @@ fn build_pattern(
         .iter()
         .map(|&t| tables.goal_cell[t as usize])
         .collect();
-    let (k, total) = (group.len(), placements(n, group.len()));
+    let k = group.len();
     let builder = Builder::new().progress(progress).stop(stop);
-    let finish = |table: Vec<u8>| {
-        // The bar ends full whatever the share of the entries a build reaches.
-        progress(BuildProgress {
-            depth: table.iter().copied().max().unwrap_or(0),
-            reached: total,
-            total,
-        });
-        table
-    };
     if !tracks_blank(n, k) {
         let space = Placements { tables, k };
-        let start = rank(&home, n);
-        return builder.backwards(true).build(&space, &[start]).map(finish);
+        return builder.backwards(true).build(&space, &[rank(&home, n)]);
     }
     let space = BlankAware::new(tables, k);
     let home_used = home.iter().fold(0u64, |u, &c| u | 1 << c);
-    let blank = space
-        .region(home_used, 1 << tables.goal_cell[0])
-        .trailing_zeros() as u8;
-    let start = rank(&home, n) * space.free + space.slot(home_used, blank);
-    let distances = builder.build(&space, &[start])?;
-    // A placement's distance: the least over the regions of its blank.
-    let table = distances
+    let start = rank(&home, n) * space.free;
+    let mut region = space.region(home_used, 1 << tables.goal_cell[0]);
+    let mut starts = Vec::new();
+    while region != 0 {
+        starts.push(start + space.slot(home_used, region.trailing_zeros() as u8));
+        region &= region - 1;
+    }
+    let distances = builder.build(&space, &starts)?;
+    // A placement's distance: the least over the cells of its blank.
+    Ok(distances
         .par_chunks(space.free)
         .map(|c| c.iter().copied().min().unwrap_or(UNREACHED))
-        .collect();
-    Ok(finish(table))
+        .collect())
 }
 
 /// The largest (placement, blank cell) space built with the blank tracked (one byte each).
@@ -763,7 +756,7 @@ impl Coordinates for Placements<'_> {
         &self,
         rank: usize,
         at: &mut Unranked,
-        visit: &mut impl FnMut(usize) -> ControlFlow<()>,
+        visit: &mut impl Visit,
     ) -> ControlFlow<()> {
         let (n, k) = (self.tables.cells(), self.k);
         at.load(rank, k, n);
@@ -772,18 +765,19 @@ impl Coordinates for Placements<'_> {
                 if to == NONE || at.used & (1u64 << to) != 0 {
                     continue;
                 }
-                visit(at.moved(k, n, i, to as u8))?;
+                visit.visit(at.moved(k, n, i, to as u8))?;
             }
         }
         ControlFlow::Continue(())
     }
 }
 
-/// The (placement, blank region) space of one group: entry `placement * free + slot`, the
-/// blank in the `slot`-th free cell. The blank wanders at no cost among the cells no pattern
-/// tile holds, so a region of free cells is one state: only its lowest cell's entry is ever
-/// reached, and a pattern tile moves (cost 1) into any cell of the region, which gives the
-/// new placement and the region the blank is then in (the one of the cell the tile left).
+/// The (placement, blank) space of one group: entry `placement * free + slot`, the blank in
+/// the `slot`-th free cell. The blank wanders at no cost among the cells no pattern tile
+/// holds, so the entries of a region of free cells are reached together, and the region is
+/// expanded once, from its lowest cell: a pattern tile moves (cost 1) into any cell of the
+/// region, which gives the new placement and the region the blank is then in (the one of
+/// the cell the tile left).
 struct BlankAware<'a> {
     tables: &'a Tables,
     k: usize,
@@ -868,7 +862,7 @@ impl Coordinates for BlankAware<'_> {
         &self,
         rank: usize,
         at: &mut Unranked,
-        visit: &mut impl FnMut(usize) -> ControlFlow<()>,
+        visit: &mut impl Visit,
     ) -> ControlFlow<()> {
         let (n, k, m) = (self.tables.cells(), self.k, self.free);
         let (placement, s) = (rank / m, rank % m);
@@ -879,7 +873,11 @@ impl Coordinates for BlankAware<'_> {
         for _ in 0..s {
             free &= free - 1;
         }
-        let reg = self.region(used, free & free.wrapping_neg());
+        let blank = free.trailing_zeros();
+        let reg = self.region(used, 1 << blank);
+        if reg.trailing_zeros() != blank {
+            return ControlFlow::Continue(()); // expand each region once, from its lowest cell
+        }
         let touching = self.spread(reg) & used;
         for i in 0..k {
             let from = at.cells[i];
@@ -890,10 +888,17 @@ impl Coordinates for BlankAware<'_> {
                 if to == NONE || reg & (1u64 << to) == 0 {
                     continue;
                 }
-                let next = at.moved(k, n, i, to as u8);
+                let next = at.moved(k, n, i, to as u8) * m;
                 let used2 = used ^ (1u64 << from) ^ (1u64 << to);
-                let lowest = self.region(used2, 1 << from).trailing_zeros() as u8;
-                visit(next * m + self.slot(used2, lowest))?;
+                // A region is reached whole: one of its cells tells for all.
+                if visit.reached(next + self.slot(used2, from)) {
+                    continue;
+                }
+                let mut region = self.region(used2, 1 << from);
+                while region != 0 {
+                    visit.visit(next + self.slot(used2, region.trailing_zeros() as u8))?;
+                    region &= region - 1;
+                }
             }
         }
         ControlFlow::Continue(())
