@@ -4,8 +4,13 @@ use std::process::{Command, Output, Stdio};
 use std::thread::sleep;
 use std::time::Duration;
 
+/// The binary, with a table cache of its own under cargo's temporary directory, never the
+/// user's.
 fn frontier() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_frontier"))
+    let mut command = Command::new(env!("CARGO_BIN_EXE_frontier"));
+    let cache = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("cli-cache");
+    command.env("FRONTIER_CACHE_DIR", cache);
+    command
 }
 
 fn run(args: &[&str]) -> Output {
