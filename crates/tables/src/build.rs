@@ -415,11 +415,11 @@ impl Table {
     /// If `out` has another size (a bug of the caller).
     pub fn pack_into(distances: &[u8], width: Width, out: &mut [u8]) {
         assert_eq!(out.len() as u64, width.bytes(distances.len() as u64));
-        let per_byte = usize::from(8 / width.bits());
-        for (byte, entries) in out.iter_mut().zip(distances.chunks(per_byte)) {
-            *byte = entries.iter().enumerate().fold(0u8, |b, (i, &d)| {
-                b | width.entry(d) << (i * usize::from(width.bits()))
-            });
+        // One loop for each width, so that each entry's conversion is known at compile time.
+        match width {
+            Width::Two => pack_at::<2>(distances, out, |d| Width::Two.entry(d)),
+            Width::Four => pack_at::<4>(distances, out, |d| Width::Four.entry(d)),
+            Width::Byte => out.copy_from_slice(distances),
         }
     }
 
@@ -455,6 +455,13 @@ impl Table {
     /// The packed bytes.
     pub fn bytes(&self) -> &[u8] {
         &self.bytes
+    }
+}
+
+/// Packs `distances` at `BITS` bits an entry into `out`, each converted by `entry`.
+fn pack_at<const BITS: usize>(distances: &[u8], out: &mut [u8], entry: impl Fn(u8) -> u8) {
+    for (byte, entries) in out.iter_mut().zip(distances.chunks(8 / BITS)) {
+        *byte = (entries.iter().enumerate()).fold(0u8, |b, (i, &d)| b | entry(d) << (i * BITS));
     }
 }
 
