@@ -459,10 +459,18 @@ impl<'a> Stopwatch<'a> {
 
     /// Whether a build must stop now: Ctrl-C was pressed or the time is up.
     pub fn stop(&self) -> bool {
-        self.ctx.cancel.load(Ordering::Relaxed)
-            || self
-                .timeout
-                .is_some_and(|t| self.ctx.started.elapsed() >= t)
+        self.limit().is_some()
+    }
+
+    /// The limit a build must stop on now, if any: Ctrl-C, then the clock.
+    pub fn limit(&self) -> Option<Limit> {
+        if self.ctx.cancel.load(Ordering::Relaxed) {
+            return Some(Limit::Cancelled);
+        }
+        let late = self
+            .timeout
+            .is_some_and(|t| self.ctx.started.elapsed() >= t);
+        late.then_some(Limit::Time)
     }
 
     /// The outcome of a command stopped during its build: cancelled, or out of time.
@@ -913,6 +921,15 @@ impl TableNeed {
             )
         })?;
         Ok(Some(ExitCode::from(3)))
+    }
+}
+
+/// Prints one warning line on stderr for each table whose cached file was damaged (and
+/// rebuilt) or that could not be cached: always, since each costs a build, not only on a
+/// terminal and not only without `--quiet`.
+pub fn warn_tables<'a>(reports: impl IntoIterator<Item = &'a frontier_tables::TableReport>) {
+    for warning in reports.into_iter().filter_map(|r| r.warning()) {
+        to_stderr(format_args!("warning: {warning}"));
     }
 }
 

@@ -5,8 +5,8 @@
 
 use std::time::Instant;
 
-use frontier_cube::cache::Origin;
 use frontier_cube::{Cube, Heuristic, Metric};
+use frontier_tables::{Cache, Origin};
 
 /// Runs `f` and returns its result with the wall time in milliseconds.
 fn timed<T>(f: impl FnOnce() -> T) -> (T, f64) {
@@ -17,24 +17,24 @@ fn timed<T>(f: impl FnOnce() -> T) -> (T, f64) {
 
 fn main() {
     let dir = std::env::temp_dir().join(format!("frontier-cube-example-{}", std::process::id()));
+    let cache = Cache::at(&dir);
     for metric in [Metric::Htm, Metric::Qtm] {
         let (built, build_ms) = timed(|| Heuristic::build(metric));
-        let (written, write_ms) = timed(|| Heuristic::load_or_build(&dir, metric));
-        let (loaded, load_ms) = timed(|| Heuristic::load_or_build(&dir, metric));
+        let (written, write_ms) = timed(|| Heuristic::load_or_build(&cache, metric));
+        let (loaded, load_ms) = timed(|| Heuristic::load_or_build(&cache, metric));
         let origins = |h: &Heuristic| {
-            let o: Vec<Origin> = h.cache_report().origins.iter().map(|&(_, o)| o).collect();
+            let o: Vec<Origin> = h.cache_report().iter().map(|r| r.origin).collect();
             format!("{o:?}")
         };
         assert!(
-            written.cache_report().problems.is_empty(),
+            written.cache_report().iter().all(|r| r.warning().is_none()),
             "{:?}",
             written.cache_report()
         );
         assert!(loaded
             .cache_report()
-            .origins
             .iter()
-            .all(|&(_, o)| o == Origin::Cache));
+            .all(|r| r.origin == Origin::Cache));
         let bytes: usize = frontier_cube::cache::TableKind::ALL
             .iter()
             .map(|&k| loaded.table(k).len())

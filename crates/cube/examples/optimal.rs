@@ -24,7 +24,7 @@ fn main() {
     println!(
         "table: {:.2} s ({:?})",
         started.elapsed().as_secs_f64(),
-        solver.cache_report().origins
+        solver.cache_report().origin
     );
     let mut times = Vec::new();
     let mut nodes = 0;

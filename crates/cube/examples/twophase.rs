@@ -24,7 +24,7 @@ fn main() {
     println!(
         "tables: {:.3} s ({:?})",
         started.elapsed().as_secs_f64(),
-        solver.cache_report().origins
+        solver.cache_report().map(|r| r.origin).collect::<Vec<_>>()
     );
     let mut times = Vec::new();
     let mut lengths = [0usize; 31];

@@ -8,10 +8,12 @@
 //! admissible. The tables are loaded on first use for each metric from the disk cache (see
 //! [`crate::cache`]), or built and saved there, and kept in memory.
 
-use std::path::Path;
+use std::ops::ControlFlow;
 use std::sync::OnceLock;
 
-use crate::cache::{self, CacheReport, Origin, TableKind};
+use frontier_tables::{Builder, Cache, Coordinates, TableReport, Visit};
+
+use crate::cache::{self, TableKind};
 use crate::cube::Cube;
 use crate::cubie::CubieCube;
 use crate::moves::{Metric, Move};
@@ -180,45 +182,61 @@ pub(crate) fn move_table(
     table
 }
 
+/// The product of two coordinates (`a * b_size + b`) under some moves, given the
+/// coordinates' move tables (`a_moves[a * 18 + move]`): the space of a pattern database.
+pub(crate) struct Product<'a> {
+    a_moves: &'a [u32],
+    b_moves: &'a [u32],
+    a_size: usize,
+    b_size: usize,
+    /// The moves' indices.
+    moves: Vec<usize>,
+}
+
+impl Coordinates for Product<'_> {
+    type Cursor = ();
+
+    fn len(&self) -> usize {
+        self.a_size * self.b_size
+    }
+
+    fn branching(&self) -> usize {
+        self.moves.len()
+    }
+
+    fn cursor(&self) {}
+
+    #[inline]
+    fn each_successor(&self, rank: usize, _: &mut (), visit: &mut impl Visit) -> ControlFlow<()> {
+        let (a, b) = (rank / self.b_size, rank % self.b_size);
+        for &m in &self.moves {
+            let next_a = self.a_moves[a * 18 + m] as usize;
+            visit.visit(next_a * self.b_size + self.b_moves[b * 18 + m] as usize)?;
+        }
+        ControlFlow::Continue(())
+    }
+}
+
 /// Breadth-first distances over the product of two coordinates (`a * b_size + b`), given
-/// their move tables; 255 would mean unreachable. Each layer is found by scanning the table
-/// in order: for a fixed `a` the successors under one move all fall in one row `a'`, so the
-/// writes stay in cache, which makes this faster than a queue.
+/// their move tables; 255 would mean unreachable. Every set of moves used here holds each
+/// move's inverse, so the late layers are found backwards.
 pub(crate) fn product_distances(
     (a_moves, a_size): (&[u32], usize),
     (b_moves, b_size): (&[u32], usize),
     start: usize,
     moves: &[Move],
 ) -> Vec<u8> {
-    let mut dist = vec![u8::MAX; a_size * b_size];
-    dist[start] = 0;
-    let mut depth = 0u8;
-    loop {
-        let mut found = false;
-        for a in 0..a_size {
-            let row = a * b_size..(a + 1) * b_size;
-            if !dist[row].contains(&depth) {
-                continue;
-            }
-            for b in 0..b_size {
-                if dist[a * b_size + b] != depth {
-                    continue;
-                }
-                for mv in moves {
-                    let m = mv.index();
-                    let to = a_moves[a * 18 + m] as usize * b_size + b_moves[b * 18 + m] as usize;
-                    if dist[to] == u8::MAX {
-                        dist[to] = depth + 1;
-                        found = true;
-                    }
-                }
-            }
-        }
-        if !found {
-            return dist;
-        }
-        depth += 1;
-    }
+    let space = Product {
+        a_moves,
+        b_moves,
+        a_size,
+        b_size,
+        moves: moves.iter().map(|m| m.index()).collect(),
+    };
+    Builder::new()
+        .backwards(true)
+        .build(&space, &[start])
+        .expect("a build with no limit check ends")
 }
 
 /// The move tables of the four coordinates, needed only to build tables.
@@ -284,7 +302,7 @@ pub struct Heuristic {
     twist_slice: Vec<u8>,
     flip_slice: Vec<u8>,
     corners: Vec<u8>,
-    report: CacheReport,
+    reports: Vec<TableReport>,
 }
 
 /// The metric is not kept; the tables are summed up by their size.
@@ -292,7 +310,7 @@ impl std::fmt::Debug for Heuristic {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Heuristic")
             .field("bytes", &Self::bytes())
-            .field("report", &self.report)
+            .field("reports", &self.reports)
             .finish_non_exhaustive()
     }
 }
@@ -308,7 +326,7 @@ impl Heuristic {
     }
 
     /// The tables for `metric`, loaded on first use from the cache
-    /// ([`cache::default_dir`]), or built (about 0.3 s in a release build; loading
+    /// ([`cache::default_cache`]), or built (about 0.3 s in a release build; loading
     /// takes about 10 ms) and saved there, then shared
     /// by the whole process. A damaged or unwritable cache costs a rebuild, never the tables:
     /// see [`Heuristic::cache_report`].
@@ -319,7 +337,7 @@ impl Heuristic {
             Metric::Htm => &HTM,
             Metric::Qtm => &QTM,
         };
-        cell.get_or_init(|| Heuristic::load_or_build(&cache::default_dir(), metric))
+        cell.get_or_init(|| Heuristic::load_or_build(&cache::default_cache(), metric))
     }
 
     /// Builds the tables for `metric` in memory, without any cache.
@@ -332,45 +350,44 @@ impl Heuristic {
             twist_slice,
             flip_slice,
             corners,
-            report: CacheReport {
-                dir: None,
-                origins: TableKind::ALL.map(|k| (k, Origin::Built)).to_vec(),
-                problems: Vec::new(),
-            },
+            reports: TableKind::ALL
+                .map(|kind| TableReport::built(cache::spec(kind, metric).key))
+                .into(),
         }
     }
 
-    /// Loads each table of `metric` from the directory `dir` ([`cache::file_name`]), or
-    /// builds it when the file is missing or fails a check (header, size, checksum; see
-    /// [`cache::read_table`]) and writes it there (see [`cache::write_table`]). If the
-    /// directory cannot be written the tables are still built and returned; the first write
-    /// error is kept in [`Heuristic::cache_report`] and no further write is tried.
-    pub fn load_or_build(dir: &Path, metric: Metric) -> Heuristic {
+    /// Loads each table of `metric` from `cache` ([`cache::spec`]), or builds it when the
+    /// file is missing or fails a check (size, header, key, checksum) and writes it there. If
+    /// the cache cannot be written the tables are still built and returned; the first write
+    /// error is in the [reports](Heuristic::cache_report) and no further write is tried.
+    pub fn load_or_build(cache: &Cache, metric: Metric) -> Heuristic {
         let mut moves: Option<MoveTables> = None;
-        let mut report = CacheReport {
-            dir: Some(dir.to_path_buf()),
-            ..CacheReport::default()
-        };
-        let mut writable = true;
+        let mut reports = Vec::new();
         let [twist_flip, twist_slice, flip_slice, corners] = TableKind::ALL.map(|kind| {
-            cache::load_or_build(dir, kind, metric, &mut report, &mut writable, |kind| {
-                moves
-                    .get_or_insert_with(MoveTables::new)
-                    .distances(kind, metric)
-            })
+            let build = || {
+                let moves = moves.get_or_insert_with(MoveTables::new);
+                Ok(moves.distances(kind, metric))
+            };
+            let spec = cache::spec(kind, metric);
+            let (table, report) = cache
+                .load_or_build(&spec, |len| vec![0; len], build)
+                .expect("a build with no limit check ends");
+            reports.push(report);
+            table
         });
         Heuristic {
             twist_flip,
             twist_slice,
             flip_slice,
             corners,
-            report,
+            reports,
         }
     }
 
-    /// Where the tables came from (cache, built, rebuilt) and the problems met with the cache.
-    pub fn cache_report(&self) -> &CacheReport {
-        &self.report
+    /// What happened to each table (loaded, built, rebuilt and why, not cached and why), in
+    /// [`TableKind::ALL`] order.
+    pub fn cache_report(&self) -> &[TableReport] {
+        &self.reports
     }
 
     /// The table of `kind`: one distance (a byte) per value of its coordinates; empty for the
@@ -421,8 +438,9 @@ impl Heuristic {
 mod tests {
     use std::fs;
 
+    use frontier_tables::{Origin, TableError};
+
     use super::*;
-    use crate::cache::CacheError;
 
     #[test]
     fn coordinates_round_trip() {
@@ -472,7 +490,14 @@ mod tests {
     }
 
     fn origins(h: &Heuristic) -> Vec<Origin> {
-        h.cache_report().origins.iter().map(|&(_, o)| o).collect()
+        h.cache_report().iter().map(|r| r.origin).collect()
+    }
+
+    /// The warnings of the reports: a damaged file, an unwritable cache.
+    fn problems(h: &Heuristic) -> Vec<&TableError> {
+        (h.cache_report().iter())
+            .flat_map(|r| r.damage.iter().chain(&r.unwritable))
+            .collect()
     }
 
     fn assert_same_tables(a: &Heuristic, b: &Heuristic) {
@@ -486,33 +511,35 @@ mod tests {
         let dir = cache::temp_dir("heuristic");
         let metric = Metric::Qtm;
         let built = Heuristic::build(metric);
-        let fresh = Heuristic::load_or_build(&dir, metric);
+        let cache = Cache::at(&dir);
+        let fresh = Heuristic::load_or_build(&cache, metric);
         assert_eq!(origins(&fresh), [Origin::Built; 4]);
-        assert!(fresh.cache_report().problems.is_empty());
+        assert!(problems(&fresh).is_empty());
         assert_same_tables(&fresh, &built);
         for kind in TableKind::ALL {
-            let file = dir.join(cache::file_name(kind, metric));
-            assert_eq!(fs::metadata(file).unwrap().len(), 32 + kind.len() as u64);
+            let spec = cache::spec(kind, metric);
+            let file = dir.join(&spec.file);
+            assert_eq!(fs::metadata(file).unwrap().len(), spec.file_bytes());
         }
 
-        let loaded = Heuristic::load_or_build(&dir, metric);
+        let loaded = Heuristic::load_or_build(&cache, metric);
         assert_eq!(origins(&loaded), [Origin::Cache; 4]);
-        assert!(loaded.cache_report().problems.is_empty());
+        assert!(problems(&loaded).is_empty());
         assert_same_tables(&loaded, &built);
 
         // Damage three files in three ways: a flipped byte in the table, a truncation, another
         // format version. Each is detected, rebuilt and rewritten; the fourth is loaded.
         let path = |kind| dir.join(cache::file_name(kind, metric));
         let mut bytes = fs::read(path(TableKind::TwistFlip)).unwrap();
-        bytes[32 + 1_000_000] ^= 1;
+        bytes[1_000_000] ^= 1;
         fs::write(path(TableKind::TwistFlip), &bytes).unwrap();
         let bytes = fs::read(path(TableKind::TwistSlice)).unwrap();
         fs::write(path(TableKind::TwistSlice), &bytes[..bytes.len() / 2]).unwrap();
         let mut bytes = fs::read(path(TableKind::Corners)).unwrap();
-        bytes[8..12].copy_from_slice(&(cache::FORMAT_VERSION + 1).to_le_bytes());
+        bytes[8..12].copy_from_slice(&(frontier_tables::file::FORMAT_VERSION + 1).to_le_bytes());
         fs::write(path(TableKind::Corners), &bytes).unwrap();
 
-        let repaired = Heuristic::load_or_build(&dir, metric);
+        let repaired = Heuristic::load_or_build(&cache, metric);
         assert_eq!(
             origins(&repaired),
             [
@@ -522,17 +549,26 @@ mod tests {
                 Origin::Rebuilt
             ]
         );
-        let problems = &repaired.cache_report().problems;
         assert!(matches!(
-            problems[..],
+            problems(&repaired)[..],
             [
-                CacheError::Checksum { .. },
-                CacheError::Size { .. },
-                CacheError::Version { .. }
+                TableError::Checksum { .. },
+                TableError::Size { .. },
+                TableError::Version { .. }
             ]
         ));
+        // One warning a damaged table, one line each.
+        let warnings: Vec<String> = repaired
+            .cache_report()
+            .iter()
+            .filter_map(|r| r.warning())
+            .collect();
+        assert_eq!(warnings.len(), 3);
+        assert!(warnings
+            .iter()
+            .all(|w| w.contains("rebuilt") && !w.contains('\n')));
         assert_same_tables(&repaired, &built);
-        let again = Heuristic::load_or_build(&dir, metric);
+        let again = Heuristic::load_or_build(&cache, metric);
         assert_eq!(origins(&again), [Origin::Cache; 4]);
         assert_same_tables(&again, &built);
         // Only the four tables are there: no temporary file was left.
@@ -546,12 +582,12 @@ mod tests {
         fs::create_dir_all(&dir).unwrap();
         // A directory below a regular file cannot be created, even by root.
         fs::write(dir.join("file"), b"").unwrap();
-        let h = Heuristic::load_or_build(&dir.join("file").join("cube"), Metric::Htm);
+        let h = Heuristic::load_or_build(&Cache::at(dir.join("file").join("cube")), Metric::Htm);
         assert_eq!(origins(&h), [Origin::Built; 4]);
         // One diagnostic: after the first failed write no other is tried.
-        let problems = &h.cache_report().problems;
+        let problems = problems(&h);
         assert!(
-            matches!(problems[..], [CacheError::Io { .. }]),
+            matches!(problems[..], [TableError::Io { .. }]),
             "{problems:?}"
         );
         assert_same_tables(&h, Heuristic::get(Metric::Htm));
@@ -564,13 +600,13 @@ mod tests {
         let metric = Metric::Htm;
         let [a, b] = std::thread::scope(|s| {
             [0, 1]
-                .map(|_| s.spawn(|| Heuristic::load_or_build(&dir, metric)))
+                .map(|_| s.spawn(|| Heuristic::load_or_build(&Cache::at(&dir), metric)))
                 .map(|t| t.join().unwrap())
         });
-        assert!(a.cache_report().problems.is_empty());
-        assert!(b.cache_report().problems.is_empty());
+        assert!(problems(&a).is_empty());
+        assert!(problems(&b).is_empty());
         assert_same_tables(&a, &b);
-        let loaded = Heuristic::load_or_build(&dir, metric);
+        let loaded = Heuristic::load_or_build(&Cache::at(&dir), metric);
         assert_eq!(origins(&loaded), [Origin::Cache; 4]);
         assert_same_tables(&loaded, &a);
         assert_eq!(fs::read_dir(&dir).unwrap().count(), 4);

@@ -18,9 +18,10 @@
 //! - [`CubeSpace`]: the engine's [`frontier_search::Space`] and
 //!   [`frontier_search::Reversible`] in either [`Metric`], with move pruning and an
 //!   admissible [`Heuristic`] for `astar`/`idastar`.
-//! - [`cache`]: the heuristic's tables on disk (`frontier/cube/` in the user's cache
-//!   directory, or `$FRONTIER_CACHE_DIR/cube/`), checked when loaded (header, size, FNV-1a
-//!   checksum) and rebuilt when missing or damaged; an unwritable cache only costs the build.
+//! - [`cache`]: the tables on disk (`frontier/cube/` in the user's cache directory, or
+//!   `$FRONTIER_CACHE_DIR/cube/`) in frontier's one table format ([`frontier_tables`]),
+//!   checked when loaded and rebuilt when missing or damaged; an unwritable cache only costs
+//!   the build. What happened to each table is returned as a [`frontier_tables::TableReport`].
 //! - [`Optimal`]: a shortest solution of any cube, by IDA* bounded by the distance to G1
 //!   along all three axes (a 35 MB table reduced by symmetry, cached the same way).
 //! - [`TwoPhase`]: Kociemba's two-phase algorithm, its phase-2 tables cached the same way.
@@ -74,11 +75,12 @@ pub use cube::{random_scramble, scramble_facelets, Cube};
 pub use cubie::CubieCube;
 pub use error::{CubeError, NotationError, ParseMetricError, ParseNotationError};
 pub use facelet::Facelets;
+pub use frontier_tables::BuildProgress;
 pub use geometry::Face;
 pub use heuristic::Heuristic;
 pub use moves::{Metric, Move};
 pub use notation::{parse, parse_moves, write_moves, Notation, Turn, TurnKind};
-pub use optimal::{BuildProgress, Optimal, FLIPSLICE_CLASSES};
+pub use optimal::{Optimal, FLIPSLICE_CLASSES};
 pub use space::CubeSpace;
 pub use symmetry::{canonical, symmetries, unfold, view, SymmetricCubeSpace, SYMMETRIES};
 pub use twophase::TwoPhase;

@@ -8,14 +8,16 @@
 //! changes the distance by at most one, so the search knows each child's distance from its
 //! parent's). This is the bound of Kociemba's optimal solver.
 
-use std::path::Path;
-use std::sync::atomic::{AtomicBool, AtomicU8, AtomicUsize, Ordering};
+use std::ops::ControlFlow;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Mutex, OnceLock};
 
 use frontier_search::{prefetch, Config, Limit, Outcome, Solution, Stats, Status, Watch};
-use rayon::prelude::*;
+use frontier_tables::{
+    BuildProgress, Builder, Cache, Coordinates, Table, TableReport, Visit, Width,
+};
 
-use crate::cache::{self, CacheReport, TableKind};
+use crate::cache::{self, TableKind};
 use crate::cube::Cube;
 use crate::cubie::CubieCube;
 use crate::geometry::Face;
@@ -32,13 +34,11 @@ const UD_SYMMETRIES: usize = 16;
 /// Classes of (flip, slice) under those symmetries (Kociemba's "flipslice" classes).
 pub const FLIPSLICE_CLASSES: usize = 64_430;
 /// Entries of the phase-1 table: a class of (flip, slice) and a twist.
-const PHASE1_ENTRIES: usize = FLIPSLICE_CLASSES * TWISTS;
+pub(crate) const PHASE1_ENTRIES: usize = FLIPSLICE_CLASSES * TWISTS;
 /// Bytes of the phase-1 table, four entries a byte.
 pub(crate) const PHASE1_BYTES: usize = PHASE1_ENTRIES.div_ceil(4);
 /// The longest solution searched for: past God's number in either metric (20 HTM, 26 QTM).
 const LONGEST: usize = 30;
-/// A phase-1 table entry not reached yet, while the table is built.
-const UNSEEN: u8 = u8::MAX;
 
 /// The middle-edge positions of the solved cube.
 fn solved_slice() -> usize {
@@ -166,149 +166,93 @@ impl MoveTables {
     }
 }
 
+/// Phase 1's coordinates as a space of table entries: a class of (flip, slice) and a twist
+/// (`class * 2187 + twist`), a move taking the class's representative to another class and
+/// the twist along (seen through the symmetry that takes the cube to that class's
+/// representative).
+struct Phase1Space<'a> {
+    reduction: &'a Reduction,
+    moves: &'a MoveTables,
+    /// The metric's moves, by index.
+    turns: Vec<usize>,
+}
+
+/// A worker's cursor over [`Phase1Space`]: the last class seen and, for each move, the class
+/// (and symmetry to it) its representative goes to.
+type ClassMoves = (usize, [(u32, u8); 18]);
+
+impl Coordinates for Phase1Space<'_> {
+    type Cursor = ClassMoves;
+
+    fn len(&self) -> usize {
+        PHASE1_ENTRIES
+    }
+
+    fn branching(&self) -> usize {
+        self.turns.len()
+    }
+
+    fn cursor(&self) -> ClassMoves {
+        (usize::MAX, [(0, 0); 18])
+    }
+
+    #[inline]
+    fn each_successor(
+        &self,
+        rank: usize,
+        (last, neighbours): &mut ClassMoves,
+        visit: &mut impl Visit,
+    ) -> ControlFlow<()> {
+        let (reduction, moves) = (self.reduction, self.moves);
+        let (class, t) = (rank / TWISTS, rank % TWISTS);
+        if *last != class {
+            *last = class;
+            let fs = reduction.representatives[class] as usize;
+            let (f, s) = (fs / SLICES, fs % SLICES);
+            for (slot, &m) in neighbours.iter_mut().zip(&self.turns) {
+                let fs2 = usize::from(moves.flip[f * 18 + m]) * SLICES
+                    + usize::from(moves.slice[s * 18 + m]);
+                let c = reduction.class_of[fs2];
+                *slot = (c >> 4, (c & 15) as u8);
+            }
+        }
+        for (&(c, k), &m) in neighbours.iter().zip(&self.turns) {
+            let c = c as usize;
+            let t2 = usize::from(moves.twist[t * 18 + m]);
+            let t3 = usize::from(reduction.twist_view[t2 * UD_SYMMETRIES + usize::from(k)]);
+            visit.visit(c * TWISTS + t3)?;
+            // The same cubes seen through the symmetries that keep the class's representative:
+            // every way of looking them up gets the distance.
+            let stabilizer = reduction.stabilizers[c];
+            if stabilizer != 1 {
+                for k in 1..UD_SYMMETRIES {
+                    if stabilizer & (1 << k) != 0 {
+                        let t4 = usize::from(reduction.twist_view[t3 * UD_SYMMETRIES + k]);
+                        visit.visit(c * TWISTS + t4)?;
+                    }
+                }
+            }
+        }
+        ControlFlow::Continue(())
+    }
+}
+
 /// The phase-1 distances of `metric`, one byte an entry, by breadth-first search over the
-/// table's entries; `None` if `stop` said so. Early layers are expanded forwards; once the
-/// entries left are fewer than a third of the layer's successors, each entry left looks for
-/// a neighbour in the layer instead (backwards). `progress(depth, entries reached)` after
-/// each layer.
+/// table's entries with `builder` (its limit check and progress), the late layers backwards;
+/// or the limit that stopped it.
 fn phase1_distances(
     reduction: &Reduction,
     moves: &MoveTables,
     metric: Metric,
-    progress: &(dyn Fn(u8, usize) + Sync),
-    stop: &(dyn Fn() -> bool + Sync),
-) -> Option<Vec<u8>> {
-    let dist: Vec<AtomicU8> = (0..PHASE1_ENTRIES).map(|_| AtomicU8::new(UNSEEN)).collect();
-    let turns: Vec<usize> = metric.moves().iter().map(|m| m.index()).collect();
+    builder: Builder<'_>,
+) -> Result<Vec<u8>, Limit> {
+    let space = Phase1Space {
+        reduction,
+        moves,
+        turns: metric.moves().iter().map(|m| m.index()).collect(),
+    };
     let solved = reduction.entry(twist(&CubieCube::SOLVED), flipslice(&CubieCube::SOLVED));
-    dist[solved].store(0, Ordering::Relaxed);
-    let mut reached = 1usize;
-    let mut layer = 1usize;
-    let mut depth = 0u8;
-    // The entry after move `m` from the entry (class, t), given the class's neighbours.
-    let step = |neighbours: &[(u32, u8)], t: usize, i: usize, m: usize| -> (usize, usize) {
-        let (class, k) = neighbours[i];
-        let t2 = usize::from(moves.twist[t * 18 + m]);
-        let t3 = usize::from(reduction.twist_view[t2 * UD_SYMMETRIES + usize::from(k)]);
-        (class as usize, t3)
-    };
-    // The classes (and symmetries to them) reached from a class's representative by each move.
-    let neighbours_of = |class: usize| -> Vec<(u32, u8)> {
-        let fs = reduction.representatives[class] as usize;
-        let (f, s) = (fs / SLICES, fs % SLICES);
-        turns
-            .iter()
-            .map(|&m| {
-                let fs2 = usize::from(moves.flip[f * 18 + m]) * SLICES
-                    + usize::from(moves.slice[s * 18 + m]);
-                let c = reduction.class_of[fs2];
-                (c >> 4, (c & 15) as u8)
-            })
-            .collect()
-    };
-    loop {
-        let left = PHASE1_ENTRIES - reached;
-        let backwards = left < layer * turns.len() / 3;
-        let next = depth + 1;
-        // A layer can take seconds: `stop` is asked every few hundred classes.
-        let halted = AtomicBool::new(false);
-        let found: usize = (0..FLIPSLICE_CLASSES)
-            .into_par_iter()
-            .map(|class| {
-                if halted.load(Ordering::Relaxed) || (class % 256 == 0 && stop()) {
-                    halted.store(true, Ordering::Relaxed);
-                    return 0;
-                }
-                let row = &dist[class * TWISTS..(class + 1) * TWISTS];
-                let wanted = if backwards { UNSEEN } else { depth };
-                if !row.iter().any(|d| d.load(Ordering::Relaxed) == wanted) {
-                    return 0;
-                }
-                let neighbours = neighbours_of(class);
-                let mut found = 0;
-                for t in 0..TWISTS {
-                    if row[t].load(Ordering::Relaxed) != wanted {
-                        continue;
-                    }
-                    if backwards {
-                        let near = (0..turns.len()).any(|i| {
-                            let (c, t3) = step(&neighbours, t, i, turns[i]);
-                            dist[c * TWISTS + t3].load(Ordering::Relaxed) == depth
-                        });
-                        if near {
-                            row[t].store(next, Ordering::Relaxed);
-                            found += 1;
-                        }
-                        continue;
-                    }
-                    for i in 0..turns.len() {
-                        let (c, t3) = step(&neighbours, t, i, turns[i]);
-                        if dist[c * TWISTS + t3].load(Ordering::Relaxed) != UNSEEN {
-                            continue;
-                        }
-                        dist[c * TWISTS + t3].store(next, Ordering::Relaxed);
-                        found += 1;
-                        // The same cubes seen through the symmetries that keep the class's
-                        // representative: every way of looking them up gets the distance.
-                        let stabilizer = reduction.stabilizers[c];
-                        if stabilizer != 1 {
-                            for k in 1..UD_SYMMETRIES {
-                                if stabilizer & (1 << k) == 0 {
-                                    continue;
-                                }
-                                let t4 = usize::from(reduction.twist_view[t3 * UD_SYMMETRIES + k]);
-                                let d = &dist[c * TWISTS + t4];
-                                if d.load(Ordering::Relaxed) == UNSEEN {
-                                    d.store(next, Ordering::Relaxed);
-                                    found += 1;
-                                }
-                            }
-                        }
-                    }
-                }
-                found
-            })
-            .sum();
-        if halted.into_inner() {
-            return None;
-        }
-        if found == 0 {
-            break;
-        }
-        // Parallel workers may both count an entry they both reached: recount.
-        reached = dist
-            .par_iter()
-            .filter(|d| d.load(Ordering::Relaxed) != UNSEEN)
-            .count();
-        layer = found;
-        depth = next;
-        progress(depth, reached);
-    }
-    Some(dist.into_iter().map(AtomicU8::into_inner).collect())
-}
-
-/// Four distances modulo 3 a byte, entry `i` in bits `2 * (i % 4)`.
-fn pack(distances: &[u8]) -> Vec<u8> {
-    distances
-        .chunks(4)
-        .map(|four| {
-            four.iter()
-                .enumerate()
-                .fold(0u8, |byte, (i, &d)| byte | (d % 3) << (2 * i))
-        })
-        .collect()
-}
-
-/// Where an [`Optimal`] solver's table build stands: `depth` layers done, `reached` of the
-/// `total` entries known.
-#[derive(Clone, Copy, Debug)]
-pub struct BuildProgress {
-    /// The distance of the last layer found.
-    pub depth: u8,
-    /// Entries whose distance is known.
-    pub reached: usize,
-    /// Entries in the table.
-    pub total: usize,
+    builder.backwards(true).build(&space, &[solved])
 }
 
 /// An optimal solver for any cube: IDA* bounded by the distance to G1 along all three axes.
@@ -330,7 +274,10 @@ pub struct BuildProgress {
 ///
 /// // The checkerboard: 6 half turns, and no fewer.
 /// let cube = Cube::from_scramble("U2 D2 F2 B2 L2 R2", Notation::Wca).unwrap();
-/// let outcome = Optimal::get(Metric::Htm).solve(cube, &Config::default());
+/// // The table of frontier's cache is [`Optimal::get`]'s; a cache of one's own:
+/// let cache = frontier_tables::Cache::at(std::env::temp_dir().join("frontier-doc-cache"));
+/// let optimal = Optimal::load_or_build(&cache, Metric::Htm, &|_| {}, &|| None).unwrap();
+/// let outcome = optimal.solve(cube, &Config::default());
 /// assert_eq!(outcome.status(), Status::Solved);
 /// let solution = outcome.into_solution().unwrap();
 /// assert_eq!(solution.len(), 6);
@@ -340,14 +287,14 @@ pub struct Optimal {
     metric: Metric,
     reduction: Reduction,
     moves: MoveTables,
-    /// The phase-1 distances modulo 3, packed by [`pack`].
+    /// The phase-1 distances modulo 3, packed at [`Width::Two`].
     phase1: HugeTable<u8>,
     /// The symmetries (rotations) that show the cube with its U-D, R-L and F-B axis up: the
     /// identity, and two others.
     views: [usize; 3],
     /// `axis_moves[axis][m]`: the move of the view along `axis` behind real move `m` (by index).
     axis_moves: [[u8; 18]; 3],
-    report: CacheReport,
+    report: TableReport,
 }
 
 /// The tables are summed up by their metric and where they came from.
@@ -376,7 +323,7 @@ impl Optimal {
     pub const BUILD_BYTES: u64 = (PHASE1_ENTRIES + PHASE1_BYTES) as u64;
 
     /// The solver for `metric`, its table loaded on first use from the cache
-    /// ([`cache::default_dir`]) or built and saved there, then shared by the whole process.
+    /// ([`cache::default_cache`]) or built and saved there, then shared by the whole process.
     pub fn get(metric: Metric) -> &'static Optimal {
         static HTM: OnceLock<Optimal> = OnceLock::new();
         static QTM: OnceLock<Optimal> = OnceLock::new();
@@ -385,48 +332,33 @@ impl Optimal {
             Metric::Qtm => &QTM,
         };
         cell.get_or_init(|| {
-            Optimal::load_or_build(&cache::default_dir(), metric, &|_| {}, &|| false)
-                .expect("a build that is never stopped ends")
+            Optimal::load_or_build(&cache::default_cache(), metric, &|_| {}, &|| None)
+                .expect("a build with no limit check ends")
         })
     }
 
-    /// The solver for `metric`, its phase-1 table read from the directory `dir`, or built
-    /// (reporting each layer to `progress`) and written there when the file is missing or
-    /// fails a check; `None` if `stop` returned true during the build (nothing is written).
-    /// A cache that cannot be written costs nothing but the next build; see
+    /// The solver for `metric`, its phase-1 table read from `cache`, or built (reporting its
+    /// progress to `progress`) and written there when the file is missing or fails a check;
+    /// the limit `stop` returned, if it did during the build (then nothing is written). A
+    /// cache that cannot be written costs nothing but the next build; see
     /// [`Optimal::cache_report`].
     pub fn load_or_build(
-        dir: &Path,
+        cache: &Cache,
         metric: Metric,
         progress: &(dyn Fn(BuildProgress) + Sync),
-        stop: &(dyn Fn() -> bool + Sync),
-    ) -> Option<Optimal> {
+        stop: &(dyn Fn() -> Option<Limit> + Sync),
+    ) -> Result<Optimal, Limit> {
         let reduction = Reduction::new();
         let moves = MoveTables::new();
-        let mut report = CacheReport {
-            dir: Some(dir.to_path_buf()),
-            ..CacheReport::default()
+        let build = || {
+            let builder = Builder::new().progress(progress).stop(stop);
+            let distances = phase1_distances(&reduction, &moves, metric, builder)?;
+            let mut packed = HugeTable::zeroed(PHASE1_BYTES);
+            Table::pack_into(&distances, Width::Two, &mut packed);
+            Ok(packed)
         };
-        let layer = |depth, reached| {
-            progress(BuildProgress {
-                depth,
-                reached,
-                total: PHASE1_ENTRIES,
-            })
-        };
-        let build = |_| {
-            let distances = phase1_distances(&reduction, &moves, metric, &layer, stop)?;
-            Some(HugeTable::new(&pack(&distances)))
-        };
-        let phase1 = cache::load_or_build_into(
-            dir,
-            TableKind::Phase1,
-            metric,
-            &mut report,
-            &mut true,
-            HugeTable::zeroed,
-            build,
-        )?;
+        let spec = cache::spec(TableKind::Phase1, metric);
+        let (phase1, report) = cache.load_or_build(&spec, HugeTable::zeroed, build)?;
         // For each axis, a rotation whose view turns it into the U-D axis, and the move of
         // the view behind each real move.
         let views = [Face::U, Face::R, Face::F].map(|face| {
@@ -434,7 +366,7 @@ impl Optimal {
                 .expect("some rotation takes each axis to the U-D axis")
         });
         let axis_moves = views.map(|rotation| moves_seen(rotation).map(|mv| mv.index() as u8));
-        Some(Optimal {
+        Ok(Optimal {
             metric,
             reduction,
             moves,
@@ -445,8 +377,9 @@ impl Optimal {
         })
     }
 
-    /// Where the table came from (cache, built, rebuilt) and the problems met with the cache.
-    pub fn cache_report(&self) -> &CacheReport {
+    /// What happened to the phase-1 table: loaded, built, rebuilt (and why), not cached (and
+    /// why).
+    pub fn cache_report(&self) -> &TableReport {
         &self.report
     }
 
@@ -864,9 +797,10 @@ impl Worker<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cache::{temp_dir, Origin};
+    use crate::cache::temp_dir;
     use crate::{random_scramble, Facelets, Notation, SymmetricCubeSpace};
     use frontier_search::bidirectional;
+    use frontier_tables::Origin;
     use std::sync::atomic::AtomicBool;
     use std::sync::Arc;
     use std::time::Duration;
@@ -948,8 +882,7 @@ mod tests {
         ];
         let reduction = Reduction::new();
         let moves = MoveTables::new();
-        let distances =
-            phase1_distances(&reduction, &moves, Metric::Htm, &|_, _| {}, &|| false).unwrap();
+        let distances = phase1_distances(&reduction, &moves, Metric::Htm, Builder::new()).unwrap();
         let mut counts = [0u64; 13];
         for (class, row) in distances.chunks(TWISTS).enumerate() {
             let size = (UD_SYMMETRIES / reduction.stabilizers[class].count_ones() as usize) as u64;
@@ -959,7 +892,8 @@ mod tests {
         }
         assert_eq!(counts, PUBLISHED);
         // The packed table holds the same distances, modulo 3.
-        let packed = pack(&distances);
+        let packed = Table::pack(&distances, Width::Two);
+        let packed = packed.bytes();
         for entry in (0..PHASE1_ENTRIES).step_by(9973) {
             let stored = (packed[entry >> 2] >> ((entry & 3) << 1)) & 3;
             assert_eq!(stored, distances[entry] % 3);
@@ -1045,40 +979,37 @@ mod tests {
     #[test]
     fn the_table_is_cached_checked_and_a_stopped_build_writes_nothing() {
         let dir = temp_dir("optimal");
-        let stopped = Optimal::load_or_build(&dir, Metric::Qtm, &|_| {}, &|| true);
-        assert!(stopped.is_none());
-        assert!(!dir
-            .join(cache::file_name(TableKind::Phase1, Metric::Qtm))
-            .exists());
-        let layers = Mutex::new(Vec::new());
-        let built =
-            Optimal::load_or_build(&dir, Metric::Qtm, &|p| lock(&layers).push(p.depth), &|| {
-                false
-            })
-            .unwrap();
-        assert_eq!(
-            built.cache_report().origins,
-            [(TableKind::Phase1, Origin::Built)]
-        );
-        let layers = layers.into_inner().unwrap();
-        assert_eq!(layers, (1..=layers.len() as u8).collect::<Vec<_>>());
-        let loaded = Optimal::load_or_build(&dir, Metric::Qtm, &|_| {}, &|| false).unwrap();
-        assert_eq!(
-            loaded.cache_report().origins,
-            [(TableKind::Phase1, Origin::Cache)]
-        );
-        assert!(loaded.phase1[..] == built.phase1[..]);
-        // A damaged file is found out and rebuilt.
+        let cache = Cache::at(&dir);
         let path = dir.join(cache::file_name(TableKind::Phase1, Metric::Qtm));
+        let stop = || Some(Limit::Cancelled);
+        let stopped = Optimal::load_or_build(&cache, Metric::Qtm, &|_| {}, &stop);
+        assert_eq!(stopped.err(), Some(Limit::Cancelled));
+        assert!(!path.exists());
+        let layers = Mutex::new(Vec::new());
+        let never = || None;
+        let built = Optimal::load_or_build(
+            &cache,
+            Metric::Qtm,
+            &|p| lock(&layers).push(p.depth),
+            &never,
+        )
+        .unwrap();
+        assert_eq!(built.cache_report().origin, Origin::Built);
+        let mut layers = layers.into_inner().unwrap();
+        assert!(layers.windows(2).all(|w| w[0] <= w[1]), "{layers:?}");
+        layers.dedup();
+        assert_eq!(layers, (1..=layers.len() as u8).collect::<Vec<_>>());
+        let loaded = Optimal::load_or_build(&cache, Metric::Qtm, &|_| {}, &never).unwrap();
+        assert_eq!(loaded.cache_report().origin, Origin::Cache);
+        assert!(loaded.phase1[..] == built.phase1[..]);
+        // A damaged file is found out and rebuilt, and the reason is in the report.
         let mut bytes = std::fs::read(&path).unwrap();
         let middle = bytes.len() / 2;
         bytes[middle] ^= 0x55;
         std::fs::write(&path, &bytes).unwrap();
-        let rebuilt = Optimal::load_or_build(&dir, Metric::Qtm, &|_| {}, &|| false).unwrap();
-        assert_eq!(
-            rebuilt.cache_report().origins,
-            [(TableKind::Phase1, Origin::Rebuilt)]
-        );
+        let rebuilt = Optimal::load_or_build(&cache, Metric::Qtm, &|_| {}, &never).unwrap();
+        assert_eq!(rebuilt.cache_report().origin, Origin::Rebuilt);
+        assert!(rebuilt.cache_report().warning().is_some());
         assert!(rebuilt.phase1[..] == built.phase1[..]);
         let _ = std::fs::remove_dir_all(&dir);
     }

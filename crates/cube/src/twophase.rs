@@ -1,12 +1,13 @@
 //! Kociemba's two-phase algorithm: [`TwoPhase`].
 
-use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Mutex, OnceLock};
 
 use frontier_search::{Config, Limit, Outcome, Solution, Stats, Watch};
 
-use crate::cache::{self, CacheReport, TableKind};
+use frontier_tables::{Cache, TableReport};
+
+use crate::cache::{self, TableKind};
 use crate::cube::Cube;
 use crate::cubie::CubieCube;
 use crate::geometry::Face;
@@ -137,7 +138,9 @@ pub(crate) fn phase2_table(kind: TableKind) -> Vec<u8> {
 /// // The superflip: every edge flipped in place. Optimal in 20 moves (Reid 1995).
 /// let superflip = "U R2 F B R B2 R U2 L B2 R U' D' R2 F R' L B2 U2 F2";
 /// let cube = Cube::from_scramble(superflip, Notation::Wca).unwrap();
-/// let outcome = TwoPhase::get().solve(cube, 24, &Config::default());
+/// // The tables of frontier's cache are [`TwoPhase::get`]'s; a cache of one's own:
+/// let cache = frontier_tables::Cache::at(std::env::temp_dir().join("frontier-doc-cache"));
+/// let outcome = TwoPhase::load_or_build(&cache).solve(cube, 24, &Config::default());
 /// assert_eq!(outcome.status(), Status::Solved);
 /// let solution = outcome.into_solution().unwrap();
 /// assert!(solution.len() <= 24);
@@ -149,7 +152,7 @@ pub(crate) fn phase2_table(kind: TableKind) -> Vec<u8> {
 /// process.
 pub struct TwoPhase {
     /// Phase 1's bounds: twist x flip, twist x slice, flip x slice (the HTM [`Heuristic`]).
-    phase1: &'static Heuristic,
+    phase1: Heuristic,
     /// `twist_moves[t * 18 + m]`: the twist after move `m`; likewise flip and slice.
     twist_moves: Vec<u16>,
     flip_moves: Vec<u16>,
@@ -165,14 +168,15 @@ pub struct TwoPhase {
     /// Two rotations that take the U-D axis to the R-L and to the F-B axis, and for each, the
     /// move of the real cube behind each move of the rotated view (by move index).
     axes: [(usize, [Move; 18]); 2],
-    report: CacheReport,
+    /// What happened to phase 2's tables.
+    reports: Vec<TableReport>,
 }
 
 /// The tables are summed up by where they came from.
 impl std::fmt::Debug for TwoPhase {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("TwoPhase")
-            .field("report", &self.report)
+            .field("reports", &self.reports)
             .finish_non_exhaustive()
     }
 }
@@ -282,33 +286,28 @@ impl TwoPhase {
     /// whole process.
     pub fn get() -> &'static TwoPhase {
         static TABLES: OnceLock<TwoPhase> = OnceLock::new();
-        TABLES.get_or_init(|| TwoPhase::load_or_build(&cache::default_dir()))
+        TABLES.get_or_init(|| TwoPhase::load_or_build(&cache::default_cache()))
     }
 
-    /// The tables, phase 2's read from `dir` or built and written there (as
-    /// [`Heuristic::load_or_build`] does).
-    pub fn load_or_build(dir: &Path) -> TwoPhase {
+    /// The tables, phase 1's (the HTM [`Heuristic`]'s) and phase 2's read from `cache` or
+    /// built and written there (as [`Heuristic::load_or_build`] does).
+    pub fn load_or_build(cache: &Cache) -> TwoPhase {
         let all = Move::ALL;
         let moves2 = phase2_moves();
         let u16s = |table: Vec<u32>| table.into_iter().map(|x| x as u16).collect();
-        let mut report = CacheReport {
-            dir: Some(dir.to_path_buf()),
-            ..CacheReport::default()
-        };
-        let mut writable = true;
+        let mut reports = Vec::new();
         let [corners_in_g1, edges_in_g1] =
             [TableKind::CornersInG1, TableKind::EdgesInG1].map(|kind| {
-                cache::load_or_build(
-                    dir,
-                    kind,
-                    Metric::Htm,
-                    &mut report,
-                    &mut writable,
-                    phase2_table,
-                )
+                let spec = cache::spec(kind, Metric::Htm);
+                let build = || Ok(phase2_table(kind));
+                let (table, report) = cache
+                    .load_or_build(&spec, |len| vec![0; len], build)
+                    .expect("a build with no limit check ends");
+                reports.push(report);
+                table
             });
         TwoPhase {
-            phase1: Heuristic::get(Metric::Htm),
+            phase1: Heuristic::load_or_build(cache, Metric::Htm),
             twist_moves: u16s(move_table(TWISTS, set_twist, twist, &all)),
             flip_moves: u16s(move_table(FLIPS, set_flip, flip, &all)),
             slice_moves: u16s(move_table(SLICES, set_slice, slice, &all)),
@@ -328,14 +327,14 @@ impl TwoPhase {
             corners_in_g1,
             edges_in_g1,
             axes: axes(),
-            report,
+            reports,
         }
     }
 
-    /// Where phase 2's tables came from (cache, built, rebuilt) and the problems met with the
-    /// cache.
-    pub fn cache_report(&self) -> &CacheReport {
-        &self.report
+    /// What happened to each of the solver's tables (loaded, built, rebuilt and why, not
+    /// cached and why): phase 1's (the HTM [`Heuristic`]'s), then phase 2's two.
+    pub fn cache_report(&self) -> impl Iterator<Item = &TableReport> {
+        self.phase1.cache_report().iter().chain(&self.reports)
     }
 
     /// A lower bound of the moves that take a cube with these coordinates into G1. The three
@@ -637,10 +636,10 @@ mod tests {
     use frontier_search::Status;
 
     use super::*;
-    use crate::cache::Origin;
     use crate::facelet::Facelets;
     use crate::notation::Notation;
     use crate::symmetry::move_of;
+    use frontier_tables::Origin;
 
     /// The superflip: every edge flipped in place, 20 moves optimally (Reid 1995).
     const SUPERFLIP: &str = "U R2 F B R B2 R U2 L B2 R U' D' R2 F R' L B2 U2 F2";
@@ -802,20 +801,21 @@ mod tests {
     #[test]
     fn phase2_tables_are_cached_and_checked() {
         let dir = cache::temp_dir("twophase");
-        let built = TwoPhase::load_or_build(&dir);
-        let origins = |t: &TwoPhase| -> Vec<Origin> {
-            t.cache_report().origins.iter().map(|&(_, o)| o).collect()
-        };
+        let cache = Cache::at(&dir);
+        let built = TwoPhase::load_or_build(&cache);
+        // Phase 2's: the reports after the heuristic's four.
+        let origins =
+            |t: &TwoPhase| -> Vec<Origin> { t.cache_report().skip(4).map(|r| r.origin).collect() };
         assert_eq!(origins(&built), [Origin::Built; 2]);
-        let loaded = TwoPhase::load_or_build(&dir);
+        let loaded = TwoPhase::load_or_build(&cache);
         assert_eq!(origins(&loaded), [Origin::Cache; 2]);
         assert!(loaded.corners_in_g1 == built.corners_in_g1);
         assert!(loaded.edges_in_g1 == built.edges_in_g1);
         let path = dir.join(cache::file_name(TableKind::EdgesInG1, Metric::Htm));
         let mut bytes = std::fs::read(&path).unwrap();
-        bytes[32 + 500_000] ^= 1;
+        bytes[500_000] ^= 1;
         std::fs::write(&path, &bytes).unwrap();
-        let repaired = TwoPhase::load_or_build(&dir);
+        let repaired = TwoPhase::load_or_build(&cache);
         assert_eq!(origins(&repaired), [Origin::Cache, Origin::Rebuilt]);
         assert!(repaired.edges_in_g1 == built.edges_in_g1);
         std::fs::remove_dir_all(&dir).unwrap();

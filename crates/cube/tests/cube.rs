@@ -10,6 +10,19 @@ use frontier_search::{
 };
 use proptest::prelude::*;
 
+/// Points the tables' cache (`FRONTIER_CACHE_DIR`, read when a table is first loaded) at a
+/// directory under cargo's temporary directory for tests, never the user's cache: called
+/// first by every test, before any table is loaded.
+fn isolate_cache() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("cube-cache");
+        // Every test calls this before anything reads the variable, and only Rust code of
+        // this process reads it (through std's lock).
+        std::env::set_var("FRONTIER_CACHE_DIR", dir);
+    });
+}
+
 /// Replays `moves` on the facelet model only (geometry permutations, no cubies involved).
 fn replay(start: &Facelets, moves: &[Move]) -> Facelets {
     let mut facelets = *start;
@@ -37,6 +50,7 @@ fn check_solution(start: Cube, outcome: &Outcome<Cube, Move>) -> usize {
 
 #[test]
 fn the_seeds_example_takes_five_quarter_turns() {
+    isolate_cache();
     // The seed solves rot_B . rot_L . rot_U . rot_l . rot_B applied to zero, i.e. the
     // scramble B l U L B, in 5 quarter turns (it prints "bLulb", newest move first).
     let cube = Cube::from_scramble("B l U L B", Notation::Seed).unwrap();
@@ -59,6 +73,7 @@ const QTM_LAYERS: [u64; 6] = [1, 12, 114, 1068, 10011, 93840];
 
 #[test]
 fn explore_reproduces_the_published_counts_to_depth_4_htm_and_5_qtm() {
+    isolate_cache();
     let htm = explore(
         &CubeSpace::new(Cube::SOLVED, Metric::Htm),
         &Config::default().max_depth(4),
@@ -73,6 +88,7 @@ fn explore_reproduces_the_published_counts_to_depth_4_htm_and_5_qtm() {
 
 #[test]
 fn explore_reproduces_the_published_htm_count_at_depth_5() {
+    isolate_cache();
     let htm = explore(
         &CubeSpace::new(Cube::SOLVED, Metric::Htm),
         &Config::default().max_depth(5),
@@ -95,6 +111,7 @@ fn canonical_sequences(space: &CubeSpace, cube: Cube, last: Option<Move>, depth:
 
 #[test]
 fn pruning_by_last_move_keeps_exactly_the_canonical_sequences() {
+    isolate_cache();
     // After U, R or F, 15 moves may follow (6 of them on U, R, F); after D, L or B only 12
     // (the opposite face came first). So with a(n), b(n) counting sequences ending on either
     // kind: a(1) = b(1) = 9, a(n+1) = 6 a(n) + 6 b(n), b(n+1) = 9 a(n) + 6 b(n), which gives
@@ -114,6 +131,7 @@ fn pruning_by_last_move_keeps_exactly_the_canonical_sequences() {
 
 #[test]
 fn predecessors_lead_forward_by_their_label() {
+    isolate_cache();
     for metric in [Metric::Htm, Metric::Qtm] {
         let space = CubeSpace::new(Cube::SOLVED, metric);
         let cube = Cube::random(11);
@@ -129,6 +147,7 @@ fn predecessors_lead_forward_by_their_label() {
 
 #[test]
 fn each_face_turn_has_order_four_on_both_models() {
+    isolate_cache();
     for face in Face::ALL {
         let quarter = Move::new(face, 1);
         let mut facelets = Facelets::SOLVED;
@@ -149,6 +168,7 @@ fn each_face_turn_has_order_four_on_both_models() {
 
 #[test]
 fn the_superflip_has_its_known_facelets() {
+    isolate_cache();
     // The superflip (every edge flipped in place) in Kociemba's facelet format, and a 20-move
     // maneuver for it (Michael Reid, 1995): two independent facts that must agree here.
     let superflip = "UBULURUFURURFRBRDRFUFLFRFDFDFDLDRDBDLULBLFLDLBUBRBLBDB";
@@ -166,6 +186,7 @@ fn the_superflip_has_its_known_facelets() {
 
 #[test]
 fn wide_slice_and_rotation_moves_are_normalised() {
+    isolate_cache();
     let same = |a: &str, b: &str| {
         assert_eq!(
             Cube::from_scramble(a, Notation::Wca).unwrap(),
@@ -189,6 +210,7 @@ fn wide_slice_and_rotation_moves_are_normalised() {
 
 #[test]
 fn solved_answers_with_an_empty_solution() {
+    isolate_cache();
     let space = CubeSpace::new(Cube::SOLVED, Metric::Htm);
     for outcome in [
         bidirectional(&space, &Config::default()),
@@ -202,6 +224,7 @@ fn solved_answers_with_an_empty_solution() {
 
 #[test]
 fn optimal_solvers_agree_on_random_scrambles() {
+    isolate_cache();
     for (seed, metric) in (0..12).map(|s| (s, if s % 2 == 0 { Metric::Htm } else { Metric::Qtm })) {
         let scramble = random_scramble(seed, 5 + seed as usize % 2, metric);
         let cube = Cube::SOLVED.apply_all(&scramble);
@@ -223,6 +246,7 @@ fn optimal_solvers_agree_on_random_scrambles() {
 
 #[test]
 fn bidirectional_solves_a_ten_move_scramble() {
+    isolate_cache();
     let scramble = random_scramble(2026, 10, Metric::Htm);
     let cube = Cube::SOLVED.apply_all(&scramble);
     let outcome = bidirectional(&CubeSpace::new(cube, Metric::Htm), &Config::default());
@@ -231,6 +255,7 @@ fn bidirectional_solves_a_ten_move_scramble() {
 
 #[test]
 fn limits_stop_cleanly() {
+    isolate_cache();
     let cube = Cube::random(7); // needs about 18 moves: far beyond these limits
     let space = CubeSpace::new(cube, Metric::Htm);
     let outcome = bidirectional(&space, &Config::default().max_states(10_000));
@@ -241,6 +266,7 @@ fn limits_stop_cleanly() {
 
 #[test]
 fn impossible_cubes_are_refused_with_the_reason() {
+    isolate_cache();
     let solved = Facelets::SOLVED.to_string();
     let with = |edits: &[(usize, char)]| -> String {
         let mut chars: Vec<char> = solved.chars().collect();
@@ -277,6 +303,7 @@ fn any_moves() -> impl Strategy<Value = Vec<Move>> {
 proptest! {
     #[test]
     fn facelets_cubies_facelets_round_trip(cube in any_cube()) {
+        isolate_cache();
         let facelets = cube.to_facelets();
         prop_assert_eq!(Cube::from_facelets(&facelets), Ok(cube));
         let text = facelets.to_string();
@@ -286,6 +313,7 @@ proptest! {
 
     #[test]
     fn facelet_and_cubie_models_agree(cube in any_cube(), moves in any_moves()) {
+        isolate_cache();
         let by_cubies = cube.apply_all(&moves).to_facelets();
         let by_facelets = replay(&cube.to_facelets(), &moves);
         prop_assert_eq!(by_cubies, by_facelets);
@@ -293,12 +321,14 @@ proptest! {
 
     #[test]
     fn a_move_then_its_inverse_changes_nothing(cube in any_cube(), i in 0usize..18) {
+        isolate_cache();
         let mv = Move::ALL[i];
         prop_assert_eq!(cube.apply(mv).apply(mv.inverse()), cube);
     }
 
     #[test]
     fn the_heuristic_is_consistent_and_zero_only_when_solved(cube in any_cube()) {
+        isolate_cache();
         // Each table is an exact distance in a projection, so one move changes each by at most
         // 1; with h(solved) = 0 this makes the maximum admissible as well as consistent.
         for metric in [Metric::Htm, Metric::Qtm] {
@@ -313,6 +343,7 @@ proptest! {
 
     #[test]
     fn written_moves_read_back(moves in any_moves()) {
+        isolate_cache();
         for notation in [Notation::Wca, Notation::Seed] {
             let text = write_moves(&moves, notation);
             let cube = Cube::from_scramble(&text, notation).unwrap();
@@ -324,6 +355,7 @@ proptest! {
 
     #[test]
     fn random_text_never_panics(text in "\\PC{0,40}", letters in "[URFDLBurfdlbMESxyzw2'3 ]{0,30}") {
+        isolate_cache();
         for notation in [Notation::Wca, Notation::Seed] {
             let _ = parse(&text, notation);
             let _ = parse(&letters, notation);
@@ -334,6 +366,7 @@ proptest! {
 
     #[test]
     fn random_facelet_strings_never_panic(text in "[URFDLB]{54}") {
+        isolate_cache();
         match text.parse::<Facelets>() {
             Ok(f) => prop_assert_eq!(f.to_string(), text),
             Err(e) => prop_assert!(!e.to_string().is_empty()),
@@ -343,6 +376,7 @@ proptest! {
 
 #[test]
 fn searching_classes_of_cubes_finds_shortest_solutions() {
+    isolate_cache();
     // Over classes under the 24 rotations, bfs and bidirectional search find paths as short
     // as IDA* on real cubes, and the unfolded turns solve the cube on the facelet model.
     for seed in 0..10u64 {
@@ -378,6 +412,7 @@ fn searching_classes_of_cubes_finds_shortest_solutions() {
 
 #[test]
 fn a_path_that_is_not_one_does_not_unfold() {
+    isolate_cache();
     let cube = Cube::from_scramble("R U", Notation::Wca).unwrap();
     let two_turns = [frontier_cube::canonical(cube), Cube::SOLVED];
     assert_eq!(unfold(cube, &two_turns, Metric::Htm), None);

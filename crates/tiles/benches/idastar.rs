@@ -18,7 +18,7 @@ fn pdb(shape: Shape, goal: &[u8], sizes: &[usize]) -> Estimate {
         PatternDb::build(
             &Tables::new(&Puzzle::new(shape, goal, goal).expect("a goal is a layout")),
             &groups,
-            &|_| {},
+            &|_, _| {},
         )
         .expect("groups by sizes split the tiles"),
     ))

@@ -39,7 +39,7 @@ fn main() -> ExitCode {
                 groups_by_sizes(shape, &goal, sizes).expect("sizes add up")
             };
             let t = Instant::now();
-            let db = PatternDb::cached(&tables, &groups).unwrap();
+            let db = PatternDb::cached(&frontier_tiles::default_cache(), &tables, &groups).unwrap();
             println!(
                 "pattern databases {:?}: {:?}, {} bytes, {:.2} s to load or build",
                 groups,

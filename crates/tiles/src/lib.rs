@@ -43,20 +43,16 @@ mod space;
 mod stages;
 
 pub use board::{is_solvable, Dir, ParseError, Place, Puzzle, Shape, MAX_CELLS};
+pub use frontier_tables::{BuildProgress, Cache, Origin, TableReport};
 pub use heuristic::{HeuristicKind, ParseHeuristicError, Tables};
 pub use ida::Solver;
-pub use pdb::{BuildProgress, Origin, PatternDb, PdbError};
+pub use pdb::{PatternDb, PdbError};
 pub use space::{Encoding, Estimate, TilesSpace, Wide};
 pub use stages::solve_in_stages;
 
-/// The directory pattern databases are cached in: `$FRONTIER_CACHE_DIR` if set and not empty, else
-/// `frontier/` in the user's cache directory (`dirs::cache_dir()`), else the system's
-/// temporary directory.
-pub fn cache_dir() -> std::path::PathBuf {
-    if let Some(dir) = std::env::var_os("FRONTIER_CACHE_DIR").filter(|d| !d.is_empty()) {
-        return dir.into();
-    }
-    dirs::cache_dir()
-        .unwrap_or_else(std::env::temp_dir)
-        .join("frontier")
+/// frontier's cache, where pattern databases are kept: `$FRONTIER_CACHE_DIR` if set and not
+/// empty, else `frontier/` in the user's cache directory, else in the system's temporary
+/// directory ([`Cache::default_root`]).
+pub fn default_cache() -> Cache {
+    Cache::from_env()
 }

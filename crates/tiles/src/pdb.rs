@@ -18,45 +18,23 @@
 //! 2 x 5,765,760 + 3,360 entries (11.5 MB).
 
 use std::fs;
-use std::io::{self, Read, Write};
+use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, Ordering};
+use std::sync::Arc;
 
+use frontier_search::Limit;
+use frontier_tables::{
+    BuildProgress, Builder, Cache, Coordinates, Origin, TableReport, TableSpec, Visit, Width,
+    UNREACHED,
+};
 use rayon::prelude::*;
 
 use crate::board::Shape;
 use crate::heuristic::{Tables, NONE};
 
-/// Entries not reached yet during a build.
-const UNSEEN: u8 = u8::MAX;
-/// The file format version; bump it when the layout or the indexing changes.
-const VERSION: u32 = 2;
-const MAGIC: &[u8; 8] = b"FTPDB\0\0\x01";
-
-/// Progress of a pattern-database build: `done` of `total` entries filled so far, in the
-/// `table`-th table (from 0) of `tables`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct BuildProgress {
-    /// Which table is being built.
-    pub table: usize,
-    /// How many tables the set has.
-    pub tables: usize,
-    /// Entries filled in this table.
-    pub done: u64,
-    /// Entries in this table.
-    pub total: u64,
-}
-
-/// Where a loaded table came from.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Origin {
-    /// Read from the cache.
-    Cache,
-    /// Built now (none was cached).
-    Built,
-    /// Built now because the cached file was damaged or outdated.
-    Rebuilt,
-}
+/// The version of the tables' contents (the indexing, the search behind them), part of
+/// their file names and keys: raise it when they change.
+const VERSION: u32 = 3;
 
 /// One pattern: its tiles (in index order) and its table of distances.
 #[derive(Clone, Debug)]
@@ -322,7 +300,8 @@ pub struct PatternDb {
     group_of: [u8; MAX_CELLS],
     /// `slot_of[tile]`: the tile's position within its pattern.
     slot_of: [u8; MAX_CELLS],
-    origins: Vec<Origin>,
+    /// What happened to each table (loaded, built, rebuilt and why, not cached and why).
+    reports: Arc<[TableReport]>,
     /// The reflection about the main diagonal, when the board is square and the blank's goal
     /// cell lies on the diagonal: `(cell map, tile map)`. The reflected layout (tile `tile[t]`
     /// in cell `cell[c]` for each tile `t` in cell `c`) is exactly as far from the goal, so the
@@ -416,36 +395,36 @@ pub fn groups_by_sizes(shape: Shape, goal: &[u8], sizes: &[usize]) -> Option<Vec
 }
 
 impl PatternDb {
-    /// Builds every table now, in memory, calling `progress` as entries fill; refuses groups
-    /// that do not [split the tiles](check_groups). Memory: [`build_bytes`] at the peak.
+    /// Builds every table now, in memory, calling `progress` with the table's index (from 0,
+    /// in the order of `groups`) as entries fill; refuses groups that do not [split the
+    /// tiles](check_groups). Memory: [`build_bytes`] at the peak.
     pub fn build(
         tables: &Tables,
         groups: &[Vec<u8>],
-        progress: &(dyn Fn(BuildProgress) + Sync),
+        progress: &(dyn Fn(usize, BuildProgress) + Sync),
     ) -> Result<PatternDb, PdbError> {
         check_groups(tables.cells(), groups)?;
-        let never = || false;
-        let patterns = groups
-            .iter()
-            .enumerate()
-            .map(|(i, g)| {
-                let report = table_progress(progress, i, groups.len());
-                build_pattern(tables, g, &report, &never).expect("a build never stopped ends")
-            })
-            .collect();
-        Ok(PatternDb::assemble(
-            tables,
-            patterns,
-            vec![Origin::Built; groups.len()],
-        ))
+        let mut patterns = Vec::new();
+        let mut reports = Vec::new();
+        for (i, g) in groups.iter().enumerate() {
+            let report = |p| progress(i, p);
+            let table = build_pattern(tables, g, &report, &|| None)
+                .expect("a build with no limit check ends");
+            patterns.push(Pattern {
+                tiles: g.clone(),
+                table,
+            });
+            reports.push(TableReport::built(spec(tables, g).key));
+        }
+        Ok(PatternDb::assemble(tables, patterns, reports))
     }
 
-    /// Loads each table from `dir` (the cache), or builds and saves it when it is missing or
-    /// damaged (wrong header, size or checksum). Writes go to a temporary file that is then
-    /// renamed, so a reader never sees half a table. An unwritable cache is not an error: the
-    /// table is still built and used.
+    /// Loads each table from `cache`, or builds and saves it when it is missing or damaged
+    /// (wrong header, key, size or checksum; see [`frontier_tables::file`]). An unwritable
+    /// cache is not an error: the table is still built and used, and its
+    /// [report](PatternDb::cache_report) says why it was not saved.
     ///
-    /// A build looks at `stop` every few thousand entries and gives up when it says so (a
+    /// A build asks `stop` at every chunk of entries and gives up when it names a limit (a
     /// timeout, Ctrl-C: a 5x5 table takes minutes): then `Ok(None)`, and nothing is written.
     /// Groups that do not [split the tiles](check_groups) are refused before anything is read.
     ///
@@ -453,15 +432,15 @@ impl PatternDb {
     /// used ones (never one of `groups`) are removed to make room for it, and a table that
     /// does not fit beside the other tables of `groups` is used but not written.
     pub fn load_or_build(
-        dir: &Path,
+        cache: &Cache,
         tables: &Tables,
         groups: &[Vec<u8>],
-        progress: &(dyn Fn(BuildProgress) + Sync),
-        stop: &(dyn Fn() -> bool + Sync),
+        progress: &(dyn Fn(usize, BuildProgress) + Sync),
+        stop: &(dyn Fn() -> Option<Limit> + Sync),
     ) -> Result<Option<PatternDb>, PdbError> {
         check_groups(tables.cells(), groups)?;
         Ok(PatternDb::load_or_build_within(
-            dir,
+            cache,
             tables,
             groups,
             progress,
@@ -473,65 +452,63 @@ impl PatternDb {
     /// [`PatternDb::load_or_build`] with a cache of at most `budget` bytes of tables, for
     /// groups already checked.
     fn load_or_build_within(
-        dir: &Path,
+        cache: &Cache,
         tables: &Tables,
         groups: &[Vec<u8>],
-        progress: &(dyn Fn(BuildProgress) + Sync),
-        stop: &(dyn Fn() -> bool + Sync),
+        progress: &(dyn Fn(usize, BuildProgress) + Sync),
+        stop: &(dyn Fn() -> Option<Limit> + Sync),
         budget: u64,
     ) -> Option<PatternDb> {
+        let used: Vec<PathBuf> = groups
+            .iter()
+            .map(|g| cache.path(&spec(tables, g)))
+            .collect();
         let mut patterns = Vec::new();
-        let mut origins = Vec::new();
+        let mut reports = Vec::new();
         for (i, g) in groups.iter().enumerate() {
-            let path = dir.join(file_name(tables, g));
-            let homes: Vec<u8> = g
-                .iter()
-                .chain(std::iter::once(&0))
-                .map(|&t| tables.goal_cell[t as usize])
-                .collect();
-            let expected = placements(tables.cells(), g.len());
-            let (table, origin) = match read_table(&path, tables.shape, &homes, expected) {
-                Ok(table) => {
-                    // Marked as used, for the cache's least-recently-used order.
-                    let _ = fs::File::options()
-                        .write(true)
-                        .open(&path)
-                        .and_then(|f| f.set_modified(std::time::SystemTime::now()));
-                    (table, Origin::Cache)
-                }
-                Err(e) => {
-                    let report = table_progress(progress, i, groups.len());
-                    let p = build_pattern(tables, g, &report, stop)?;
-                    let used: Vec<PathBuf> = groups
-                        .iter()
-                        .map(|g| dir.join(file_name(tables, g)))
-                        .collect();
-                    save(dir, &path, &used, tables.shape, &homes, &p.table, budget);
-                    let origin = if e.kind() == io::ErrorKind::NotFound {
-                        Origin::Built
-                    } else {
-                        Origin::Rebuilt
-                    };
-                    (p.table, origin)
-                }
+            let spec = spec(tables, g);
+            let report = |p| progress(i, p);
+            let build = || build_pattern(tables, g, &report, stop);
+            let admit = |path: &Path| {
+                // A damaged or outdated file of this table is replaced: it takes no room
+                // meanwhile.
+                let _ = fs::remove_file(path);
+                let size = spec.file_bytes();
+                let others = trim_cache(cache.dir(), &used, budget.saturating_sub(size));
+                others.saturating_add(size) <= budget
             };
+            let (table, report) = cache
+                .load_or_build_admitting(&spec, |len| vec![0; len], build, admit)
+                .ok()?;
+            if report.origin == Origin::Cache {
+                // Marked as used, for the cache's least-recently-used order.
+                let _ = fs::File::options()
+                    .write(true)
+                    .open(&report.path)
+                    .and_then(|f| f.set_modified(std::time::SystemTime::now()));
+            }
             patterns.push(Pattern {
                 tiles: g.clone(),
                 table,
             });
-            origins.push(origin);
+            reports.push(report);
         }
-        Some(PatternDb::assemble(tables, patterns, origins))
+        Some(PatternDb::assemble(tables, patterns, reports))
     }
 
-    /// The tables of `groups` from the user's cache ([`crate::cache_dir`]), or built and saved
-    /// there, with no progress shown and no way to stop: for examples, tests and benchmarks.
-    pub fn cached(tables: &Tables, groups: &[Vec<u8>]) -> Result<PatternDb, PdbError> {
-        let db = PatternDb::load_or_build(&crate::cache_dir(), tables, groups, &|_| {}, &|| false)?;
-        Ok(db.expect("a build that is never stopped ends"))
+    /// The tables of `groups` from `cache` (for frontier's own, [`crate::default_cache`]), or
+    /// built and saved there, with no progress shown and no way to stop: for examples, tests
+    /// and benchmarks.
+    pub fn cached(
+        cache: &Cache,
+        tables: &Tables,
+        groups: &[Vec<u8>],
+    ) -> Result<PatternDb, PdbError> {
+        let db = PatternDb::load_or_build(cache, tables, groups, &|_, _| {}, &|| None)?;
+        Ok(db.expect("a build with no limit check ends"))
     }
 
-    fn assemble(tables: &Tables, patterns: Vec<Pattern>, origins: Vec<Origin>) -> PatternDb {
+    fn assemble(tables: &Tables, patterns: Vec<Pattern>, reports: Vec<TableReport>) -> PatternDb {
         let mut group_of = [u8::MAX; MAX_CELLS];
         let mut slot_of = [0u8; MAX_CELLS];
         for (g, p) in patterns.iter().enumerate() {
@@ -546,7 +523,7 @@ impl PatternDb {
             patterns,
             group_of,
             slot_of,
-            origins,
+            reports: reports.into(),
             mirror: Mirror::of(tables),
         }
     }
@@ -556,9 +533,15 @@ impl PatternDb {
         &self.patterns
     }
 
-    /// Where each table came from (cache, built, rebuilt).
-    pub fn origins(&self) -> &[Origin] {
-        &self.origins
+    /// Where each table came from (cache, built, rebuilt), in the order of the groups.
+    pub fn origins(&self) -> Vec<Origin> {
+        self.reports.iter().map(|r| r.origin).collect()
+    }
+
+    /// What happened to each table, in the order of the groups: where it came from, why a
+    /// cached file was rebuilt, why it could not be saved.
+    pub fn cache_report(&self) -> &[TableReport] {
+        &self.reports
     }
 
     /// The board shape the tables are for.
@@ -652,56 +635,42 @@ impl PatternDb {
     }
 }
 
-/// Adds a worker's `local` new entries to the layer's and the build's counts, and reports
-/// progress every 64 chunks (`ci` is the chunk index).
-fn count_layer_work(
-    local: u64,
-    ci: usize,
-    added: &AtomicU64,
-    filled: &AtomicU64,
-    total: u64,
-    progress: &(dyn Fn(u64, u64) + Sync),
-) {
-    if local > 0 {
-        added.fetch_add(local, Ordering::Relaxed);
-        let done = filled.fetch_add(local, Ordering::Relaxed) + local;
-        if ci.is_multiple_of(64) {
-            progress(done.min(total), total);
-        }
-    }
-}
-
-/// A builder's `(done, total)` reports as [`BuildProgress`] of table `table` of `tables`.
-fn table_progress(
-    progress: &(dyn Fn(BuildProgress) + Sync),
-    table: usize,
-    tables: usize,
-) -> impl Fn(u64, u64) + Sync + '_ {
-    move |done, total| {
-        progress(BuildProgress {
-            table,
-            tables,
-            done,
-            total,
-        })
-    }
-}
-
-/// Builds one group's table, or `None` if `stop` said so first (it is asked at each chunk of
-/// a layer): tracking the blank when the (placement, blank) space has at most
-/// [`BLANK_AWARE_LIMIT`] entries, else the coarser relaxation where every non-pattern cell acts
-/// as a blank.
+/// Builds one group's table, reporting to `progress`, or the limit `stop` named first (it
+/// is asked at every chunk of entries): tracking the blank when the (placement, blank) space
+/// has at most [`BLANK_AWARE_LIMIT`] entries, else the coarser relaxation where every
+/// non-pattern cell acts as a blank.
 fn build_pattern(
     tables: &Tables,
     group: &[u8],
-    progress: &(dyn Fn(u64, u64) + Sync),
-    stop: &(dyn Fn() -> bool + Sync),
-) -> Option<Pattern> {
-    if tracks_blank(tables.cells(), group.len()) {
-        build_blank_aware(tables, group, progress, stop)
-    } else {
-        build_relaxed(tables, group, progress, stop)
+    progress: &(dyn Fn(BuildProgress) + Sync),
+    stop: &(dyn Fn() -> Option<Limit> + Sync),
+) -> Result<Vec<u8>, Limit> {
+    let n = tables.cells();
+    let home: Vec<u8> = group
+        .iter()
+        .map(|&t| tables.goal_cell[t as usize])
+        .collect();
+    let k = group.len();
+    let builder = Builder::new().progress(progress).stop(stop);
+    if !tracks_blank(n, k) {
+        let space = Placements { tables, k };
+        return builder.backwards(true).build(&space, &[rank(&home, n)]);
     }
+    let space = BlankAware::new(tables, k);
+    let home_used = home.iter().fold(0u64, |u, &c| u | 1 << c);
+    let start = rank(&home, n) * space.free;
+    let mut region = space.region(home_used, 1 << tables.goal_cell[0]);
+    let mut starts = Vec::new();
+    while region != 0 {
+        starts.push(start + space.slot(home_used, region.trailing_zeros() as u8));
+        region &= region - 1;
+    }
+    let distances = builder.build(&space, &starts)?;
+    // A placement's distance: the least over the cells of its blank.
+    Ok(distances
+        .par_chunks(space.free)
+        .map(|c| c.iter().copied().min().unwrap_or(UNREACHED))
+        .collect())
 }
 
 /// The largest (placement, blank cell) space built with the blank tracked (one byte each).
@@ -713,272 +682,232 @@ fn spread(set: u64, cols: usize, not_left: u64, not_right: u64, all: u64) -> u64
     ((set << cols) | (set >> cols) | ((set << 1) & not_left) | ((set >> 1) & not_right)) & all
 }
 
-/// The backward BFS over (placement, blank) from the goal placement, the blank moving freely
-/// (at no cost) among the cells no pattern tile holds, a pattern tile moving (cost 1) only into
-/// the blank. Within a layer, a whole blank region is marked at once and expanded once (from its
-/// lowest cell). The stored value of a placement is its least distance over blank cells.
-fn build_blank_aware(
-    tables: &Tables,
-    group: &[u8],
-    progress: &(dyn Fn(u64, u64) + Sync),
-    stop: &(dyn Fn() -> bool + Sync),
-) -> Option<Pattern> {
-    let n = tables.cells();
-    let k = group.len();
-    let m = n - k;
-    let cols = tables.shape.cols();
-    let all = low_mask(n);
-    let mut not_left = 0u64; // cells that are not in column 0 (targets of a shift right by one)
-    let mut not_right = 0u64;
-    for c in 0..n {
-        if c % cols != 0 {
-            not_left |= 1 << c;
-        }
-        if c % cols != cols - 1 {
-            not_right |= 1 << c;
+/// A worker's cursor over placements: the last placement unranked (its rank, cells,
+/// occupied mask and rank prefixes), which consecutive entries of [`BlankAware`] share.
+struct Unranked {
+    rank: usize,
+    cells: [u8; MAX_CELLS],
+    used: u64,
+    prefix_index: [usize; MAX_CELLS],
+    prefix_used: [u64; MAX_CELLS],
+}
+
+impl Unranked {
+    fn new() -> Unranked {
+        Unranked {
+            rank: usize::MAX,
+            cells: [0; MAX_CELLS],
+            used: 0,
+            prefix_index: [0; MAX_CELLS],
+            prefix_used: [0; MAX_CELLS],
         }
     }
-    let region = |used: u64, from: u64| -> u64 {
-        let free = !used & all;
+
+    /// Unranks placement `rank` of `k` tiles on `n` cells, unless it is the last one.
+    #[inline]
+    fn load(&mut self, rank: usize, k: usize, n: usize) {
+        if self.rank != rank {
+            self.rank = rank;
+            self.used = unrank(rank, k, n, &mut self.cells);
+            // Rank prefixes, so a successor moving tile i re-ranks only from i on.
+            rank_prefixes(
+                &self.cells,
+                k,
+                n,
+                &mut self.prefix_index,
+                &mut self.prefix_used,
+            );
+        }
+    }
+
+    /// The rank after tile `i` moves to `to`.
+    #[inline]
+    fn moved(&self, k: usize, n: usize, i: usize, to: u8) -> usize {
+        let prefixes = (&self.prefix_index[..], &self.prefix_used[..]);
+        rank_moved(&self.cells, k, n, i, to, prefixes)
+    }
+}
+
+/// The placements of one group's `k` tiles, where a pattern tile may slide into any cell no
+/// other pattern tile holds (every other cell acts as a blank: weaker than [`BlankAware`],
+/// but with no blank in the state). Every move is undone by a move.
+struct Placements<'a> {
+    tables: &'a Tables,
+    k: usize,
+}
+
+impl Coordinates for Placements<'_> {
+    type Cursor = Unranked;
+
+    fn len(&self) -> usize {
+        placements(self.tables.cells(), self.k) as usize
+    }
+
+    fn branching(&self) -> usize {
+        4 * self.k
+    }
+
+    fn cursor(&self) -> Unranked {
+        Unranked::new()
+    }
+
+    #[inline]
+    fn each_successor(
+        &self,
+        rank: usize,
+        at: &mut Unranked,
+        visit: &mut impl Visit,
+    ) -> ControlFlow<()> {
+        let (n, k) = (self.tables.cells(), self.k);
+        at.load(rank, k, n);
+        for i in 0..k {
+            for &to in &self.tables.neighbours[at.cells[i] as usize] {
+                if to == NONE || at.used & (1u64 << to) != 0 {
+                    continue;
+                }
+                visit.visit(at.moved(k, n, i, to as u8))?;
+            }
+        }
+        ControlFlow::Continue(())
+    }
+}
+
+/// The (placement, blank) space of one group: entry `placement * free + slot`, the blank in
+/// the `slot`-th free cell. The blank wanders at no cost among the cells no pattern tile
+/// holds, so the entries of a region of free cells are reached together, and the region is
+/// expanded once, from its lowest cell: a pattern tile moves (cost 1) into any cell of the
+/// region, which gives the new placement and the region the blank is then in (the one of
+/// the cell the tile left).
+struct BlankAware<'a> {
+    tables: &'a Tables,
+    k: usize,
+    /// Free cells: the board's cells less the group's tiles.
+    free: usize,
+    cols: usize,
+    all: u64,
+    /// The cells not in the first column (targets of a shift by one to the right).
+    not_left: u64,
+    /// The cells not in the last column.
+    not_right: u64,
+}
+
+impl<'a> BlankAware<'a> {
+    fn new(tables: &'a Tables, k: usize) -> BlankAware<'a> {
+        let n = tables.cells();
+        let cols = tables.shape.cols();
+        let (mut not_left, mut not_right) = (0u64, 0u64);
+        for c in 0..n {
+            if c % cols != 0 {
+                not_left |= 1 << c;
+            }
+            if c % cols != cols - 1 {
+                not_right |= 1 << c;
+            }
+        }
+        BlankAware {
+            tables,
+            k,
+            free: n - k,
+            cols,
+            all: low_mask(n),
+            not_left,
+            not_right,
+        }
+    }
+
+    /// The cells next to any cell of `set`.
+    #[inline]
+    fn spread(&self, set: u64) -> u64 {
+        spread(set, self.cols, self.not_left, self.not_right, self.all)
+    }
+
+    /// The free cells (not in `used`) connected to `from` through free cells.
+    #[inline]
+    fn region(&self, used: u64, from: u64) -> u64 {
+        let free = !used & self.all;
         let mut r = from;
         loop {
-            let grown = r | (spread(r, cols, not_left, not_right, all) & free);
+            let grown = r | (self.spread(r) & free);
             if grown == r {
                 return r;
             }
             r = grown;
         }
-    };
-    let slot = |used: u64, cell: u8| -> usize {
-        cell as usize - (used & ((1u64 << cell) - 1)).count_ones() as usize
-    };
-    let total_p = placements(n, k);
-    let total = total_p * m as u64;
-    let depth_of: Vec<AtomicU8> = (0..total).map(|_| AtomicU8::new(UNSEEN)).collect();
-    let mark = |prank: usize, used: u64, reg: u64, d: u8| -> u64 {
-        let mut r = reg;
-        let mut added = 0;
-        while r != 0 {
-            let c = r.trailing_zeros() as u8;
-            r &= r - 1;
-            let e = &depth_of[prank * m + slot(used, c)];
-            if e.load(Ordering::Relaxed) == UNSEEN {
-                e.store(d, Ordering::Relaxed);
-                added += 1;
-            }
-        }
-        added
-    };
-    let home: Vec<u8> = group
-        .iter()
-        .map(|&t| tables.goal_cell[t as usize])
-        .collect();
-    let home_used = home.iter().fold(0u64, |u, &c| u | 1 << c);
-    let blank_home = tables.goal_cell[0];
-    let filled = AtomicU64::new(mark(
-        rank(&home, n),
-        home_used,
-        region(home_used, 1 << blank_home),
-        0,
-    ));
-    const CHUNK: usize = 1 << 15;
-    let mut depth = 0u8;
-    loop {
-        let added = AtomicU64::new(0);
-        let stopped = AtomicBool::new(false);
-        depth_of
-            .par_chunks(CHUNK)
-            .enumerate()
-            .for_each(|(ci, chunk)| {
-                if stopped.load(Ordering::Relaxed) || stop() {
-                    stopped.store(true, Ordering::Relaxed);
-                    return;
-                }
-                let mut cells = [0u8; MAX_CELLS];
-                let mut prefix_index = [0usize; MAX_CELLS];
-                let mut prefix_used = [0u64; MAX_CELLS];
-                let mut last_p = usize::MAX;
-                let mut used = 0u64;
-                let mut local = 0u64;
-                for (j, entry) in chunk.iter().enumerate() {
-                    if entry.load(Ordering::Relaxed) != depth {
-                        continue;
-                    }
-                    let index = ci * CHUNK + j;
-                    let (prank, s) = (index / m, index % m);
-                    if prank != last_p {
-                        last_p = prank;
-                        used = unrank(prank, k, n, &mut cells);
-                        rank_prefixes(&cells, k, n, &mut prefix_index, &mut prefix_used);
-                    }
-                    // The blank's cell: the s-th free cell.
-                    let mut free = !used & all;
-                    for _ in 0..s {
-                        free &= free - 1;
-                    }
-                    let blank = free.trailing_zeros();
-                    let reg = region(used, 1 << blank);
-                    if reg.trailing_zeros() != blank {
-                        continue; // expand each region once, from its lowest cell
-                    }
-                    let touching = spread(reg, cols, not_left, not_right, all) & used;
-                    if touching == 0 {
-                        continue;
-                    }
-                    for i in 0..k {
-                        let from = cells[i];
-                        if touching & (1 << from) == 0 {
-                            continue;
-                        }
-                        for &to in &tables.neighbours[from as usize] {
-                            if to == NONE || reg & (1u64 << to) == 0 {
-                                continue;
-                            }
-                            let prefixes = (&prefix_index[..], &prefix_used[..]);
-                            let acc = rank_moved(&cells, k, n, i, to as u8, prefixes);
-                            let used2 = used ^ (1u64 << from) ^ (1u64 << to);
-                            if depth_of[acc * m + slot(used2, from)].load(Ordering::Relaxed)
-                                != UNSEEN
-                            {
-                                continue;
-                            }
-                            local += mark(acc, used2, region(used2, 1 << from), depth + 1);
-                        }
-                    }
-                }
-                count_layer_work(local, ci, &added, &filled, total, progress);
-            });
-        if stopped.into_inner() {
-            return None;
-        }
-        if added.load(Ordering::Relaxed) == 0 || depth == UNSEEN - 2 {
-            break;
-        }
-        depth += 1;
     }
-    progress(total, total);
-    let table: Vec<u8> = depth_of
-        .par_chunks(m)
-        .map(|c| {
-            c.iter()
-                .map(|e| e.load(Ordering::Relaxed))
-                .min()
-                .unwrap_or(UNSEEN)
-        })
-        .collect();
-    Some(Pattern {
-        tiles: group.to_vec(),
-        table,
-    })
+
+    /// The slot of free cell `cell` among the cells not in `used`.
+    #[inline]
+    fn slot(&self, used: u64, cell: u8) -> usize {
+        cell as usize - (used & ((1u64 << cell) - 1)).count_ones() as usize
+    }
 }
 
-/// The backward BFS over placements of one group, from its goal placement, where a pattern tile
-/// may slide into any cell no other pattern tile holds (every other cell acts as a blank: weaker
-/// than [`build_blank_aware`], but with no blank in the state). Layers are found by scanning the
-/// table for the current depth, split across rayon's workers; concurrent writers of a new entry
-/// all write the same depth, so relaxed atomics suffice.
-fn build_relaxed(
-    tables: &Tables,
-    group: &[u8],
-    progress: &(dyn Fn(u64, u64) + Sync),
-    stop: &(dyn Fn() -> bool + Sync),
-) -> Option<Pattern> {
-    let n = tables.cells();
-    let k = group.len();
-    let total = placements(n, k);
-    let table: Vec<AtomicU8> = (0..total).map(|_| AtomicU8::new(UNSEEN)).collect();
-    let home: Vec<u8> = group
-        .iter()
-        .map(|&t| tables.goal_cell[t as usize])
-        .collect();
-    table[rank(&home, n)].store(0, Ordering::Relaxed);
-    let filled = AtomicU64::new(1);
-    const CHUNK: usize = 1 << 15;
-    let mut depth = 0u8;
-    loop {
-        let added = AtomicU64::new(0);
-        let stopped = AtomicBool::new(false);
-        table.par_chunks(CHUNK).enumerate().for_each(|(ci, chunk)| {
-            if stopped.load(Ordering::Relaxed) || stop() {
-                stopped.store(true, Ordering::Relaxed);
-                return;
+impl Coordinates for BlankAware<'_> {
+    type Cursor = Unranked;
+
+    fn len(&self) -> usize {
+        placements(self.tables.cells(), self.k) as usize * self.free
+    }
+
+    fn branching(&self) -> usize {
+        4 * self.k
+    }
+
+    fn cursor(&self) -> Unranked {
+        Unranked::new()
+    }
+
+    #[inline]
+    fn each_successor(
+        &self,
+        rank: usize,
+        at: &mut Unranked,
+        visit: &mut impl Visit,
+    ) -> ControlFlow<()> {
+        let (n, k, m) = (self.tables.cells(), self.k, self.free);
+        let (placement, s) = (rank / m, rank % m);
+        at.load(placement, k, n);
+        let used = at.used;
+        // The blank's cell: the s-th free cell.
+        let mut free = !used & self.all;
+        for _ in 0..s {
+            free &= free - 1;
+        }
+        let blank = free.trailing_zeros();
+        let reg = self.region(used, 1 << blank);
+        if reg.trailing_zeros() != blank {
+            return ControlFlow::Continue(()); // expand each region once, from its lowest cell
+        }
+        let touching = self.spread(reg) & used;
+        for i in 0..k {
+            let from = at.cells[i];
+            if touching & (1 << from) == 0 {
+                continue;
             }
-            let mut cells = [0u8; MAX_CELLS];
-            let mut prefix_index = [0usize; MAX_CELLS];
-            let mut prefix_used = [0u64; MAX_CELLS];
-            let mut local = 0u64;
-            for (j, entry) in chunk.iter().enumerate() {
-                if entry.load(Ordering::Relaxed) != depth {
+            for &to in &self.tables.neighbours[from as usize] {
+                if to == NONE || reg & (1u64 << to) == 0 {
                     continue;
                 }
-                let index = ci * CHUNK + j;
-                let used = unrank(index, k, n, &mut cells);
-                // Rank prefixes, so a successor moving tile i re-ranks only from i on.
-                rank_prefixes(&cells, k, n, &mut prefix_index, &mut prefix_used);
-                for i in 0..k {
-                    let from = cells[i];
-                    for &to in &tables.neighbours[from as usize] {
-                        if to == NONE || used & (1u64 << to) != 0 {
-                            continue;
-                        }
-                        let prefixes = (&prefix_index[..], &prefix_used[..]);
-                        let next = &table[rank_moved(&cells, k, n, i, to as u8, prefixes)];
-                        if next.load(Ordering::Relaxed) == UNSEEN {
-                            next.store(depth + 1, Ordering::Relaxed);
-                            local += 1;
-                        }
-                    }
+                let next = at.moved(k, n, i, to as u8) * m;
+                let used2 = used ^ (1u64 << from) ^ (1u64 << to);
+                // A region is reached whole: one of its cells tells for all.
+                if visit.reached(next + self.slot(used2, from)) {
+                    continue;
+                }
+                let mut region = self.region(used2, 1 << from);
+                while region != 0 {
+                    visit.visit(next + self.slot(used2, region.trailing_zeros() as u8))?;
+                    region &= region - 1;
                 }
             }
-            count_layer_work(local, ci, &added, &filled, total, progress);
-        });
-        if stopped.into_inner() {
-            return None;
         }
-        // Two workers may both count a new entry; recount only the fill total from the table
-        // at the end, the layer loop needs only "something was added".
-        if added.load(Ordering::Relaxed) == 0 || depth == UNSEEN - 2 {
-            break;
-        }
-        depth += 1;
+        ControlFlow::Continue(())
     }
-    progress(total, total);
-    let table: Vec<u8> = table.into_iter().map(AtomicU8::into_inner).collect();
-    Some(Pattern {
-        tiles: group.to_vec(),
-        table,
-    })
 }
 
 /// The most bytes of pattern databases the cache keeps: four 5x5 goals' worth (about 510 MB
 /// each with the default 6-6-6-6 split), or thousands of 15-puzzle goals (about 50 MB each).
 const CACHE_BUDGET: u64 = 2 << 30;
-
-/// Writes the table just built for `path` into the cache `dir`, first removing the least
-/// recently used tables (never one of `used`, the tables of the puzzle at hand) so that the
-/// cache, this table included, takes at most `budget` bytes. When the tables in use leave no
-/// room for it, it is not written: the cache never grows past its budget. A cache that cannot
-/// be written is no error.
-fn save(
-    dir: &Path,
-    path: &Path,
-    used: &[PathBuf],
-    shape: Shape,
-    homes: &[u8],
-    table: &[u8],
-    budget: u64,
-) {
-    let size = header(shape, homes, 0, 0).len() as u64 + table.len() as u64;
-    // A damaged or outdated file of this table is replaced: it takes no room meanwhile.
-    let _ = fs::remove_file(path);
-    if fs::create_dir_all(dir).is_err() {
-        return;
-    }
-    let others = trim_cache(dir, used, budget.saturating_sub(size));
-    if others.saturating_add(size) <= budget {
-        let _ = write_table(path, shape, homes, table);
-    }
-}
 
 /// Removes the least recently used pattern databases from the cache `dir` (by modification
 /// time, which a load renews) until they take at most `budget` bytes, never one of `used`
@@ -993,7 +922,8 @@ fn trim_cache(dir: &Path, used: &[PathBuf], budget: u64) -> u64 {
         .filter(|e| {
             let name = e.file_name();
             let name = name.to_string_lossy();
-            name.starts_with("tiles-pdb-v") && name.ends_with(".bin")
+            // Older versions' files too (`.bin`): they are rebuilt, never read again.
+            name.starts_with("tiles-pdb-v") && (name.ends_with(".table") || name.ends_with(".bin"))
         })
         .filter_map(|e| {
             let meta = e.metadata().ok()?;
@@ -1013,123 +943,56 @@ fn trim_cache(dir: &Path, used: &[PathBuf], budget: u64) -> u64 {
     total
 }
 
-/// The cache file name of a pattern: the board and the goal cells of its tiles.
-fn file_name(tables: &Tables, group: &[u8]) -> String {
+/// What the table of `group` is, for the cache: its file (the board, the blank's goal cell
+/// and the goal cells of the group's tiles: `tiles-pdb-v3-4x4-b15-0-1-2-3-4-5.table`), the
+/// same as its key, a byte an entry, [`placements`] of them.
+fn spec(tables: &Tables, group: &[u8]) -> TableSpec {
     let homes: Vec<String> = group
         .iter()
         .map(|&t| tables.goal_cell[t as usize].to_string())
         .collect();
-    format!(
-        "tiles-pdb-v{VERSION}-{}-b{}-{}.bin",
+    let name = format!(
+        "tiles-pdb-v{VERSION}-{}-b{}-{}",
         tables.shape,
         tables.goal_cell[0],
         homes.join("-")
-    )
-}
-
-/// A 64-bit checksum of a table (FNV-style over 8-byte words, then mixed).
-pub(crate) fn checksum(data: &[u8]) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325 ^ data.len() as u64;
-    let mut words = data.chunks_exact(8);
-    for w in &mut words {
-        let w = u64::from_le_bytes(w.try_into().unwrap_or([0; 8]));
-        h = (h ^ w).wrapping_mul(0x0000_0100_0000_01b3).rotate_left(29);
-    }
-    for &b in words.remainder() {
-        h = (h ^ b as u64).wrapping_mul(0x0000_0100_0000_01b3);
-    }
-    h ^= h >> 33;
-    h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
-    h ^ (h >> 33)
-}
-
-fn header(shape: Shape, homes: &[u8], len: u64, sum: u64) -> Vec<u8> {
-    let mut h = Vec::with_capacity(32 + homes.len());
-    h.extend_from_slice(MAGIC);
-    h.extend_from_slice(&VERSION.to_le_bytes());
-    h.push(shape.rows() as u8);
-    h.push(shape.cols() as u8);
-    h.push(homes.len() as u8);
-    h.extend_from_slice(homes);
-    h.extend_from_slice(&len.to_le_bytes());
-    h.extend_from_slice(&sum.to_le_bytes());
-    h
-}
-
-fn write_table(path: &Path, shape: Shape, homes: &[u8], table: &[u8]) -> io::Result<()> {
-    let tmp: PathBuf = path.with_extension(format!("tmp{}", std::process::id()));
-    let result = (|| {
-        let mut f = io::BufWriter::new(fs::File::create(&tmp)?);
-        f.write_all(&header(shape, homes, table.len() as u64, checksum(table)))?;
-        f.write_all(table)?;
-        f.into_inner().map_err(|e| e.into_error())?.sync_all()?;
-        fs::rename(&tmp, path)
-    })();
-    if result.is_err() {
-        let _ = fs::remove_file(&tmp);
-    }
-    result
-}
-
-fn read_table(path: &Path, shape: Shape, homes: &[u8], expected: u64) -> io::Result<Vec<u8>> {
-    let bad = |what: &str| {
-        io::Error::new(
-            io::ErrorKind::InvalidData,
-            format!("{}: {what}", path.display()),
-        )
-    };
-    // Opening a named pipe would wait for a writer, past any timeout: only a regular file
-    // (or a link to one) is opened.
-    if !fs::metadata(path)?.is_file() {
-        return Err(bad("not a regular file"));
-    }
-    let mut f = fs::File::open(path)?;
-    let want = header(shape, homes, expected, 0);
-    let mut got = vec![0u8; want.len()];
-    f.read_exact(&mut got).map_err(|_| bad("short header"))?;
-    let sum_at = want.len() - 8;
-    if got[..sum_at] != want[..sum_at] {
-        return Err(bad("header does not match"));
-    }
-    let sum = u64::from_le_bytes(got[sum_at..].try_into().unwrap_or([0; 8]));
-    let len = f.metadata()?.len();
-    if len != want.len() as u64 + expected {
-        return Err(bad("wrong size"));
-    }
-    let mut table = vec![0u8; expected as usize];
-    f.read_exact(&mut table)?;
-    if checksum(&table) != sum {
-        return Err(bad("checksum mismatch"));
-    }
-    Ok(table)
+    );
+    let entries = placements(tables.cells(), group.len());
+    TableSpec::new(format!("{name}.table"), name, Width::Byte, entries)
 }
 
 #[cfg(test)]
 mod tests {
+    use std::sync::atomic::{AtomicU64, Ordering};
+
     use super::*;
     use crate::board::solved;
 
     #[test]
     #[cfg(unix)]
-    fn a_named_pipe_in_place_of_a_table_is_refused_without_waiting_for_a_writer() {
+    fn a_named_pipe_in_place_of_a_table_is_rebuilt_without_waiting_for_a_writer() {
         let dir = std::env::temp_dir().join(format!("frontier-tiles-fifo-{}", std::process::id()));
         let _ = fs::remove_dir_all(&dir);
         fs::create_dir_all(&dir).unwrap();
-        let path = dir.join("table");
+        let shape = Shape::new(3, 3).unwrap();
+        let tables = Tables::new(&solved(shape));
+        let groups = groups_by_sizes(shape, &shape.default_goal(), &[4, 4]).unwrap();
+        let path = dir.join(spec(&tables, &groups[0]).file);
         let made = std::process::Command::new("mkfifo").arg(&path).status();
         assert!(made.is_ok_and(|s| s.success()), "mkfifo");
-        // Read on another thread: opening the pipe would block it until a writer came.
+        // Load on another thread: opening the pipe would block it until a writer came.
         let (send, receive) = std::sync::mpsc::channel();
-        let reading = path.clone();
-        let shape = Shape::new(3, 3).unwrap();
+        let cache = Cache::at(&dir);
         std::thread::spawn(move || {
-            let _ = send.send(read_table(&reading, shape, &[0, 1], 9).map(|_| ()));
+            let db = PatternDb::load_or_build(&cache, &tables, &groups, &|_, _| {}, &|| None);
+            let _ = send.send(db.map(|db| db.map(|db| db.cache_report()[0].to_string())));
         });
-        let read = receive
-            .recv_timeout(std::time::Duration::from_secs(10))
-            .expect("the read returns");
-        let err = read.unwrap_err();
-        assert!(err.to_string().ends_with("not a regular file"), "{err}");
+        let report = receive
+            .recv_timeout(std::time::Duration::from_secs(30))
+            .expect("the load returns")
+            .unwrap()
+            .unwrap();
+        assert!(report.contains("not a regular file"), "{report}");
         let _ = fs::remove_dir_all(&dir);
     }
 
@@ -1177,7 +1040,8 @@ mod tests {
         let groups = groups_by_sizes(shape, &shape.default_goal(), &[4, 4]).unwrap();
         let budget = 4000;
         let load = || {
-            PatternDb::load_or_build_within(&dir, &tables, &groups, &|_| {}, &|| false, budget)
+            let cache = Cache::at(&dir);
+            PatternDb::load_or_build_within(&cache, &tables, &groups, &|_, _| {}, &|| None, budget)
                 .unwrap()
         };
         let db = load();
@@ -1247,31 +1111,38 @@ mod tests {
         let shape = Shape::new(3, 3).unwrap();
         let tables = Tables::new(&solved(shape));
         let groups = groups_by_sizes(shape, &shape.default_goal(), &[4, 4]).unwrap();
-        let quiet = |_: BuildProgress| {};
-        let never = || false;
-        let built = PatternDb::load_or_build(&dir, &tables, &groups, &quiet, &never)
+        let quiet = |_: usize, _: BuildProgress| {};
+        let never = || None;
+        let cache = Cache::at(&dir);
+        let built = PatternDb::load_or_build(&cache, &tables, &groups, &quiet, &never)
             .unwrap()
             .unwrap();
         assert_eq!(built.origins(), &[Origin::Built, Origin::Built]);
-        let cached = PatternDb::load_or_build(&dir, &tables, &groups, &quiet, &never)
+        let cached = PatternDb::load_or_build(&cache, &tables, &groups, &quiet, &never)
             .unwrap()
             .unwrap();
         assert_eq!(cached.origins(), &[Origin::Cache, Origin::Cache]);
         assert_eq!(cached.patterns()[0].table, built.patterns()[0].table);
         // Flip one byte of the first table's data: the checksum catches it.
-        let path = dir.join(file_name(&tables, &groups[0]));
+        let path = dir.join(spec(&tables, &groups[0]).file);
         let mut bytes = fs::read(&path).unwrap();
         let last = bytes.len() - 1;
         bytes[last] ^= 1;
         fs::write(&path, &bytes).unwrap();
-        let repaired = PatternDb::load_or_build(&dir, &tables, &groups, &quiet, &never)
+        let repaired = PatternDb::load_or_build(&cache, &tables, &groups, &quiet, &never)
             .unwrap()
             .unwrap();
         assert_eq!(repaired.origins(), &[Origin::Rebuilt, Origin::Cache]);
+        let warning = repaired.cache_report()[0].warning().unwrap();
+        assert!(
+            warning.contains("checksum") && warning.contains("rebuilt"),
+            "{warning}"
+        );
+        assert_eq!(repaired.cache_report()[1].warning(), None);
         assert_eq!(repaired.patterns()[0].table, built.patterns()[0].table);
         // Truncate it: the size check catches it.
         fs::write(&path, &bytes[..bytes.len() / 2]).unwrap();
-        let again = PatternDb::load_or_build(&dir, &tables, &groups, &quiet, &never)
+        let again = PatternDb::load_or_build(&cache, &tables, &groups, &quiet, &never)
             .unwrap()
             .unwrap();
         assert_eq!(again.origins()[0], Origin::Rebuilt);
@@ -1290,8 +1161,9 @@ mod tests {
             let groups = groups_by_sizes(shape, &shape.default_goal(), sizes).unwrap();
             let asked = AtomicU64::new(0);
             // Stops at the second look: the first chunk of the first layer is done.
-            let stop = || asked.fetch_add(1, Ordering::Relaxed) >= 1;
-            let db = PatternDb::load_or_build(&dir, &tables, &groups, &|_| {}, &stop);
+            let stop = || (asked.fetch_add(1, Ordering::Relaxed) >= 1).then_some(Limit::Cancelled);
+            let cache = Cache::at(&dir);
+            let db = PatternDb::load_or_build(&cache, &tables, &groups, &|_, _| {}, &stop);
             assert!(db.unwrap().is_none(), "{sizes:?}");
             assert!(asked.load(Ordering::Relaxed) >= 2);
             assert!(fs::read_dir(&dir).map_or(true, |mut d| d.next().is_none()));

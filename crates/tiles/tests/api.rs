@@ -13,7 +13,7 @@ use frontier_tiles::{
 fn default_goal_db() -> Arc<PatternDb> {
     let puzzle = Puzzle::parse("1 2 3 4 5 6 7 8 0", None, None).unwrap();
     let groups = default_groups(puzzle.shape(), puzzle.goal()).unwrap();
-    Arc::new(PatternDb::build(&Tables::new(&puzzle), &groups, &|_| {}).unwrap())
+    Arc::new(PatternDb::build(&Tables::new(&puzzle), &groups, &|_, _| {}).unwrap())
 }
 
 #[test]
@@ -52,7 +52,7 @@ fn groups_must_split_the_tiles() {
     let puzzle = Puzzle::parse("1 2 3 4 5 6 7 8 0", None, None).unwrap();
     let tables = Tables::new(&puzzle);
     let refused = |groups: &[Vec<u8>]| {
-        PatternDb::build(&tables, groups, &|_| {})
+        PatternDb::build(&tables, groups, &|_, _| {})
             .map(|_| ())
             .unwrap_err()
             .to_string()
@@ -80,7 +80,13 @@ fn groups_must_split_the_tiles() {
     );
     // The same check, before any table is read or built, and on a board too large.
     let cache = std::env::temp_dir().join(format!("frontier-tiles-api-{}", std::process::id()));
-    let loaded = PatternDb::load_or_build(&cache, &tables, &[vec![1, 2]], &|_| {}, &|| false);
+    let loaded = PatternDb::load_or_build(
+        &frontier_tiles::Cache::at(&cache),
+        &tables,
+        &[vec![1, 2]],
+        &|_, _| {},
+        &|| None,
+    );
     assert!(matches!(loaded, Err(PdbError::Uncovered { tile: 3 })));
     assert!(!cache.exists(), "nothing is written for refused groups");
     assert_eq!(

@@ -120,7 +120,7 @@ fn first_instances_with_a_555_pattern_database() {
     let goal: Vec<u8> = (0..16).collect();
     let tables = Tables::new(&Puzzle::new(shape, &goal, &goal).unwrap());
     let groups = groups_by_sizes(shape, &goal, &[5, 5, 5]).unwrap();
-    let db = Arc::new(PatternDb::build(&tables, &groups, &|_| {}).unwrap());
+    let db = Arc::new(PatternDb::build(&tables, &groups, &|_, _| {}).unwrap());
     let all = instances();
     for (id, len, tiles) in all.iter().filter(|x| [1, 2, 9].contains(&x.0)) {
         let p = Puzzle::parse(tiles, None, Some(KORF_GOAL)).unwrap();
@@ -130,7 +130,8 @@ fn first_instances_with_a_555_pattern_database() {
     }
 }
 
-/// All 100 with the default 6-6-3 pattern databases (built once and cached):
+/// All 100 with the default 6-6-3 pattern databases (built once and cached under cargo's
+/// temporary directory):
 /// `cargo test --release -p frontier-tiles --test korf -- --ignored --nocapture`.
 #[test]
 #[ignore]
@@ -139,7 +140,16 @@ fn korf_all_100() {
     let goal: Vec<u8> = (0..16).collect();
     let tables = Tables::new(&Puzzle::new(shape, &goal, &goal).unwrap());
     let groups = groups_by_sizes(shape, &goal, &default_sizes(shape)).unwrap();
-    let db = Arc::new(PatternDb::cached(&tables, &groups).unwrap());
+    let db = Arc::new(
+        PatternDb::cached(
+            &frontier_tiles::Cache::at(
+                std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("tiles-cache"),
+            ),
+            &tables,
+            &groups,
+        )
+        .unwrap(),
+    );
     let started = Instant::now();
     let mut nodes = 0;
     for (id, len, tiles) in instances() {

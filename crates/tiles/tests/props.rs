@@ -18,7 +18,7 @@ fn pdb(rows: usize, cols: usize, sizes: &[usize]) -> Arc<PatternDb> {
     let goal = shape.default_goal();
     let groups = groups_by_sizes(shape, &goal, sizes).unwrap();
     let tables = Tables::new(&Puzzle::new(shape, &goal, &goal).unwrap());
-    Arc::new(PatternDb::build(&tables, &groups, &|_| {}).unwrap())
+    Arc::new(PatternDb::build(&tables, &groups, &|_, _| {}).unwrap())
 }
 
 /// The 8-puzzle's exact pattern database (all 8 tiles, blank tracked), built once.

@@ -13,8 +13,8 @@ use frontier_search::{Limit, Outcome, Space, Status};
 use serde_json::json;
 
 use crate::common::{
-    report, report_exploration, to_stderr, Algo, BuildBar, Context, SearchArgs, Stopwatch,
-    TableNeed,
+    report, report_exploration, to_stderr, warn_tables, Algo, BuildBar, Context, SearchArgs,
+    Stopwatch, TableNeed,
 };
 
 /// The arguments of `frontier cube`.
@@ -224,7 +224,7 @@ pub fn run(args: Args, ctx: &Context) -> anyhow::Result<ExitCode> {
     } else if solver == Solver::Optimal {
         // Building the table (once) stops at --timeout and Ctrl-C like the search does.
         let clock = Stopwatch::new(&args.search, ctx);
-        match optimal_solver(metric, ctx, args.search.quiet, &|| clock.stop()) {
+        match optimal_solver(metric, ctx, args.search.quiet, &|| clock.limit()) {
             Some(optimal) => {
                 let config = args.search.config::<Cube, Move>(ctx);
                 let mut outcome = optimal.solve(cube, &config);
@@ -255,6 +255,7 @@ pub fn run(args: Args, ctx: &Context) -> anyhow::Result<ExitCode> {
             );
         }
         let tables = TwoPhase::get();
+        warn_tables(tables.cache_report());
         let config = args.search.config::<Cube, Move>(ctx);
         let target = args.search.max_depth.unwrap_or(TWOPHASE_TARGET);
         let mut outcome = tables.solve(cube, target as usize, &config);
@@ -281,6 +282,11 @@ pub fn run(args: Args, ctx: &Context) -> anyhow::Result<ExitCode> {
         let (algo, outcome) = search_classes(&args.search, ctx, cube, metric)?;
         (algo.name(), outcome)
     } else {
+        if args.search.algo.is_some_and(Algo::is_informed) {
+            // The heuristic's tables, loaded (or built) before the search that reads them, so
+            // that a damaged or unwritable cache is told of.
+            warn_tables(Heuristic::get(metric).cache_report());
+        }
         let (algo, outcome) = args.search.solve(ctx, &space, Algo::Idastar);
         (algo.name(), outcome)
     };
@@ -376,35 +382,28 @@ fn optimal_solver(
     metric: Metric,
     ctx: &Context,
     quiet: bool,
-    stop: &(dyn Fn() -> bool + Sync),
+    stop: &(dyn Fn() -> Option<Limit> + Sync),
 ) -> Option<Optimal> {
-    let dir = cache::default_dir();
+    let cache = cache::default_cache();
     let bar = BuildBar::new(ctx, quiet);
     let progress = |p: BuildProgress| {
         if let Some(bar) = &bar {
             let message = format!(
                 "building the optimal solver's {} table (once; cached in {}): distance {}",
                 metric.name(),
-                dir.display(),
+                cache.dir().display(),
                 p.depth
             );
-            bar.update(p.reached as u64, p.total as u64, message);
+            bar.update(p.reached, p.total, message);
         }
     };
-    let solver = Optimal::load_or_build(&dir, metric, &progress, stop);
+    let solver = Optimal::load_or_build(&cache, metric, &progress, stop).ok();
     if let Some(bar) = bar {
         bar.finish();
     }
-    // A cache that cannot be written means building the table again on every run: say so.
-    if let Some(problem) = solver
-        .as_ref()
-        .and_then(|s| s.cache_report().problems.last())
-    {
-        if ctx.stderr_is_terminal && !quiet {
-            to_stderr(format_args!(
-                "warning: the optimal solver's table cache: {problem}"
-            ));
-        }
+    // A damaged cache, or one that cannot be written (the table is then built on every run).
+    if let Some(solver) = &solver {
+        warn_tables([solver.cache_report()]);
     }
     solver
 }

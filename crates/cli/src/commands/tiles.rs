@@ -15,8 +15,8 @@ use frontier_tiles::{
 use serde_json::json;
 
 use crate::common::{
-    count, emit, plural, report, report_exploration, stats_line, to_stderr, Algo, BuildBar,
-    Context, SearchArgs, Stopwatch, TableNeed,
+    count, emit, plural, report, report_exploration, stats_line, to_stderr, warn_tables, Algo,
+    BuildBar, Context, SearchArgs, Stopwatch, TableNeed,
 };
 
 /// The arguments of `frontier tiles`.
@@ -186,22 +186,26 @@ fn pattern_db(
     groups: &[Vec<u8>],
     ctx: &Context,
     quiet: bool,
-    stop: &(dyn Fn() -> bool + Sync),
+    stop: &(dyn Fn() -> Option<Limit> + Sync),
 ) -> Result<Option<Arc<PatternDb>>, PdbError> {
     let tables = Tables::new(puzzle);
-    let dir = frontier_tiles::cache_dir();
+    let cache = frontier_tiles::default_cache();
     let bar = BuildBar::new(ctx, quiet);
-    let progress = |p: BuildProgress| {
+    let progress = |table: usize, p: BuildProgress| {
         if let Some(bar) = &bar {
-            let message = format!("building pattern database {}/{}", p.table + 1, p.tables);
-            bar.update(p.done, p.total, message);
+            let message = format!("building pattern database {}/{}", table + 1, groups.len());
+            bar.update(p.reached, p.total, message);
         }
     };
-    let db = PatternDb::load_or_build(&dir, &tables, groups, &progress, stop);
+    let db = PatternDb::load_or_build(&cache, &tables, groups, &progress, stop);
     if let Some(bar) = bar {
         bar.finish();
     }
-    Ok(db?.map(Arc::new))
+    let db = db?;
+    if let Some(db) = &db {
+        warn_tables(db.cache_report());
+    }
+    Ok(db.map(Arc::new))
 }
 
 /// The solver `--algo` names, or the tiles' own IDA*.
@@ -337,7 +341,7 @@ pub fn run(args: Args, ctx: &Context) -> anyhow::Result<ExitCode> {
     // --timeout and Ctrl-C count from the start: building a pattern database (minutes for a
     // 5x5 board) stops at them like the search does, which then has what time is left.
     let clock = Stopwatch::new(&args.search, ctx);
-    let stop = || clock.stop();
+    let stop = || clock.limit();
     let estimate = match (informed, kind) {
         (false, _) => Estimate::Zero,
         (true, HeuristicKind::Manhattan) => Estimate::Manhattan,

@@ -549,3 +549,71 @@ fn explore_reproduces_the_published_counts() {
         serde_json::json!([1, 12, 114, 1068, 10011, 93840, 878880, 8221632, 76843595])
     );
 }
+
+/// The `warning:` lines of a run's stderr.
+fn warnings(out: &Output) -> Vec<String> {
+    stderr(out)
+        .lines()
+        .filter(|l| l.starts_with("warning:"))
+        .map(str::to_owned)
+        .collect()
+}
+
+#[test]
+fn damaged_and_unwritable_caches_are_warned_of_once_per_table_even_off_a_terminal() {
+    let temp = temp_dir();
+    let dir = temp.path().to_path_buf();
+    let run =
+        |cache: &std::path::Path, args: &[&str]| support::frontier(args).cache(cache).output();
+    let twophase = ["cube", EIGHT_MOVES, "--solver", "twophase", "--json"];
+    let first = run(&dir, &twophase);
+    assert_eq!(first.status.code(), Some(0), "{}", stderr(&first));
+    assert_eq!(warnings(&first), Vec::<String>::new());
+    // A truncated phase-2 table, and the temporary file of a writer killed meanwhile (a child
+    // that has exited: its process id names no process).
+    let edges = dir.join("cube/g1-edges-htm.table");
+    let bytes = std::fs::read(&edges).unwrap();
+    std::fs::write(&edges, &bytes[..bytes.len() / 2]).unwrap();
+    let mut child = Command::new("true").spawn().unwrap();
+    let dead = child.id();
+    child.wait().unwrap();
+    let left = dir.join(format!("cube/.g1-edges-htm.table.{dead}.0.tmp"));
+    std::fs::write(&left, b"partial").unwrap();
+    let second = run(&dir, &twophase);
+    assert_eq!(second.status.code(), Some(0), "{}", stderr(&second));
+    let said = warnings(&second);
+    assert_eq!(said.len(), 1, "{said:?}");
+    assert!(
+        said[0].contains("g1-edges") && said[0].contains("rebuilt"),
+        "{said:?}"
+    );
+    if cfg!(target_os = "linux") {
+        assert!(!left.exists(), "the killed writer's file is removed");
+    }
+    assert_eq!(
+        std::fs::read(&edges).unwrap(),
+        bytes,
+        "the table is rewritten whole"
+    );
+    // A damaged heuristic table, read by --algo idastar.
+    let twist_flip = dir.join("cube/twist-flip-htm.table");
+    let mut bytes = std::fs::read(&twist_flip).unwrap();
+    let middle = bytes.len() / 2;
+    bytes[middle] ^= 0x40;
+    std::fs::write(&twist_flip, &bytes).unwrap();
+    let idastar = run(&dir, &["cube", "R U", "--algo", "idastar", "--json"]);
+    assert_eq!(idastar.status.code(), Some(0), "{}", stderr(&idastar));
+    let said = warnings(&idastar);
+    assert_eq!(said.len(), 1, "{said:?}");
+    assert!(
+        said[0].contains("twist-flip") && said[0].contains("checksum"),
+        "{said:?}"
+    );
+    // A cache that cannot be written: said once, for the first table that failed.
+    std::fs::write(dir.join("file"), b"").unwrap();
+    let blocked = run(&dir.join("file"), &twophase);
+    assert_eq!(blocked.status.code(), Some(0), "{}", stderr(&blocked));
+    let said = warnings(&blocked);
+    assert_eq!(said.len(), 1, "{said:?}");
+    assert!(said[0].contains("not cached"), "{said:?}");
+}

@@ -524,6 +524,16 @@ fn pattern_databases_are_cached_and_rebuilt_when_damaged() {
     assert_eq!(o.status.code(), Some(0));
     assert_eq!(json(&o)["length"], 31);
     assert_ne!(std::fs::read(&files[0]).unwrap(), bytes);
+    // Said on stderr, in one line, though stderr is no terminal here.
+    let warnings: Vec<&str> = std::str::from_utf8(&o.stderr)
+        .unwrap()
+        .lines()
+        .filter(|l| l.starts_with("warning:"))
+        .collect();
+    assert_eq!(warnings.len(), 1, "{warnings:?}");
+    assert!(warnings[0].contains("rebuilt"), "{warnings:?}");
+    let o = run();
+    assert!(!String::from_utf8_lossy(&o.stderr).contains("warning"));
 }
 
 #[test]

@@ -1,0 +1,702 @@
+//! The breadth-first table builder and the packed tables it makes.
+
+use std::ops::ControlFlow;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, Ordering};
+use std::sync::Mutex;
+
+use frontier_search::Limit;
+use rayon::prelude::*;
+
+use crate::space::{Coordinates, Visit};
+
+/// The distance of a rank the build has not reached (or could not: the space is not
+/// connected).
+pub const UNREACHED: u8 = u8::MAX;
+
+/// Ranks a worker takes at once: the stop check and the progress count are per chunk.
+const CHUNK: usize = 1 << 15;
+
+/// Chunks between two progress reports of a worker.
+const REPORT_EVERY: usize = 64;
+
+/// Where a build stands: the layer being filled and the ranks reached so far.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BuildProgress {
+    /// The distance of the layer being filled.
+    pub depth: u8,
+    /// Ranks whose distance is known (a concurrent build may count a rank twice; never more
+    /// than `total`).
+    pub reached: u64,
+    /// Ranks in the space.
+    pub total: u64,
+}
+
+/// A breadth-first search over a [`Coordinates`] space that gives each rank its distance
+/// from the start ranks, one byte a rank ([`UNREACHED`] if none).
+///
+/// Each layer is found by scanning the table for the last layer's distance, in chunks of
+/// ranks shared out among the workers; a new rank is written with a relaxed atomic store
+/// (every writer of a rank in one layer writes the same distance), so no lock is taken.
+/// With [`backwards`](Builder::backwards), once the ranks left are fewer than a third of what
+/// a forward layer would look at, each rank left looks for a neighbour in the last layer
+/// instead.
+///
+/// ```
+/// use std::ops::ControlFlow;
+/// use frontier_search::Limit;
+/// use frontier_tables::{Builder, Coordinates, Visit};
+///
+/// /// The numbers below 1000, a move adding 1 or doubling.
+/// struct Steps;
+///
+/// impl Coordinates for Steps {
+///     type Cursor = ();
+///     fn len(&self) -> usize {
+///         1000
+///     }
+///     fn branching(&self) -> usize {
+///         2
+///     }
+///     fn cursor(&self) {}
+///     fn each_successor(
+///         &self,
+///         rank: usize,
+///         _: &mut (),
+///         visit: &mut impl Visit,
+///     ) -> ControlFlow<()> {
+///         for next in [rank + 1, rank * 2] {
+///             if next < 1000 {
+///                 visit.visit(next)?;
+///             }
+///         }
+///         ControlFlow::Continue(())
+///     }
+/// }
+///
+/// let distances = Builder::new().threads(2).build(&Steps, &[1]).unwrap();
+/// assert_eq!(distances[512], 9);
+/// assert_eq!(distances[0], frontier_tables::UNREACHED);
+/// // A limit check that says stop ends the build with that limit.
+/// let stop = || Some(Limit::Cancelled);
+/// assert_eq!(Builder::new().stop(&stop).build(&Steps, &[1]), Err(Limit::Cancelled));
+/// ```
+#[derive(Clone, Copy, Default)]
+pub struct Builder<'a> {
+    threads: usize,
+    backwards: bool,
+    stop: Option<&'a (dyn Fn() -> Option<Limit> + Sync)>,
+    progress: Option<&'a (dyn Fn(BuildProgress) + Sync)>,
+}
+
+impl std::fmt::Debug for Builder<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Builder")
+            .field("threads", &self.threads)
+            .field("backwards", &self.backwards)
+            .finish_non_exhaustive()
+    }
+}
+
+impl<'a> Builder<'a> {
+    /// A builder on rayon's current pool, forwards only, never stopped, reporting nothing.
+    pub fn new() -> Builder<'a> {
+        Builder::default()
+    }
+
+    /// Builds on `threads` workers: 1 on the calling thread alone, 0 (the default) on
+    /// rayon's current pool.
+    pub fn threads(self, threads: usize) -> Builder<'a> {
+        Builder { threads, ..self }
+    }
+
+    /// Whether late layers may be found backwards, from the ranks left. The space's moves
+    /// must then be undone by its moves (see [`Coordinates`]).
+    pub fn backwards(self, backwards: bool) -> Builder<'a> {
+        Builder { backwards, ..self }
+    }
+
+    /// The limit check, asked at every chunk of ranks: the build ends with the limit it
+    /// returns (for a [`frontier_search::Config`], `|| config.limit_hit(started)`).
+    pub fn stop(self, stop: &'a (dyn Fn() -> Option<Limit> + Sync)) -> Builder<'a> {
+        Builder {
+            stop: Some(stop),
+            ..self
+        }
+    }
+
+    /// The progress callback, called from the workers as ranks are reached, and once at the
+    /// end of each layer that reached some.
+    pub fn progress(self, progress: &'a (dyn Fn(BuildProgress) + Sync)) -> Builder<'a> {
+        Builder {
+            progress: Some(progress),
+            ..self
+        }
+    }
+
+    /// The distance of every rank of `space` from the nearest of `starts` (ranks outside
+    /// the space are ignored), or the limit that stopped the build.
+    pub fn build<C: Coordinates>(&self, space: &C, starts: &[usize]) -> Result<Vec<u8>, Limit> {
+        match self.threads {
+            1 => self.run(space, starts, false),
+            0 => self.run(space, starts, true),
+            threads => match rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
+                Ok(pool) => pool.install(|| self.run(space, starts, true)),
+                // No pool to be had (threads refused by the system): one worker still builds.
+                Err(_) => self.run(space, starts, false),
+            },
+        }
+    }
+
+    fn run<C: Coordinates>(
+        &self,
+        space: &C,
+        starts: &[usize],
+        parallel: bool,
+    ) -> Result<Vec<u8>, Limit> {
+        let len = space.len();
+        let dist: Vec<AtomicU8> = (0..len).map(|_| AtomicU8::new(UNREACHED)).collect();
+        let mut reached = 0u64;
+        for &start in starts.iter().filter(|&&s| s < len) {
+            if dist[start].swap(0, Ordering::Relaxed) == UNREACHED {
+                reached += 1;
+            }
+        }
+        let total = len as u64;
+        let chunks = len.div_ceil(CHUNK);
+        let mut layer = reached;
+        let mut depth = 0u8;
+        while layer > 0 && depth < UNREACHED - 1 {
+            let left = total - reached;
+            let backwards = self.backwards
+                && u128::from(left) * 3 < u128::from(layer) * space.branching() as u128;
+            let layer_state = Layer {
+                dist: &dist,
+                depth,
+                backwards,
+                reached: AtomicU64::new(reached),
+                total,
+                halted: AtomicBool::new(false),
+                limit: Mutex::new(None),
+                builder: self,
+            };
+            let found: u64 = if parallel {
+                (0..chunks)
+                    .into_par_iter()
+                    .map_init(
+                        || space.cursor(),
+                        |cursor, ci| layer_state.chunk(space, ci, cursor),
+                    )
+                    .sum()
+            } else {
+                let mut cursor = space.cursor();
+                (0..chunks)
+                    .map(|ci| layer_state.chunk(space, ci, &mut cursor))
+                    .sum()
+            };
+            if let Some(limit) = layer_state
+                .limit
+                .into_inner()
+                .unwrap_or_else(|p| p.into_inner())
+            {
+                return Err(limit);
+            }
+            if found == 0 {
+                break;
+            }
+            // Two workers may both count a rank they reached at once: never past the total.
+            reached = (reached + found).min(total);
+            layer = found;
+            depth += 1;
+            if let Some(progress) = self.progress {
+                progress(BuildProgress {
+                    depth,
+                    reached,
+                    total,
+                });
+            }
+        }
+        Ok(dist.into_iter().map(AtomicU8::into_inner).collect())
+    }
+}
+
+/// What the workers of one layer share.
+struct Layer<'b, 'a> {
+    dist: &'b [AtomicU8],
+    depth: u8,
+    backwards: bool,
+    reached: AtomicU64,
+    total: u64,
+    halted: AtomicBool,
+    limit: Mutex<Option<Limit>>,
+    builder: &'b Builder<'a>,
+}
+
+impl Layer<'_, '_> {
+    /// Fills the next layer from chunk `ci` of the ranks; returns the ranks it added.
+    fn chunk<C: Coordinates>(&self, space: &C, ci: usize, cursor: &mut C::Cursor) -> u64 {
+        if self.halted.load(Ordering::Relaxed) {
+            return 0;
+        }
+        if let Some(limit) = self.builder.stop.and_then(|stop| stop()) {
+            *self.limit.lock().unwrap_or_else(|p| p.into_inner()) = Some(limit);
+            self.halted.store(true, Ordering::Relaxed);
+            return 0;
+        }
+        let (dist, depth, next) = (self.dist, self.depth, self.depth + 1);
+        let ranks = ci * CHUNK..((ci + 1) * CHUNK).min(dist.len());
+        let mut found = 0u64;
+        if self.backwards {
+            for rank in ranks {
+                if dist[rank].load(Ordering::Relaxed) != UNREACHED {
+                    continue;
+                }
+                let mut near = Backward { dist, depth };
+                if space.each_successor(rank, cursor, &mut near).is_break() {
+                    dist[rank].store(next, Ordering::Relaxed);
+                    found += 1;
+                }
+            }
+        } else {
+            let mut visit = Forward {
+                dist,
+                next,
+                found: 0,
+            };
+            for rank in ranks {
+                if dist[rank].load(Ordering::Relaxed) == depth {
+                    let _ = space.each_successor(rank, cursor, &mut visit);
+                }
+            }
+            found = visit.found;
+        }
+        if found > 0 {
+            let reached = self.reached.fetch_add(found, Ordering::Relaxed) + found;
+            if let (Some(progress), true) = (self.builder.progress, ci.is_multiple_of(REPORT_EVERY))
+            {
+                progress(BuildProgress {
+                    depth: next,
+                    reached: reached.min(self.total),
+                    total: self.total,
+                });
+            }
+        }
+        found
+    }
+}
+
+/// A forward layer's visitor: marks each successor not reached yet with the next distance.
+struct Forward<'b> {
+    dist: &'b [AtomicU8],
+    next: u8,
+    found: u64,
+}
+
+impl Visit for Forward<'_> {
+    #[inline]
+    fn visit(&mut self, rank: usize) -> ControlFlow<()> {
+        let entry = &self.dist[rank];
+        if entry.load(Ordering::Relaxed) == UNREACHED {
+            entry.store(self.next, Ordering::Relaxed);
+            self.found += 1;
+        }
+        ControlFlow::Continue(())
+    }
+
+    #[inline]
+    fn reached(&self, rank: usize) -> bool {
+        self.dist[rank].load(Ordering::Relaxed) != UNREACHED
+    }
+}
+
+/// A backward layer's visitor: stops at the first neighbour in the last layer.
+struct Backward<'b> {
+    dist: &'b [AtomicU8],
+    depth: u8,
+}
+
+impl Visit for Backward<'_> {
+    #[inline]
+    fn visit(&mut self, rank: usize) -> ControlFlow<()> {
+        if self.dist[rank].load(Ordering::Relaxed) == self.depth {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
+    }
+
+    #[inline]
+    fn reached(&self, rank: usize) -> bool {
+        self.dist[rank].load(Ordering::Relaxed) != UNREACHED
+    }
+}
+
+/// How many bits a table keeps of each distance.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Width {
+    /// Two bits: the distance modulo 3 (3 for [`UNREACHED`]); enough for a search that knows
+    /// a parent's distance, since a move changes the distance by at most one.
+    Two,
+    /// Four bits: the distance up to 14, 15 for anything farther or unreached (a lower bound).
+    Four,
+    /// A byte: the distance as built.
+    Byte,
+}
+
+impl Width {
+    /// The bits of an entry: 2, 4 or 8.
+    pub fn bits(self) -> u8 {
+        match self {
+            Width::Two => 2,
+            Width::Four => 4,
+            Width::Byte => 8,
+        }
+    }
+
+    /// The width of `bits` bits an entry, if it is one.
+    pub fn from_bits(bits: u8) -> Option<Width> {
+        match bits {
+            2 => Some(Width::Two),
+            4 => Some(Width::Four),
+            8 => Some(Width::Byte),
+            _ => None,
+        }
+    }
+
+    /// The bytes of a table of `entries` entries.
+    pub fn bytes(self, entries: u64) -> u64 {
+        (entries * u64::from(self.bits())).div_ceil(8)
+    }
+
+    /// What a distance becomes in an entry of this width.
+    #[inline]
+    pub fn entry(self, distance: u8) -> u8 {
+        match (self, distance) {
+            (Width::Two, UNREACHED) => 3,
+            (Width::Two, d) => d % 3,
+            (Width::Four, d) => d.min(15),
+            (Width::Byte, d) => d,
+        }
+    }
+}
+
+/// A table of distances packed at a [`Width`]: entry `i` in the bits `i * width` on of its
+/// bytes, low bits first.
+///
+/// ```
+/// use frontier_tables::{Table, Width};
+///
+/// let table = Table::pack(&[0, 1, 2, 3, 4, 20], Width::Four);
+/// assert_eq!(table.bytes(), [0x10, 0x32, 0xf4]);
+/// assert_eq!(table.get(5), 15);
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Table {
+    width: Width,
+    len: usize,
+    bytes: Vec<u8>,
+}
+
+impl Table {
+    /// The `distances` packed at `width`.
+    pub fn pack(distances: &[u8], width: Width) -> Table {
+        let mut bytes = vec![0u8; width.bytes(distances.len() as u64) as usize];
+        Table::pack_into(distances, width, &mut bytes);
+        Table {
+            width,
+            len: distances.len(),
+            bytes,
+        }
+    }
+
+    /// The `distances` packed at `width` into `out`, which holds [`Width::bytes`] of them.
+    ///
+    /// # Panics
+    ///
+    /// If `out` has another size (a bug of the caller).
+    pub fn pack_into(distances: &[u8], width: Width, out: &mut [u8]) {
+        assert_eq!(out.len() as u64, width.bytes(distances.len() as u64));
+        // One loop for each width, so that each entry's conversion is known at compile time.
+        match width {
+            Width::Two => pack_at::<2>(distances, out, |d| Width::Two.entry(d)),
+            Width::Four => pack_at::<4>(distances, out, |d| Width::Four.entry(d)),
+            Width::Byte => out.copy_from_slice(distances),
+        }
+    }
+
+    /// A table of `len` entries of `width` from its packed bytes; `None` if their number is
+    /// not [`Width::bytes`].
+    pub fn from_bytes(width: Width, len: usize, bytes: Vec<u8>) -> Option<Table> {
+        (bytes.len() as u64 == width.bytes(len as u64)).then_some(Table { width, len, bytes })
+    }
+
+    /// Entry `i`.
+    #[inline]
+    pub fn get(&self, i: usize) -> u8 {
+        let bits = usize::from(self.width.bits());
+        let at = i * bits;
+        (self.bytes[at / 8] >> (at % 8)) & ((1u16 << bits) - 1) as u8
+    }
+
+    /// The number of entries.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether the table has no entry.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The width of its entries.
+    pub fn width(&self) -> Width {
+        self.width
+    }
+
+    /// The packed bytes.
+    pub fn bytes(&self) -> &[u8] {
+        &self.bytes
+    }
+}
+
+/// Packs `distances` at `BITS` bits an entry into `out`, each converted by `entry`.
+fn pack_at<const BITS: usize>(distances: &[u8], out: &mut [u8], entry: impl Fn(u8) -> u8) {
+    for (byte, entries) in out.iter_mut().zip(distances.chunks(8 / BITS)) {
+        *byte = (entries.iter().enumerate()).fold(0u8, |b, (i, &d)| b | entry(d) << (i * BITS));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::VecDeque;
+    use std::sync::atomic::AtomicUsize;
+
+    use super::*;
+
+    /// Permutations of 0..6 (720 ranks, by Lehmer code), moves: swap positions 0 and 1, and
+    /// rotate left or right by one. Every move is undone by a move.
+    struct Perms;
+
+    fn unrank(mut rank: usize) -> [u8; 6] {
+        let mut left: Vec<u8> = (0..6).collect();
+        let mut out = [0u8; 6];
+        for (i, slot) in out.iter_mut().enumerate() {
+            let f = (1..6 - i).product::<usize>();
+            *slot = left.remove(rank / f);
+            rank %= f;
+        }
+        out
+    }
+
+    fn rank(p: &[u8; 6]) -> usize {
+        (0..6).fold(0, |r, i| {
+            r * (6 - i) + p[i + 1..].iter().filter(|&&x| x < p[i]).count()
+        })
+    }
+
+    fn moves(p: [u8; 6]) -> [[u8; 6]; 3] {
+        let mut swap = p;
+        swap.swap(0, 1);
+        let (mut left, mut right) = (p, p);
+        left.rotate_left(1);
+        right.rotate_right(1);
+        [swap, left, right]
+    }
+
+    impl Coordinates for Perms {
+        type Cursor = ();
+        fn len(&self) -> usize {
+            720
+        }
+        fn branching(&self) -> usize {
+            3
+        }
+        fn cursor(&self) {}
+        fn each_successor(&self, r: usize, _: &mut (), visit: &mut impl Visit) -> ControlFlow<()> {
+            for next in moves(unrank(r)) {
+                visit.visit(rank(&next))?;
+            }
+            ControlFlow::Continue(())
+        }
+    }
+
+    /// A big sparse space for the parallel builds: rank r goes to r+1 and 3r mod len.
+    struct Big;
+
+    impl Coordinates for Big {
+        type Cursor = ();
+        fn len(&self) -> usize {
+            300_007
+        }
+        fn branching(&self) -> usize {
+            4
+        }
+        fn cursor(&self) {}
+        fn each_successor(&self, r: usize, _: &mut (), visit: &mut impl Visit) -> ControlFlow<()> {
+            let n = self.len();
+            visit.visit((r + 1) % n)?;
+            visit.visit((r + n - 1) % n)?;
+            visit.visit(r * 3 % n)?;
+            // 200,005 is the inverse of 3 modulo 300,007: every move is undone by a move.
+            visit.visit(r * 200_005 % n)
+        }
+    }
+
+    fn plain_bfs<C: Coordinates>(space: &C, start: usize) -> Vec<u8> {
+        let mut dist = vec![UNREACHED; space.len()];
+        let mut queue = VecDeque::from([start]);
+        dist[start] = 0;
+        let mut cursor = space.cursor();
+        while let Some(r) = queue.pop_front() {
+            let _ = space.each_successor(r, &mut cursor, &mut |n| {
+                if dist[n] == UNREACHED {
+                    dist[n] = dist[r] + 1;
+                    queue.push_back(n);
+                }
+                ControlFlow::Continue(())
+            });
+        }
+        dist
+    }
+
+    #[test]
+    fn the_builder_agrees_with_a_plain_bfs() {
+        let expected = plain_bfs(&Perms, 0);
+        assert!(expected.iter().all(|&d| d != UNREACHED));
+        assert!(expected.iter().any(|&d| d > 5));
+        for threads in [1, 2, 0] {
+            let built = Builder::new().threads(threads).build(&Perms, &[0]).unwrap();
+            assert_eq!(built, expected, "{threads} threads");
+        }
+    }
+
+    #[test]
+    fn backwards_gives_the_same_table() {
+        let layers = Mutex::new(Vec::new());
+        let record = |p: BuildProgress| layers.lock().unwrap().push(p);
+        for (space_table, built) in [
+            (
+                plain_bfs(&Perms, 0),
+                Builder::new().backwards(true).build(&Perms, &[0]).unwrap(),
+            ),
+            (
+                plain_bfs(&Big, 5),
+                Builder::new()
+                    .backwards(true)
+                    .progress(&record)
+                    .threads(2)
+                    .build(&Big, &[5])
+                    .unwrap(),
+            ),
+        ] {
+            assert_eq!(built, space_table);
+        }
+        // The last layer's report counts every rank: the backward layers count exactly.
+        let layers = layers.into_inner().unwrap();
+        assert_eq!(layers.last().unwrap().reached, Big.len() as u64);
+    }
+
+    /// [`Perms`], counting the ranks whose successors are asked for.
+    struct Counted(AtomicUsize);
+
+    impl Coordinates for Counted {
+        type Cursor = ();
+        fn len(&self) -> usize {
+            Perms.len()
+        }
+        fn branching(&self) -> usize {
+            Perms.branching()
+        }
+        fn cursor(&self) {}
+        fn each_successor(
+            &self,
+            r: usize,
+            cursor: &mut (),
+            visit: &mut impl Visit,
+        ) -> ControlFlow<()> {
+            self.0.fetch_add(1, Ordering::Relaxed);
+            Perms.each_successor(r, cursor, visit)
+        }
+    }
+
+    #[test]
+    fn backwards_layers_look_from_the_ranks_left() {
+        // Forwards, each rank is expanded once; backwards, the ranks left ask instead.
+        let forwards = Counted(AtomicUsize::new(0));
+        let table = Builder::new().threads(1).build(&forwards, &[0]).unwrap();
+        assert_eq!(forwards.0.into_inner(), 720);
+        let backwards = Counted(AtomicUsize::new(0));
+        let same = Builder::new()
+            .threads(1)
+            .backwards(true)
+            .build(&backwards, &[0])
+            .unwrap();
+        assert_eq!(same, table);
+        assert_ne!(backwards.0.into_inner(), 720);
+    }
+
+    #[test]
+    fn parallel_builds_equal_serial_ones() {
+        let serial = Builder::new().threads(1).build(&Big, &[0, 77]).unwrap();
+        let parallel = Builder::new().threads(2).build(&Big, &[0, 77]).unwrap();
+        assert_eq!(serial, parallel);
+        assert_eq!(serial, {
+            // Two starts: the lesser of the distances from each.
+            let (a, b) = (plain_bfs(&Big, 0), plain_bfs(&Big, 77));
+            a.iter()
+                .zip(&b)
+                .map(|(&x, &y)| x.min(y))
+                .collect::<Vec<_>>()
+        });
+    }
+
+    #[test]
+    fn a_limit_stops_the_build_with_its_name() {
+        let asked = AtomicUsize::new(0);
+        let stop = || (asked.fetch_add(1, Ordering::Relaxed) >= 3).then_some(Limit::Time);
+        let built = Builder::new().stop(&stop).threads(2).build(&Big, &[0]);
+        assert_eq!(built, Err(Limit::Time));
+        assert!(asked.load(Ordering::Relaxed) >= 4);
+        let never = || None;
+        assert!(Builder::new().stop(&never).build(&Perms, &[0]).is_ok());
+    }
+
+    #[test]
+    fn progress_ends_with_the_reached_count_at_each_depth() {
+        let reports = Mutex::new(Vec::new());
+        let record = |p: BuildProgress| reports.lock().unwrap().push(p);
+        let built = Builder::new()
+            .threads(1)
+            .progress(&record)
+            .build(&Perms, &[0])
+            .unwrap();
+        let reports = reports.into_inner().unwrap();
+        let depth = *built.iter().max().unwrap();
+        let last = reports.last().unwrap();
+        assert_eq!((last.depth, last.reached, last.total), (depth, 720, 720));
+        assert!(reports.windows(2).all(|w| w[0].reached <= w[1].reached));
+    }
+
+    #[test]
+    fn entries_pack_at_two_four_and_eight_bits() {
+        let distances: Vec<u8> = (0..=255).chain([UNREACHED, 3, 0]).collect();
+        for width in [Width::Two, Width::Four, Width::Byte] {
+            let table = Table::pack(&distances, width);
+            assert_eq!(table.len(), distances.len());
+            assert_eq!(table.bytes().len() as u64, width.bytes(259));
+            for (i, &d) in distances.iter().enumerate() {
+                assert_eq!(table.get(i), width.entry(d), "{width:?} entry {i}");
+            }
+            let again = Table::from_bytes(width, table.len(), table.bytes().to_vec());
+            assert_eq!(again.as_ref(), Some(&table));
+        }
+        assert_eq!(Width::Two.entry(UNREACHED), 3);
+        assert_eq!(Width::Two.entry(7), 1);
+        assert_eq!(Width::Four.entry(UNREACHED), 15);
+        assert_eq!(Width::Four.entry(9), 9);
+        assert_eq!(Width::Byte.bytes(5), 5);
+        assert_eq!(Width::Two.bytes(5), 2);
+        assert_eq!(Width::Four.bytes(5), 3);
+        assert!(Table::from_bytes(Width::Two, 5, vec![0; 3]).is_none());
+        assert_eq!(Width::from_bits(3), None);
+    }
+}
