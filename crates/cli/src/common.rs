@@ -1045,10 +1045,44 @@ impl TableNeed {
 /// into 101.
 pub fn to_stderr(line: impl std::fmt::Display) {
     // Messages quote the user's input: its control and bidirectional-text characters are
-    // written escaped, so that a puzzle file cannot send the terminal escape sequences.
-    let text = printable(&line.to_string());
+    // written escaped, so that a puzzle file cannot send the terminal escape sequences, and
+    // its long tokens are shortened, so that a 100,000-character scramble is not echoed whole.
+    let text = printable(&shorten_tokens(&line.to_string()));
     // Nowhere is left to report the failure.
     let _ = writeln!(io::stderr().lock(), "{text}");
+}
+
+/// The longest token (a run of characters without whitespace) a message shows whole: a long
+/// path still fits.
+const MAX_TOKEN_CHARS: usize = 200;
+/// How much of a longer token a message shows, before `...` and its length.
+const TOKEN_KEPT_CHARS: usize = 80;
+
+/// `text` with every token longer than [`MAX_TOKEN_CHARS`] characters cut to its first
+/// [`TOKEN_KEPT_CHARS`], then `...` and the token's length: the one rule by which every
+/// command's messages shorten what they quote (the place, a line and column, is said before
+/// the token and stays).
+pub fn shorten_tokens(text: &str) -> String {
+    let mut out = String::with_capacity(text.len().min(1 << 12));
+    let mut rest = text;
+    while !rest.is_empty() {
+        let blank = rest
+            .find(|c: char| !c.is_whitespace())
+            .unwrap_or(rest.len());
+        out.push_str(&rest[..blank]);
+        rest = &rest[blank..];
+        let end = rest.find(char::is_whitespace).unwrap_or(rest.len());
+        let token = &rest[..end];
+        rest = &rest[end..];
+        let chars = token.chars().count();
+        if chars > MAX_TOKEN_CHARS {
+            out.extend(token.chars().take(TOKEN_KEPT_CHARS));
+            let _ = write!(out, "...({} characters)", count(chars as u64));
+        } else {
+            out.push_str(token);
+        }
+    }
+    out
 }
 
 /// `text` with every control character but the line break, every character that reorders
@@ -1244,6 +1278,25 @@ mod tests {
         assert_eq!(input_name(OsStr::new("-")), "<stdin>");
         assert_eq!(input_name(OsStr::new("a\nb\r.txt")), "a\\u{a}b\\u{d}.txt");
         assert_eq!(input_name(OsStr::new("dir/é b.toml")), "dir/é b.toml");
+    }
+
+    #[test]
+    fn long_tokens_are_shortened_and_the_rest_kept() {
+        let long = format!("\"R2{}\"", "'".repeat(100_001));
+        let message = format!("column 3: {long} is not a valid move;\n  write R");
+        let short = shorten_tokens(&message);
+        let kept: String = long.chars().take(TOKEN_KEPT_CHARS).collect();
+        assert_eq!(
+            short,
+            format!("column 3: {kept}...(100,005 characters) is not a valid move;\n  write R")
+        );
+        // A token of the longest length shown whole is kept, and so is the spacing.
+        let path = "p".repeat(MAX_TOKEN_CHARS);
+        assert_eq!(
+            shorten_tokens(&format!(" {path}\t x ")),
+            format!(" {path}\t x ")
+        );
+        assert_eq!(shorten_tokens(""), "");
     }
 
     #[test]

@@ -120,8 +120,10 @@ pub fn run(args: Args, ctx: &Context) -> anyhow::Result<ExitCode> {
     // A one-thread BFS runs on the board's own flat table (same answers, no hashing).
     // The flat table beats the hash set by an order of magnitude, more than threads would give.
     let outcome = if algo == Algo::Bfs && puzzle.fast_fits(&config) {
-        let outcome = puzzle.fast_bfs(&config);
+        let mut outcome = puzzle.fast_bfs(&config);
         ctx.clear_progress();
+        // The command's time, the input's reading included, as --timeout counts it.
+        outcome.stats.seconds = ctx.seconds();
         outcome
     } else {
         args.search.solve(ctx, &puzzle, Algo::Bfs).1
@@ -145,8 +147,9 @@ pub fn explore(args: ExploreArgs, ctx: &Context) -> anyhow::Result<ExitCode> {
     let puzzle = Puzzle::new(board, args.rules.into(), None)?;
     let config = args.search.config::<State, Move>(ctx);
     let exploration = if puzzle.fast_fits(&config) {
-        let exploration = puzzle.fast_explore(&config);
+        let mut exploration = puzzle.fast_explore(&config);
         ctx.clear_progress();
+        exploration.stats.seconds = ctx.seconds();
         exploration
     } else {
         args.search.explore(ctx, &puzzle)
