@@ -89,8 +89,10 @@ fn cell_limit(search: &SearchArgs) -> usize {
 /// than `search`'s budget allows ([`cell_limit`]) at the row that passes it.
 fn load(input: &OsStr, search: &SearchArgs, ctx: &Context) -> anyhow::Result<Board> {
     let cells = cell_limit(search);
-    // A board's letters and line ends fit in twice its cells.
-    let limit = 2 * cells as u64;
+    // A board's letters and line ends fit in twice its cells; twice that leaves room for
+    // trailing blanks and CRLF line ends, so that the parser, which names the row, refuses a
+    // board too large for the budget.
+    let limit = 4 * cells as u64;
     let bytes = read_input(input, "a board that can be searched", limit, search, ctx)?;
     let name = input_name(input);
     let board = Board::from_bytes_within(&bytes, cells);
