@@ -334,17 +334,20 @@ fn allowed_peak(states: u64, per_state: u64) -> u64 {
     BASE + states * per_state * 6 / 5
 }
 
-/// Runs `args` with `--max-states STATES` and expects a state limit (exit 3) within the
+/// Runs `args` with `--max-states STATES` and expects a state limit (exit 3), within the
 /// memory that budget implies for states of `per_state` bytes.
 fn held_to_budget(args: &[&str], stdin: Option<&[u8]>, states: u64, per_state: u64) {
     let budget = states.to_string();
     let mut all = args.to_vec();
     all.extend(["--max-states", &budget]);
     let run = frontier_in(&all, stdin, None);
-    assert_eq!(
-        run.code(),
-        Some(3),
-        "{args:?}: {} {}",
+    // An exploration over a perfect index keeps a bit a state, not the states: it may count
+    // the whole set within the budget's memory.
+    let counted_in_bits = args[0] == "explore" && run.code() == Some(0);
+    assert!(
+        run.code() == Some(3) || counted_in_bits,
+        "{args:?}: {:?} {} {}",
+        run.status,
         run.stdout,
         run.stderr
     );
@@ -382,10 +385,13 @@ fn a_board_search_stops_at_a_small_budget_within_its_memory() {
 #[ignore = "minutes of searching: run with --ignored"]
 fn every_command_stops_at_its_budget_within_its_memory() {
     let states = 3_000_000;
-    let board = unreachable_board(2000);
+    // 1.44 million cells (within the budget's cell limit), 5.8 million states.
+    let board = unreachable_board(1200);
     let board_state =
         frontier_search::bytes_per_state::<frontier_board::State, frontier_board::Move>();
-    for algo in ["bfs", "astar", "bidirectional", "ucs", "dfs"] {
+    // Not bidirectional: from the goal, which nothing enters, it proves at once that no
+    // path leads there.
+    for algo in ["bfs", "astar", "ucs", "dfs"] {
         held_to_budget(
             &["board", "-", "--target", "C", "--algo", algo],
             Some(board.as_bytes()),
@@ -435,8 +441,8 @@ fn every_command_stops_at_its_budget_within_its_memory() {
 #[test]
 #[ignore = "minutes of searching: run with --ignored"]
 fn under_an_address_space_limit_the_default_budget_stops_cleanly() {
-    // 3 GB of address space: the default budget keeps within it, so the search stops with
-    // exit 3 instead of an aborted allocation (exit 134).
+    // 3 GB of address space: the default budget keeps within it, so the search ends (with an
+    // answer, a proof or exit 3) instead of an aborted allocation (exit 134).
     let limit = Some("ulimit -v 3000000");
     let board = unreachable_board(3000);
     let fifteen = "15 14 13 12 11 10 9 8 7 6 5 4 3 1 2 0";
@@ -460,7 +466,7 @@ fn under_an_address_space_limit_the_default_budget_stops_cleanly() {
     for (args, stdin) in runs {
         let run = frontier_in(args, stdin, limit);
         assert!(
-            matches!(run.code(), Some(0 | 3)),
+            matches!(run.code(), Some(0 | 1 | 3)),
             "{args:?}: {:?} {} {}",
             run.status,
             run.stdout,
@@ -491,7 +497,7 @@ fn under_an_address_space_limit_the_default_budget_stops_cleanly() {
     .unwrap();
     let board_run = frontier_in(&["board", rows.to_str().unwrap()], None, limit);
     assert!(
-        matches!(board_run.code(), Some(0 | 3)),
+        matches!(board_run.code(), Some(0 | 1 | 3)),
         "{}",
         board_run.stderr
     );
