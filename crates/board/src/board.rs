@@ -244,6 +244,19 @@ pub enum ParseErrorKind {
         /// The `*`'s column (0-based, a coordinate).
         column: usize,
     },
+    /// The board has more cells than the parse limit ([`Board::parse_within`]) allows.
+    #[error(
+        "the board passes its limit of {max} cells at this row: {width} x {height}, with the \
+         border of one cell around it ({width} + 2) x ({height} + 2) cells"
+    )]
+    PastCellLimit {
+        /// The width.
+        width: usize,
+        /// The number of rows so far.
+        height: usize,
+        /// The most padded cells allowed.
+        max: usize,
+    },
     /// The board is too large to index.
     #[error(
         "the board is too large ({width} x {height}: with the border of one cell that the robot may step on, ({width} + 2) x ({height} + 2) cells; at most {max})"
@@ -303,15 +316,42 @@ impl Board {
     /// # Ok::<(), frontier_board::ParseError>(())
     /// ```
     pub fn parse(text: &str) -> Result<Board, ParseError> {
+        Board::parse_within(text, MAX_PADDED_CELLS)
+    }
+
+    /// [`Board::parse`], refusing a board of more than `max_cells` cells (counting the border
+    /// of one cell around it) at the row that passes the limit, before more of the file is read.
+    /// A limit above [`MAX_PADDED_CELLS`] counts as that.
+    ///
+    /// The board is read into one flat grid as it goes: what it takes is about the board's
+    /// cells, however the file is written.
+    ///
+    /// ```
+    /// use frontier_board::{Board, ParseErrorKind};
+    ///
+    /// let error = Board::parse_within("AB\nAB\nAB\n", 12).unwrap_err();
+    /// assert_eq!(error.line, 2); // 4 x 4 cells with the border
+    /// assert!(matches!(error.kind, ParseErrorKind::PastCellLimit { max: 12, .. }));
+    /// ```
+    pub fn parse_within(text: &str, max_cells: usize) -> Result<Board, ParseError> {
+        let parser = Parser {
+            max_cells: max_cells.min(MAX_PADDED_CELLS),
+            ..Parser::default()
+        };
         // A byte-order mark, as some editors write at the start of a UTF-8 file, is not part of
         // the board (columns are counted after it).
-        Parser::default().run(text.strip_prefix('\u{feff}').unwrap_or(text))
+        parser.run(text.strip_prefix('\u{feff}').unwrap_or(text))
     }
 
     /// Reads a board file from bytes, refusing text that is not UTF-8 with its line and column.
     pub fn from_bytes(bytes: &[u8]) -> Result<Board, ParseError> {
+        Board::from_bytes_within(bytes, MAX_PADDED_CELLS)
+    }
+
+    /// [`Board::from_bytes`] within a cell limit, as [`Board::parse_within`].
+    pub fn from_bytes_within(bytes: &[u8], max_cells: usize) -> Result<Board, ParseError> {
         match std::str::from_utf8(bytes) {
-            Ok(text) => Board::parse(text),
+            Ok(text) => Board::parse_within(text, max_cells),
             Err(e) => {
                 let good = &bytes[..e.valid_up_to()];
                 let line = good.iter().filter(|&&b| b == b'\n').count() + 1;
@@ -336,11 +376,11 @@ impl Board {
         if width == 0 || rows.iter().any(|r| r.len() != width) {
             return None;
         }
-        let letters: Vec<Vec<u8>> = rows
+        let letters: Vec<u8> = rows
             .iter()
-            .map(|r| r.bytes().map(|b| b.wrapping_sub(b'A')).collect())
+            .flat_map(|r| r.bytes().map(|b| b.wrapping_sub(b'A')))
             .collect();
-        if letters.iter().flatten().any(|&l| l >= 26) {
+        if letters.iter().any(|&l| l >= 26) {
             return None;
         }
         if (width + 2).checked_mul(rows.len() + 2)? > MAX_PADDED_CELLS {
@@ -350,15 +390,15 @@ impl Board {
             Place::Cell { x, y } => x < width && y < rows.len(),
             Place::Below { column } => column < width,
         };
-        ok.then(|| Board::build(&letters, start))
+        ok.then(|| Board::build(&letters, width, start))
     }
 
-    fn build(rows: &[Vec<u8>], start: Start) -> Board {
-        let width = rows[0].len();
-        let height = rows.len();
+    /// The board of `letters`, rows of `width` (top row first) one after another.
+    fn build(letters: &[u8], width: usize, start: Start) -> Board {
+        let height = letters.len() / width;
         let pw = width + 2;
         let mut cells = vec![OUTSIDE; pw * (height + 2)];
-        for (i, row) in rows.iter().enumerate() {
+        for (i, row) in letters.chunks_exact(width).enumerate() {
             let y = height - 1 - i;
             let base = (y + 1) * pw + 1;
             cells[base..base + width].copy_from_slice(row);
@@ -483,7 +523,15 @@ enum Phase {
 #[derive(Default)]
 struct Parser {
     phase: Phase,
-    rows: Vec<Vec<u8>>,
+    /// The rows read so far, one after another (top row first): one byte a cell, so that
+    /// a file of many short rows costs what its cells do.
+    letters: Vec<u8>,
+    /// The first row's width; 0 before it.
+    width: usize,
+    /// The rows read so far.
+    height: usize,
+    /// The most padded cells accepted.
+    max_cells: usize,
     first_row_line: usize,
     /// The `*`: (line, 0-based column).
     star: Option<(usize, usize)>,
@@ -498,7 +546,7 @@ impl Parser {
             let line = i + 1;
             let content = raw.trim_end_matches([' ', '\t', '\r']);
             if content.is_empty() {
-                if !self.rows.is_empty() && self.blank.is_none() {
+                if self.height > 0 && self.blank.is_none() {
                     self.blank = Some(line);
                 }
                 continue;
@@ -517,7 +565,7 @@ impl Parser {
                 self.row(line, content)?;
             }
         }
-        if self.rows.is_empty() {
+        if self.height == 0 {
             return Err(err(1, 1, ParseErrorKind::Empty));
         }
         let start = match (self.star, self.start) {
@@ -531,37 +579,39 @@ impl Parser {
                 heading: Heading::N,
             },
         };
-        Ok(Board::build(&self.rows, start))
+        Ok(Board::build(&self.letters, self.width, start))
     }
 
     fn row(&mut self, line: usize, content: &str) -> Result<(), ParseError> {
-        let mut row = Vec::with_capacity(content.len());
-        for (col, c) in content.chars().enumerate() {
-            if !c.is_ascii_uppercase() {
-                return Err(err(line, col + 1, ParseErrorKind::NotALetter(c)));
-            }
-            row.push(c as u8 - b'A');
+        // Letters are ASCII, so a row's width is its length in bytes once every one is checked.
+        if let Some((col, c)) = content
+            .chars()
+            .enumerate()
+            .find(|(_, c)| !c.is_ascii_uppercase())
+        {
+            return Err(err(line, col + 1, ParseErrorKind::NotALetter(c)));
         }
         if self.phase != Phase::Rows {
             return Err(err(line, 1, ParseErrorKind::RowAfterStart));
         }
-        if let Some(first) = self.rows.first() {
-            if row.len() != first.len() {
-                let column = row.len().min(first.len()) + 1;
-                return Err(err(
-                    line,
-                    column,
-                    ParseErrorKind::Ragged {
-                        expected: first.len(),
-                        found: row.len(),
-                        first_line: self.first_row_line,
-                    },
-                ));
-            }
-        } else {
+        let found = content.len();
+        if self.height == 0 {
             self.first_row_line = line;
+            self.width = found;
+        } else if found != self.width {
+            let column = found.min(self.width) + 1;
+            return Err(err(
+                line,
+                column,
+                ParseErrorKind::Ragged {
+                    expected: self.width,
+                    found,
+                    first_line: self.first_row_line,
+                },
+            ));
         }
-        let (width, height) = (row.len(), self.rows.len() + 1);
+        // Checked before the row is stored: nothing past the limit is ever allocated.
+        let (width, height) = (self.width, self.height + 1);
         let padded = (width + 2).checked_mul(height + 2);
         if padded.is_none_or(|p| p > MAX_PADDED_CELLS) {
             return Err(err(
@@ -574,15 +624,28 @@ impl Parser {
                 },
             ));
         }
-        self.rows.push(row);
+        if padded.is_none_or(|p| p > self.max_cells) {
+            return Err(err(
+                line,
+                1,
+                ParseErrorKind::PastCellLimit {
+                    width,
+                    height,
+                    max: self.max_cells,
+                },
+            ));
+        }
+        self.letters
+            .extend(content.bytes().map(|letter| letter - b'A'));
+        self.height = height;
         Ok(())
     }
 
     fn star_line(&mut self, line: usize, content: &str) -> Result<(), ParseError> {
-        if self.rows.is_empty() {
+        if self.height == 0 {
             return Err(err(line, 1, ParseErrorKind::StartBeforeRows));
         }
-        let width = self.rows[0].len();
+        let width = self.width;
         for (col, c) in content.chars().enumerate() {
             match c {
                 ' ' => {}
@@ -620,7 +683,7 @@ impl Parser {
     }
 
     fn position_line(&mut self, line: usize, content: &str) -> Result<(), ParseError> {
-        if self.rows.is_empty() {
+        if self.height == 0 {
             return Err(err(line, 1, ParseErrorKind::StartBeforeRows));
         }
         if self.phase == Phase::Position {
@@ -652,7 +715,7 @@ impl Parser {
         let heading = htext
             .parse::<Heading>()
             .map_err(|ParseHeadingError(text)| err(line, hcol, ParseErrorKind::BadHeading(text)))?;
-        let (width, height) = (self.rows[0].len(), self.rows.len());
+        let (width, height) = (self.width, self.height);
         let place = if let Some((_, column)) = self.star {
             if x != column as i64 || y != 0 {
                 let kind = ParseErrorKind::StartNotAboveStar { x, y, column };
@@ -807,6 +870,18 @@ mod tests {
             (3, 1, StartNotAboveStar { .. })
         ));
         assert!(matches!(kind("*\n"), (1, 1, StartBeforeRows)));
+        // Past the cell limit: refused at the row that passes it.
+        let e = Board::parse_within("A\nA\nA\nA\n", 15).unwrap_err();
+        assert_eq!((e.line, e.column), (4, 1));
+        assert!(matches!(
+            e.kind,
+            PastCellLimit {
+                width: 1,
+                height: 4,
+                max: 15
+            }
+        ));
+        assert!(Board::parse_within("A\nA\nA\n", 15).is_ok());
         let e = Board::from_bytes(b"AB\nA\xffB\n").unwrap_err();
         assert_eq!((e.line, e.column, e.kind), (2, 2, NotUtf8));
     }

@@ -104,19 +104,101 @@ fn plain(error: &io::Error) -> String {
     }
 }
 
+/// Reading the input ended by a limit before the input came: `--timeout` or Ctrl-C. `main`
+/// reports it as a limit, exit 3 (130 for Ctrl-C), not as bad input.
+#[derive(Debug)]
+pub struct InputStopped {
+    /// [`Limit::Time`] or [`Limit::Cancelled`].
+    pub limit: Limit,
+    /// The input, as [`input_name`] gives it.
+    pub name: String,
+    /// The command's seconds when it stopped.
+    pub seconds: f64,
+}
+
+impl std::fmt::Display for InputStopped {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.limit {
+            Limit::Cancelled => write!(f, "interrupted while reading {}", self.name),
+            _ => write!(
+                f,
+                "stopped by --timeout after {:.1} s while reading {} (it was still waiting for \
+                 input); raise it to wait longer",
+                self.seconds, self.name
+            ),
+        }
+    }
+}
+
+impl std::error::Error for InputStopped {}
+
+impl InputStopped {
+    /// The exit code: 130 for Ctrl-C, else 3.
+    pub fn exit_code(&self) -> ExitCode {
+        exit_code(Status::Limit(self.limit))
+    }
+}
+
+/// How often a wait for input looks at the clock and the Ctrl-C flag.
+const INPUT_TICK: Duration = Duration::from_millis(20);
+
 /// Reads a puzzle file, or standard input for `-`, refusing more than `limit` bytes: no
 /// input, however large (`/dev/zero`, `yes | frontier board -`), may take all the memory.
 /// `what` names the content in the error: "a board file".
-pub fn read_input(input: &OsStr, what: &str, limit: u64) -> anyhow::Result<Vec<u8>> {
+///
+/// The file is opened and read on a thread of its own while this one watches `search`'s
+/// `--timeout` (counted from the command's start) and Ctrl-C: a pipe that never writes, or a
+/// named pipe that no one opens (opening it waits for a writer), ends the command with
+/// [`InputStopped`] at the deadline. The reading thread, still blocked, ends with the process.
+pub fn read_input(
+    input: &OsStr,
+    what: &str,
+    limit: u64,
+    search: &SearchArgs,
+    ctx: &Context,
+) -> anyhow::Result<Vec<u8>> {
     use std::io::Read;
+    use std::sync::mpsc;
     let name = input_name(input);
-    let mut bytes = Vec::new();
-    let read = if input == "-" {
-        io::stdin().lock().take(limit + 1).read_to_end(&mut bytes)
-    } else {
-        std::fs::File::open(input).and_then(|file| file.take(limit + 1).read_to_end(&mut bytes))
+    let path = input.to_owned();
+    let (sender, receiver) = mpsc::channel();
+    std::thread::Builder::new()
+        .name("read-input".to_owned())
+        .spawn(move || {
+            let mut bytes = Vec::new();
+            let read = if path == "-" {
+                io::stdin().lock().take(limit + 1).read_to_end(&mut bytes)
+            } else {
+                std::fs::File::open(&path)
+                    .and_then(|file| file.take(limit + 1).read_to_end(&mut bytes))
+            };
+            // The receiver is gone only when the command stopped waiting.
+            let _ = sender.send(read.map(|_| bytes));
+        })
+        .map_err(|e| anyhow::anyhow!("cannot read {name}: {}", plain(&e)))?;
+    let read = loop {
+        match receiver.recv_timeout(INPUT_TICK) {
+            Ok(read) => break read,
+            Err(mpsc::RecvTimeoutError::Disconnected) => {
+                anyhow::bail!("cannot read {name}: the reading thread stopped")
+            }
+            Err(mpsc::RecvTimeoutError::Timeout) => {}
+        }
+        let limit = if ctx.cancel.load(Ordering::Relaxed) {
+            Limit::Cancelled
+        } else if search.timeout.is_some_and(|t| ctx.started.elapsed() >= t) {
+            Limit::Time
+        } else {
+            continue;
+        };
+        return Err(InputStopped {
+            limit,
+            name,
+            seconds: ctx.seconds(),
+        }
+        .into());
     };
-    read.map_err(|e| anyhow::anyhow!("cannot read {name}: {}", plain(&e)))?;
+    let bytes = read.map_err(|e| anyhow::anyhow!("cannot read {name}: {}", plain(&e)))?;
     if bytes.len() as u64 > limit {
         anyhow::bail!(
             "{name}: more than {} MiB; {what} is never that large",
@@ -938,10 +1020,44 @@ pub fn warn_tables<'a>(reports: impl IntoIterator<Item = &'a frontier_tables::Ta
 /// into 101.
 pub fn to_stderr(line: impl std::fmt::Display) {
     // Messages quote the user's input: its control and bidirectional-text characters are
-    // written escaped, so that a puzzle file cannot send the terminal escape sequences.
-    let text = printable(&line.to_string());
+    // written escaped, so that a puzzle file cannot send the terminal escape sequences, and
+    // its long tokens are shortened, so that a 100,000-character scramble is not echoed whole.
+    let text = printable(&shorten_tokens(&line.to_string()));
     // Nowhere is left to report the failure.
     let _ = writeln!(io::stderr().lock(), "{text}");
+}
+
+/// The longest token (a run of characters without whitespace) a message shows whole: a long
+/// path still fits.
+const MAX_TOKEN_CHARS: usize = 200;
+/// How much of a longer token a message shows, before `...` and its length.
+const TOKEN_KEPT_CHARS: usize = 80;
+
+/// `text` with every token longer than [`MAX_TOKEN_CHARS`] characters cut to its first
+/// [`TOKEN_KEPT_CHARS`], then `...` and the token's length: the one rule by which every
+/// command's messages shorten what they quote (the place, a line and column, is said before
+/// the token and stays).
+pub fn shorten_tokens(text: &str) -> String {
+    let mut out = String::with_capacity(text.len().min(1 << 12));
+    let mut rest = text;
+    while !rest.is_empty() {
+        let blank = rest
+            .find(|c: char| !c.is_whitespace())
+            .unwrap_or(rest.len());
+        out.push_str(&rest[..blank]);
+        rest = &rest[blank..];
+        let end = rest.find(char::is_whitespace).unwrap_or(rest.len());
+        let token = &rest[..end];
+        rest = &rest[end..];
+        let chars = token.chars().count();
+        if chars > MAX_TOKEN_CHARS {
+            out.extend(token.chars().take(TOKEN_KEPT_CHARS));
+            let _ = write!(out, "...({} characters)", count(chars as u64));
+        } else {
+            out.push_str(token);
+        }
+    }
+    out
 }
 
 /// `text` with every control character but the line break, every character that reorders
@@ -1134,6 +1250,25 @@ mod tests {
         assert_eq!(input_name(OsStr::new("-")), "<stdin>");
         assert_eq!(input_name(OsStr::new("a\nb\r.txt")), "a\\u{a}b\\u{d}.txt");
         assert_eq!(input_name(OsStr::new("dir/é b.toml")), "dir/é b.toml");
+    }
+
+    #[test]
+    fn long_tokens_are_shortened_and_the_rest_kept() {
+        let long = format!("\"R2{}\"", "'".repeat(100_001));
+        let message = format!("column 3: {long} is not a valid move;\n  write R");
+        let short = shorten_tokens(&message);
+        let kept: String = long.chars().take(TOKEN_KEPT_CHARS).collect();
+        assert_eq!(
+            short,
+            format!("column 3: {kept}...(100,005 characters) is not a valid move;\n  write R")
+        );
+        // A token of the longest length shown whole is kept, and so is the spacing.
+        let path = "p".repeat(MAX_TOKEN_CHARS);
+        assert_eq!(
+            shorten_tokens(&format!(" {path}\t x ")),
+            format!(" {path}\t x ")
+        );
+        assert_eq!(shorten_tokens(""), "");
     }
 
     #[test]

@@ -11,7 +11,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-use crate::common::{to_stderr, Context};
+use crate::common::{to_stderr, Context, InputStopped};
 
 /// Find shortest (or cheapest) solutions to search puzzles, or prove that none exists.
 #[derive(Parser, Debug)]
@@ -56,6 +56,11 @@ fn main() -> ExitCode {
         Ok(code) => code,
         Err(error) => {
             ctx.clear_progress();
+            // A limit that ended the wait for input is a limit, not bad input.
+            if let Some(stopped) = error.downcast_ref::<InputStopped>() {
+                to_stderr(format_args!("no answer: {stopped}"));
+                return stopped.exit_code();
+            }
             to_stderr(format_args!("error: {error:#}"));
             ExitCode::from(2)
         }

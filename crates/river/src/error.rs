@@ -92,6 +92,15 @@ pub enum RiverError {
         /// What.
         message: String,
     },
+    /// The file passes one of the limits that keep reading it small ([`crate::MAX_ITEMS`],
+    /// [`crate::MAX_RULE_CHARS`]), measured in its text before the TOML is read.
+    #[error("{location}: {what}")]
+    TooLarge {
+        /// The line where the limit was passed.
+        location: Location,
+        /// Which limit, and what passed it.
+        what: String,
+    },
     /// A rule that does not parse.
     #[error(
         "{location}: {which} \"{}\", {}: {kind}",
@@ -138,7 +147,9 @@ impl RiverError {
     pub fn location(&self) -> Option<Location> {
         match self {
             RiverError::Toml { location, .. } | RiverError::Invalid { location, .. } => *location,
-            RiverError::Rule { location, .. } => Some(*location),
+            RiverError::Rule { location, .. } | RiverError::TooLarge { location, .. } => {
+                Some(*location)
+            }
             RiverError::UnsafeStart { location, .. } => Some(*location),
             RiverError::UnknownPreset { .. } => None,
         }

@@ -89,6 +89,9 @@ mod space;
 
 pub use error::{Bank, Location, RiverError};
 pub use presets::{couples_toml, Preset, PRESETS};
-pub use puzzle::{NamedRule, Puzzle, Role, MAX_CHECK_STEPS, MAX_COUNT, MAX_LOADS, MAX_TIME};
-pub use rule::{Rule, RuleError, RuleErrorKind};
+pub use puzzle::{
+    NamedRule, Puzzle, Role, MAX_CHECK_STEPS, MAX_COUNT, MAX_ITEMS, MAX_LOADS, MAX_RULES, MAX_TIME,
+    MAX_TOTAL_RULE_NODES,
+};
+pub use rule::{Rule, RuleError, RuleErrorKind, MAX_RULE_CHARS, MAX_RULE_NODES};
 pub use space::{RiverSpace, State, Trip};

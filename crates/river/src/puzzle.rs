@@ -22,6 +22,15 @@ pub const MAX_LOADS: u64 = 1 << 21;
 /// About a second's work; past it a search could not stop at its timeout, since a crossing is
 /// checked as a whole.
 pub const MAX_CHECK_STEPS: u64 = 1 << 30;
+/// The most rules in one list (`rules`, `boat.rules`).
+pub const MAX_RULES: usize = 10_000;
+/// The most instructions all the rules together compile to ([`crate::MAX_RULE_NODES`] is one
+/// rule's limit): a few megabytes of code.
+pub const MAX_TOTAL_RULE_NODES: usize = 1 << 20;
+/// The most values, keys and brackets a puzzle file may hold, counted in its text before the
+/// TOML is read: the TOML reader builds a tree of the whole document, at tens of bytes an item,
+/// and a puzzle needs a few hundred (a rule is one string).
+pub const MAX_ITEMS: usize = 100_000;
 /// Bits of a state: one for the boat, and per role its count's bits plus one guard bit.
 pub(crate) const STATE_BITS: u32 = 64;
 
@@ -89,7 +98,13 @@ pub struct Puzzle {
 
 impl Puzzle {
     /// Reads and checks a puzzle in the TOML format of `DESIGN.md`.
+    ///
+    /// The text is measured before the TOML is read ([`MAX_ITEMS`] values, keys and brackets,
+    /// no string longer than [`crate::MAX_RULE_CHARS`]), and each rule list against
+    /// [`MAX_RULES`] and [`MAX_TOTAL_RULE_NODES`] as it is compiled: a file past them is refused
+    /// at the line where it passes, in about the time it takes to read it.
     pub fn from_toml(source: &str) -> Result<Puzzle, RiverError> {
+        prescan(source)?;
         let doc: Doc = toml::from_str(source).map_err(|e| {
             let mut message = e.message().trim_end().to_string();
             // The toml crate says "duplicate key" without the key: name it, from the source.
@@ -697,7 +712,14 @@ impl Builder<'_> {
         names: &[String],
         label: &str,
     ) -> Result<Vec<NamedRule>, RiverError> {
+        if let Some(past) = rules.get(MAX_RULES) {
+            return Err(self.invalid(
+                past.span(),
+                format!("more than {MAX_RULES} {label}s: a puzzle needs far fewer"),
+            ));
+        }
         let mut out = Vec::with_capacity(rules.len());
+        let mut nodes = 0;
         for (i, text) in rules.iter().enumerate() {
             let which = format!("{label} {}", i + 1);
             let rule = Rule::parse(text.get_ref(), names).map_err(|e| {
@@ -710,10 +732,98 @@ impl Builder<'_> {
                     kind: e.kind,
                 }
             })?;
+            nodes += rule.steps();
+            if nodes > MAX_TOTAL_RULE_NODES {
+                return Err(self.invalid(
+                    text.span(),
+                    format!(
+                        "the {label}s up to {which} compile to more than {MAX_TOTAL_RULE_NODES} \
+                         instructions: shorten them"
+                    ),
+                ));
+            }
             out.push(NamedRule { which, rule });
         }
         Ok(out)
     }
+}
+
+/// Measures a puzzle file's text before the TOML reader builds its tree: refuses more than
+/// [`MAX_ITEMS`] values, keys and brackets, or a string longer than
+/// [`crate::MAX_RULE_CHARS`] characters (as written, escapes included), at the line where the
+/// limit is passed. It reads strings and comments as TOML does, so that what they hold is not
+/// counted; text that is not TOML is left to the reader, which says what is wrong.
+fn prescan(source: &str) -> Result<(), RiverError> {
+    let bytes = source.as_bytes();
+    let (mut at, mut items) = (0, 0usize);
+    let too_many = |offset: usize| RiverError::TooLarge {
+        location: Location::of_offset(source, offset),
+        what: format!(
+            "more than {MAX_ITEMS} values, keys and brackets by here; a river puzzle needs far \
+             fewer (at most {MAX_RULES} rules a list)"
+        ),
+    };
+    while let Some(&byte) = bytes.get(at) {
+        match byte {
+            b'#' => {
+                at += bytes[at..]
+                    .iter()
+                    .position(|&b| b == b'\n')
+                    .unwrap_or(bytes.len() - at);
+                continue;
+            }
+            b'"' | b'\'' => {
+                let opening = at;
+                let quote = if bytes[at..].starts_with(&[byte; 3]) {
+                    3
+                } else {
+                    1
+                };
+                let mut chars = 0usize;
+                at += quote;
+                while let Some(&b) = bytes.get(at) {
+                    if bytes[at..].starts_with(&[byte; 3][..quote]) {
+                        at += quote;
+                        break;
+                    }
+                    if b == b'\n' && quote == 1 {
+                        break;
+                    }
+                    // Only basic strings (") have escapes; an escaped quote does not end one.
+                    if b == b'\\' && byte == b'"' {
+                        at += 1;
+                        chars += 1;
+                    }
+                    at += 1;
+                    chars += usize::from(b & 0xC0 != 0x80);
+                    if chars > crate::MAX_RULE_CHARS {
+                        return Err(RiverError::TooLarge {
+                            location: Location::of_offset(source, opening),
+                            what: format!(
+                                "this string is longer than {} characters; no rule or name is \
+                                 that long",
+                                crate::MAX_RULE_CHARS
+                            ),
+                        });
+                    }
+                }
+                items += 1;
+                if items > MAX_ITEMS {
+                    return Err(too_many(opening));
+                }
+                continue;
+            }
+            b',' | b'=' | b'[' | b'{' | b'.' => {
+                items += 1;
+                if items > MAX_ITEMS {
+                    return Err(too_many(at));
+                }
+            }
+            _ => {}
+        }
+        at += 1;
+    }
+    Ok(())
 }
 
 /// Where in `source` the character `column` (from 1; one past the end is allowed) of a string
@@ -832,6 +942,72 @@ mother = "far"
         assert_eq!(rows, [true, false, false, true]);
         assert_eq!(p.rules().len(), 1);
         assert_eq!(p.boat_rules()[0].which, "boat rule 1");
+    }
+
+    #[test]
+    fn files_past_the_limits_are_refused_at_the_line_before_toml_reads_them() {
+        let tail = "]\n[roles]\na = 1\n[boat]\ncapacity = 1\n";
+        // Many short rules, one a line: refused at the line where the items pass the limit
+        // (a string and a comma each).
+        let many = format!("rules = [\n{}{tail}", "\"a\",\n".repeat(MAX_ITEMS));
+        match Puzzle::from_toml(&many).unwrap_err() {
+            RiverError::TooLarge { location, what } => {
+                assert_eq!(
+                    (location.line, location.column),
+                    (MAX_ITEMS / 2 + 1, 1),
+                    "{what}"
+                );
+                assert!(what.contains(&MAX_ITEMS.to_string()), "{what}");
+            }
+            other => panic!("{other}"),
+        }
+        // A long string, on line 2: refused by its length, whatever it holds.
+        let long = format!(
+            "# a comment \"\nrules = [\"{}\"{tail}",
+            "a+".repeat(crate::MAX_RULE_CHARS)
+        );
+        let e = Puzzle::from_toml(&long).unwrap_err();
+        assert!(
+            matches!(
+                e,
+                RiverError::TooLarge {
+                    location: Location { line: 2, .. },
+                    ..
+                }
+            ),
+            "{e}"
+        );
+        // What strings and comments hold is not counted: commas inside one are a string's.
+        let quoted = format!(
+            "# {}\nrules = [\"{}a\", '{}', '''{}'''{tail}",
+            ",".repeat(MAX_ITEMS),
+            "1,".repeat(MAX_ITEMS / 4),
+            "[".repeat(MAX_ITEMS / 2),
+            "=".repeat(MAX_ITEMS / 2)
+        );
+        assert!(!matches!(
+            Puzzle::from_toml(&quoted),
+            Err(RiverError::TooLarge { .. })
+        ));
+        // An escaped quote does not end a string.
+        let half = ",".repeat(MAX_ITEMS / 2 + 1);
+        let escaped = format!("rules = [\"a \\\" {half}\", \"\\\" {half}\"{tail}");
+        assert!(!matches!(
+            Puzzle::from_toml(&escaped),
+            Err(RiverError::TooLarge { .. })
+        ));
+        // More rules than a list may hold (within the item limit): the first one past it named.
+        let rules = format!("rules = [{}{tail}", "\"a\",".repeat(MAX_RULES + 1));
+        let e = Puzzle::from_toml(&rules).unwrap_err().to_string();
+        let at = format!("1:{}: more than {MAX_RULES} rules", 10 + 4 * MAX_RULES);
+        assert!(e.starts_with(&at), "{e}");
+        // Rules within each limit, too many instructions together.
+        let rule = format!("\"a{}\",", " + a".repeat(crate::MAX_RULE_NODES / 2 - 1));
+        let count = MAX_TOTAL_RULE_NODES / crate::MAX_RULE_NODES + 2;
+        let heavy = format!("rules = [{}{tail}", rule.repeat(count));
+        let e = Puzzle::from_toml(&heavy).unwrap_err().to_string();
+        let says = format!("compile to more than {MAX_TOTAL_RULE_NODES} instructions");
+        assert!(e.contains(&says), "{e}");
     }
 
     #[test]

@@ -20,6 +20,12 @@
 
 use std::fmt;
 
+/// The longest rule accepted, in characters: far beyond any puzzle's, and parsing one this long
+/// takes a few megabytes.
+pub const MAX_RULE_CHARS: usize = 100_000;
+/// The most instructions one rule compiles to (about one for each number, role and operator).
+pub const MAX_RULE_NODES: usize = 50_000;
+
 /// The deepest nesting of parentheses, `not` and unary minus that a rule may use.
 const MAX_NESTING: usize = 48;
 /// The evaluation stack of a rule; rules needing more are refused when parsed.
@@ -77,6 +83,15 @@ pub enum RuleErrorKind {
         /// The operator of the language that was probably meant.
         meant: &'static str,
     },
+    /// A rule longer than [`MAX_RULE_CHARS`].
+    #[error("the rule is {chars} characters long, more than the {MAX_RULE_CHARS} accepted")]
+    TooLong {
+        /// The rule's length in characters.
+        chars: usize,
+    },
+    /// A rule of more than [`MAX_RULE_NODES`] numbers, roles and operators.
+    #[error("the rule has more than {MAX_RULE_NODES} numbers, roles and operators")]
+    TooManyNodes,
     /// Too many nested parentheses or prefix operators.
     #[error("the rule is nested too deeply (at most {MAX_NESTING} levels)")]
     TooDeep,
@@ -149,7 +164,17 @@ impl fmt::Display for Rule {
 
 impl Rule {
     /// Parses `source`, resolving role names against `roles` (a name's index is its role number).
+    ///
+    /// A rule longer than [`MAX_RULE_CHARS`] is refused before it is read, and one of more than
+    /// [`MAX_RULE_NODES`] instructions where it passes them.
     pub fn parse<S: AsRef<str>>(source: &str, roles: &[S]) -> Result<Rule, RuleError> {
+        let chars = source.chars().count();
+        if chars > MAX_RULE_CHARS {
+            return Err(RuleError {
+                column: MAX_RULE_CHARS + 1,
+                kind: RuleErrorKind::TooLong { chars },
+            });
+        }
         let tokens = lex(source)?;
         let mut parser = Parser {
             tokens: &tokens,
@@ -466,6 +491,12 @@ impl<S: AsRef<str>> Parser<'_, S> {
             }
             Op::Neg | Op::Not | Op::Truth => {}
             _ => self.stack -= 1,
+        }
+        if self.code.len() == MAX_RULE_NODES {
+            return Err(RuleError {
+                column,
+                kind: RuleErrorKind::TooManyNodes,
+            });
         }
         self.code.push(op);
         Ok(())

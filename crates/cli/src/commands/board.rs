@@ -4,8 +4,9 @@ use std::ffi::{OsStr, OsString};
 use std::io::{self, Write};
 use std::process::ExitCode;
 
-use anyhow::Context as _;
-use frontier_board::{Board, Heading, Move, Place, Puzzle, Rules, State, MAX_PADDED_CELLS};
+use frontier_board::{
+    Board, Heading, Move, ParseErrorKind, Place, Puzzle, Rules, State, MAX_PADDED_CELLS,
+};
 use frontier_search::Solution;
 use serde_json::json;
 
@@ -72,27 +73,59 @@ fn parse_letter(text: &str) -> Result<char, String> {
     }
 }
 
-/// Reads and parses the board file, or standard input for `-`.
-fn load(input: &OsStr) -> anyhow::Result<Board> {
-    // A board has at most MAX_PADDED_CELLS cells: its letters and line ends fit in twice that.
-    let limit = 2 * MAX_PADDED_CELLS as u64;
-    let bytes = read_input(input, "a board that can be searched", limit)?;
+/// The fewest cells a board may have whatever the state budget: a board this small costs
+/// nothing next to the program itself.
+const LEAST_CELL_LIMIT: u64 = 1 << 20;
+
+/// The most cells (the border included) of a board that `search` may load: a cell is a byte,
+/// counted like a byte of a table against the state budget ([`SearchArgs::table_budget`]), but
+/// never fewer than [`LEAST_CELL_LIMIT`] nor more than a state can index.
+fn cell_limit(search: &SearchArgs) -> usize {
+    let budget = search.table_budget().max(LEAST_CELL_LIMIT);
+    usize::try_from(budget).map_or(MAX_PADDED_CELLS, |cells| cells.min(MAX_PADDED_CELLS))
+}
+
+/// Reads and parses the board file, or standard input for `-`, refusing a board of more cells
+/// than `search`'s budget allows ([`cell_limit`]) at the row that passes it.
+fn load(input: &OsStr, search: &SearchArgs, ctx: &Context) -> anyhow::Result<Board> {
+    let cells = cell_limit(search);
+    // A board's letters and line ends fit in twice its cells; twice that leaves room for
+    // trailing blanks and CRLF line ends, so that the parser, which names the row, refuses a
+    // board too large for the budget.
+    let limit = 4 * cells as u64;
+    let bytes = read_input(input, "a board that can be searched", limit, search, ctx)?;
     let name = input_name(input);
-    Board::from_bytes(&bytes).with_context(|| format!("{name}: not a valid board"))
+    let board = Board::from_bytes_within(&bytes, cells);
+    drop(bytes);
+    board.map_err(|error| {
+        let raise = match (&error.kind, search.max_states) {
+            (ParseErrorKind::PastCellLimit { .. }, Some(_)) => {
+                " (a cell counts as a stored state: raise --max-states for a larger board)"
+            }
+            (ParseErrorKind::PastCellLimit { .. }, None) => {
+                " (the default budget of about half the available memory; a cell counts as a \
+                 stored state)"
+            }
+            _ => "",
+        };
+        anyhow::Error::new(error).context(format!("{name}: not a valid board{raise}"))
+    })
 }
 
 /// Solves the puzzle.
 pub fn run(args: Args, ctx: &Context) -> anyhow::Result<ExitCode> {
     let algo = args.search.algo.unwrap_or(Algo::Bfs);
     args.search.check_weight(algo.name(), algo.is_informed())?;
-    let board = load(&args.input)?;
+    let board = load(&args.input, &args.search, ctx)?;
     let puzzle = Puzzle::new(board, args.rules.into(), args.target)?;
     let config = args.search.config::<State, Move>(ctx);
     // A one-thread BFS runs on the board's own flat table (same answers, no hashing).
     // The flat table beats the hash set by an order of magnitude, more than threads would give.
     let outcome = if algo == Algo::Bfs && puzzle.fast_fits(&config) {
-        let outcome = puzzle.fast_bfs(&config);
+        let mut outcome = puzzle.fast_bfs(&config);
         ctx.clear_progress();
+        // The command's time, the input's reading included, as --timeout counts it.
+        outcome.stats_mut().seconds = ctx.seconds();
         outcome
     } else {
         args.search.solve(ctx, &puzzle, Algo::Bfs).1
@@ -112,12 +145,13 @@ pub fn run(args: Args, ctx: &Context) -> anyhow::Result<ExitCode> {
 /// Explores the puzzle: the robot's reachable states by distance from the start.
 pub fn explore(args: ExploreArgs, ctx: &Context) -> anyhow::Result<ExitCode> {
     args.search.refuse_solver_flags()?;
-    let board = load(&args.input)?;
+    let board = load(&args.input, &args.search, ctx)?;
     let puzzle = Puzzle::new(board, args.rules.into(), None)?;
     let config = args.search.config::<State, Move>(ctx);
     let exploration = if puzzle.fast_fits(&config) {
-        let exploration = puzzle.fast_explore(&config);
+        let mut exploration = puzzle.fast_explore(&config);
         ctx.clear_progress();
+        exploration.stats.seconds = ctx.seconds();
         exploration
     } else {
         args.search.explore(ctx, &puzzle)

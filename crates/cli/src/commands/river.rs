@@ -48,7 +48,7 @@ pub struct ExploreArgs {
 
 /// The puzzle named on the command line: a preset, else a file. Returns its TOML and its name
 /// for messages.
-fn source(input: &OsStr) -> anyhow::Result<(String, String)> {
+fn source(input: &OsStr, search: &SearchArgs, ctx: &Context) -> anyhow::Result<(String, String)> {
     if let Some(preset) = input.to_str().and_then(Preset::find) {
         return Ok((preset.source.to_string(), preset.name.to_string()));
     }
@@ -61,7 +61,7 @@ fn source(input: &OsStr) -> anyhow::Result<(String, String)> {
             known.join(", ")
         );
     }
-    let bytes = read_input(input, "a river puzzle", RIVER_FILE_LIMIT)?;
+    let bytes = read_input(input, "a river puzzle", RIVER_FILE_LIMIT, search, ctx)?;
     let text = String::from_utf8(bytes).map_err(|e| {
         let (line, column) = utf8_error_place(e.as_bytes(), e.utf8_error().valid_up_to());
         anyhow::anyhow!("{name}:{line}:{column}: not UTF-8 text")
@@ -88,8 +88,8 @@ fn utf8_error_place(bytes: &[u8], valid: usize) -> (usize, usize) {
 const RIVER_FILE_LIMIT: u64 = 64 << 20;
 
 /// Reads and checks the puzzle; errors read `FILE:LINE:COLUMN: what`.
-fn load(input: &OsStr) -> anyhow::Result<Puzzle> {
-    let (text, name) = source(input)?;
+fn load(input: &OsStr, search: &SearchArgs, ctx: &Context) -> anyhow::Result<Puzzle> {
+    let (text, name) = source(input, search, ctx)?;
     parse(&text, &name)
 }
 
@@ -148,7 +148,7 @@ pub fn run(args: Args, ctx: &Context) -> anyhow::Result<ExitCode> {
     let input = args.input.as_deref().unwrap_or_default();
     if args.show {
         // A file is shown as it is, once it is known to be a puzzle.
-        let (text, name) = source(input)?;
+        let (text, name) = source(input, &args.search, ctx)?;
         parse(&text, &name)?;
         if args.search.json {
             emit(|out| writeln!(out, "{}", json!({ "name": name, "toml": text })))?;
@@ -157,7 +157,7 @@ pub fn run(args: Args, ctx: &Context) -> anyhow::Result<ExitCode> {
         }
         return Ok(ExitCode::SUCCESS);
     }
-    let puzzle = load(input)?;
+    let puzzle = load(input, &args.search, ctx)?;
     let default = if puzzle.is_timed() {
         Algo::Astar
     } else {
@@ -196,7 +196,7 @@ pub fn run(args: Args, ctx: &Context) -> anyhow::Result<ExitCode> {
 /// Counts the puzzle's reachable positions by distance (in crossings) from the start.
 pub fn explore(args: ExploreArgs, ctx: &Context) -> anyhow::Result<ExitCode> {
     args.search.refuse_solver_flags()?;
-    let space = RiverSpace::new(load(&args.input)?);
+    let space = RiverSpace::new(load(&args.input, &args.search, ctx)?);
     let exploration = args.search.explore(ctx, &space);
     report_exploration(ctx, &args.search, "river", &exploration)
 }

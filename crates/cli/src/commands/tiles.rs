@@ -325,8 +325,9 @@ pub fn run(args: Args, ctx: &Context) -> anyhow::Result<ExitCode> {
     }
     if stages {
         let config = args.search.config::<u64, Dir>(ctx);
-        let outcome = solve_in_stages(&puzzle, &config);
+        let mut outcome = solve_in_stages(&puzzle, &config);
         ctx.clear_progress();
+        outcome.stats_mut().seconds = ctx.seconds();
         return report_solution(ctx, &args, &puzzle, "stages", &outcome);
     }
     let informed = algo.is_informed();
