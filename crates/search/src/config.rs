@@ -222,6 +222,11 @@ impl Config {
     /// assert_eq!(Config::default().threads(100_000).worker_threads(), cpus);
     /// ```
     pub fn worker_threads(&self) -> usize {
+        // Asking for the CPUs reads the cgroup's files: skip it where one thread is asked for,
+        // so that a small search on one thread pays nothing for the choice.
+        if self.threads <= 1 {
+            return 1;
+        }
         let cpus = std::thread::available_parallelism().map_or(1, usize::from);
         self.threads.clamp(1, cpus)
     }
