@@ -4,7 +4,7 @@ use std::fmt;
 use std::str::FromStr;
 use std::sync::OnceLock;
 
-use frontier_search::{Cost, Reversible, Space};
+use frontier_search::{Cost, Limit, Reversible, Space};
 use thiserror::Error;
 
 use crate::board::{Board, Heading, Place, OUTSIDE};
@@ -297,39 +297,92 @@ impl Puzzle {
         }
     }
 
+    /// The bytes of the heuristic's distance map: four a padded cell.
+    pub fn heuristic_bytes(&self) -> u64 {
+        self.board.cells().len() as u64 * 4
+    }
+
+    /// Builds the heuristic's distance map ahead of a search, within limits: refused with
+    /// [`Limit::States`] when its [bytes](Puzzle::heuristic_bytes) pass `max_bytes` (a byte
+    /// counts as a stored state, as for every table), and stopped with the limit `stop` names,
+    /// which is asked once a row. Without it, `astar` and `idastar` build the map on their
+    /// first heuristic call, unwatched: on a board of hundreds of millions of cells that takes
+    /// seconds.
+    ///
+    /// ```
+    /// use frontier_board::{Board, Puzzle, Rules};
+    /// use frontier_search::Limit;
+    ///
+    /// let puzzle = Puzzle::new(Board::parse("AAAA\nACCB\nADEF\n")?, Rules::Seed, None)?;
+    /// assert_eq!(puzzle.prepare_heuristic(10, &|| None), Err(Limit::States));
+    /// assert_eq!(puzzle.prepare_heuristic(1 << 20, &|| Some(Limit::Time)), Err(Limit::Time));
+    /// assert_eq!(puzzle.prepare_heuristic(1 << 20, &|| None), Ok(()));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn prepare_heuristic(
+        &self,
+        max_bytes: u64,
+        stop: &dyn Fn() -> Option<Limit>,
+    ) -> Result<(), Limit> {
+        if self.distance.get().is_some() {
+            return Ok(());
+        }
+        if self.heuristic_bytes() > max_bytes {
+            return Err(Limit::States);
+        }
+        let map = self.distance_map(stop)?;
+        // Another thread may have built it meanwhile: the same map.
+        let _ = self.distance.set(map);
+        Ok(())
+    }
+
     /// The Manhattan distance from every padded cell to the nearest target cell.
     fn distances(&self) -> &[u32] {
-        self.distance.get_or_init(|| {
-            let (w, h) = (self.board.width(), self.board.height());
-            let cells = self.board.cells();
-            let pw = w + 2;
-            let far = u32::MAX / 2;
-            let mut d: Vec<u32> = cells
-                .iter()
-                .map(|&c| if c == self.target { 0 } else { far })
-                .collect();
-            // The city-block distance transform: one pass from the bottom-left, one back.
-            // Padding cells keep `far` and are never read as a source.
-            for y in 1..=h {
-                for x in 1..=w {
-                    let i = y * pw + x;
-                    let best = d[i].min(d[i - 1] + 1).min(d[i - pw] + 1);
-                    d[i] = best;
-                }
+        self.distance
+            .get_or_init(|| match self.distance_map(&|| None) {
+                Ok(map) => map,
+                // A build that nothing stops cannot stop.
+                Err(_) => unreachable!("an unwatched distance map stopped"),
+            })
+    }
+
+    /// The distance map, asking `stop` once a row.
+    fn distance_map(&self, stop: &dyn Fn() -> Option<Limit>) -> Result<Vec<u32>, Limit> {
+        let (w, h) = (self.board.width(), self.board.height());
+        let cells = self.board.cells();
+        let pw = w + 2;
+        let far = u32::MAX / 2;
+        let mut d: Vec<u32> = cells
+            .iter()
+            .map(|&c| if c == self.target { 0 } else { far })
+            .collect();
+        // The city-block distance transform: one pass from the bottom-left, one back.
+        // Padding cells keep `far` and are never read as a source.
+        for y in 1..=h {
+            if let Some(limit) = stop() {
+                return Err(limit);
             }
-            for y in (1..=h).rev() {
-                for x in (1..=w).rev() {
-                    let i = y * pw + x;
-                    let best = d[i].min(d[i + 1] + 1).min(d[i + pw] + 1);
-                    d[i] = best;
-                }
-            }
-            // The padding row below the board: one more than the cell above.
             for x in 1..=w {
-                d[x] = d[x + pw] + 1;
+                let i = y * pw + x;
+                let best = d[i].min(d[i - 1] + 1).min(d[i - pw] + 1);
+                d[i] = best;
             }
-            d
-        })
+        }
+        for y in (1..=h).rev() {
+            if let Some(limit) = stop() {
+                return Err(limit);
+            }
+            for x in (1..=w).rev() {
+                let i = y * pw + x;
+                let best = d[i].min(d[i + 1] + 1).min(d[i + pw] + 1);
+                d[i] = best;
+            }
+        }
+        // The padding row below the board: one more than the cell above.
+        for x in 1..=w {
+            d[x] = d[x + pw] + 1;
+        }
+        Ok(d)
     }
 }
 

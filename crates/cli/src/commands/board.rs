@@ -7,11 +7,12 @@ use std::process::ExitCode;
 use frontier_board::{
     Board, Heading, Move, ParseErrorKind, Place, Puzzle, Rules, State, MAX_PADDED_CELLS,
 };
-use frontier_search::Solution;
+use frontier_search::{Limit, Outcome, Solution, Stats};
 use serde_json::json;
 
 use crate::common::{
     input_name, plural, read_input, report, report_exploration, Algo, Context, SearchArgs,
+    Stopwatch, TableNeed,
 };
 
 /// The rules the robot moves by.
@@ -85,6 +86,10 @@ fn cell_limit(search: &SearchArgs) -> usize {
     usize::try_from(budget).map_or(MAX_PADDED_CELLS, |cells| cells.min(MAX_PADDED_CELLS))
 }
 
+/// The distance map of a board of [`LEAST_CELL_LIMIT`] cells, four bytes a cell: the least any
+/// budget allows the informed solvers.
+const LEAST_MAP_BYTES: u64 = 4 * LEAST_CELL_LIMIT;
+
 /// Reads and parses the board file, or standard input for `-`, refusing a board of more cells
 /// than `search`'s budget allows ([`cell_limit`]) at the row that passes it.
 fn load(input: &OsStr, search: &SearchArgs, ctx: &Context) -> anyhow::Result<Board> {
@@ -112,12 +117,41 @@ fn load(input: &OsStr, search: &SearchArgs, ctx: &Context) -> anyhow::Result<Boa
     })
 }
 
+/// Builds the heuristic's distance map before an informed search, within the table budget and
+/// watched by `--timeout` and Ctrl-C, instead of on the search's first heuristic call.
+fn prepare_heuristic(
+    puzzle: &Puzzle,
+    algo: Algo,
+    search: &SearchArgs,
+    ctx: &Context,
+) -> Result<(), Limit> {
+    if !algo.is_informed() {
+        return Ok(());
+    }
+    let stopwatch = Stopwatch::new(search, ctx);
+    let budget = search.table_budget().max(LEAST_MAP_BYTES);
+    puzzle.prepare_heuristic(budget, &|| stopwatch.limit())
+}
+
 /// Solves the puzzle.
 pub fn run(args: Args, ctx: &Context) -> anyhow::Result<ExitCode> {
     let algo = args.search.algo.unwrap_or(Algo::Bfs);
     args.search.check_weight(algo.name(), algo.is_informed())?;
     let board = load(&args.input, &args.search, ctx)?;
     let puzzle = Puzzle::new(board, args.rules.into(), args.target)?;
+    // A map within what any board may take is allowed, as the board itself is.
+    if algo.is_informed() && puzzle.heuristic_bytes() > LEAST_MAP_BYTES {
+        let need = TableNeed {
+            domain: "board",
+            algorithm: algo.name(),
+            what: "the heuristic's distance map".to_owned(),
+            bytes: puzzle.heuristic_bytes(),
+            instead: "use --algo bfs or bidirectional, which need no map",
+        };
+        if let Some(code) = need.refuse_beyond(ctx, &args.search)? {
+            return Ok(code);
+        }
+    }
     let config = args.search.config::<State, Move>(ctx);
     // A one-thread BFS runs on the board's own flat table (same answers, no hashing).
     // The flat table beats the hash set by an order of magnitude, more than threads would give.
@@ -127,6 +161,14 @@ pub fn run(args: Args, ctx: &Context) -> anyhow::Result<ExitCode> {
         // The command's time, the input's reading included, as --timeout counts it.
         outcome.stats_mut().seconds = ctx.seconds();
         outcome
+    } else if let Err(limit) = prepare_heuristic(&puzzle, algo, &args.search, ctx) {
+        Outcome::unsolved(
+            Some(limit),
+            Stats {
+                seconds: ctx.seconds(),
+                ..Stats::default()
+            },
+        )
     } else {
         args.search.solve(ctx, &puzzle, Algo::Bfs).1
     };

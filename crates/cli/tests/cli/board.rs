@@ -340,3 +340,32 @@ fn max_states_bounds_the_path_of_the_tree_searches_and_says_so() {
         assert_eq!(out.status.code(), Some(0), "{algo}: {}", stdout(&out));
     }
 }
+
+#[test]
+fn the_heuristic_map_counts_against_the_budget_and_the_clock() {
+    // 1,100 x 1,000 cells: within a budget of 2,000,000, while the informed solvers' distance
+    // map takes four bytes a padded cell (1,102 x 1,002 x 4 bytes).
+    let mut board = String::from("B");
+    board.push_str(&"A".repeat(1099));
+    board.push('\n');
+    for _ in 1..1000 {
+        board.push_str(&"A".repeat(1100));
+        board.push('\n');
+    }
+    let budget = ["--max-states", "2000000"];
+    for algo in ["astar", "idastar"] {
+        let args = ["board", "-", "--algo", algo];
+        let refused = with_input(&[&args[..], &budget].concat(), &board);
+        assert_eq!(refused.status.code(), Some(3), "{}", stderr(&refused));
+        let said = stdout(&refused);
+        assert!(
+            said.contains("distance map takes 4,416,816 bytes"),
+            "{said}"
+        );
+        let late = with_input(&[&args[..], &["--timeout", "0"]].concat(), &board);
+        assert_eq!(late.status.code(), Some(3), "{}", stderr(&late));
+        assert!(stdout(&late).contains("--timeout"), "{}", stdout(&late));
+    }
+    let bfs = with_input(&["board", "-", "--max-states", "2000000", "--json"], &board);
+    assert_eq!(json(&bfs)["status"], "solved", "{}", stderr(&bfs));
+}
