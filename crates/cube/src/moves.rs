@@ -94,6 +94,24 @@ impl Move {
     pub fn parse_wca(text: &str) -> Result<Move, NotationError> {
         text.parse()
     }
+
+    /// `moves` in the quarter-turn metric: each half turn written as two clockwise quarter
+    /// turns, the other moves kept, so that every move of the result costs 1 in QTM.
+    ///
+    /// ```
+    /// use frontier_cube::Move;
+    /// let moves: Vec<Move> = ["R2", "U'"].iter().map(|m| m.parse().unwrap()).collect();
+    /// let quarters: Vec<String> = Move::in_quarter_turns(&moves).iter().map(Move::to_string).collect();
+    /// assert_eq!(quarters, ["R", "R", "U'"]);
+    /// ```
+    pub fn in_quarter_turns(moves: &[Move]) -> Vec<Move> {
+        (moves.iter())
+            .flat_map(|&mv| match mv.quarter_turns() {
+                2 => std::iter::repeat_n(Move::new(mv.face(), 1), 2),
+                _ => std::iter::repeat_n(mv, 1),
+            })
+            .collect()
+    }
 }
 
 impl fmt::Display for Move {
@@ -227,6 +245,16 @@ impl Metric {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn half_turns_become_two_quarter_turns_that_do_the_same() {
+        let moves: Vec<Move> = (0..18).map(Move).collect();
+        let quarters = Move::in_quarter_turns(&moves);
+        assert_eq!(quarters.len(), 24);
+        assert!(quarters.iter().all(|mv| mv.cost(Metric::Qtm) == 1));
+        let apply = |moves: &[Move]| *crate::Cube::SOLVED.path(moves).last().unwrap();
+        assert_eq!(apply(&quarters), apply(&moves));
+    }
 
     #[test]
     fn moves_round_trip_through_their_names() {

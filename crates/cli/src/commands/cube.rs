@@ -264,12 +264,7 @@ pub fn run(args: Args, ctx: &Context) -> anyhow::Result<ExitCode> {
         outcome.stats_mut().seconds = ctx.seconds();
         if let (Metric::Qtm, Outcome::Solved { solution, .. }) = (metric, &mut outcome) {
             // Two-phase counts in htm; written in quarter turns, a half turn is two of them.
-            let quarters: Vec<Move> = (solution.moves.iter())
-                .flat_map(|&mv| match mv.quarter_turns() {
-                    2 => std::iter::repeat_n(Move::new(mv.face(), 1), 2),
-                    _ => std::iter::repeat_n(mv, 1),
-                })
-                .collect();
+            let quarters = Move::in_quarter_turns(&solution.moves);
             solution.cost = quarters.len() as u64;
             solution.states = cube.path(&quarters);
             solution.moves = quarters;
