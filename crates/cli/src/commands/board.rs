@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use frontier_board::{
     Board, Heading, Move, ParseErrorKind, Place, Puzzle, Rules, State, MAX_PADDED_CELLS,
 };
-use frontier_search::{Limit, Outcome, Solution, Stats};
+use frontier_search::Solution;
 use serde_json::json;
 
 use crate::common::{
@@ -118,19 +118,19 @@ fn load(input: &OsStr, search: &SearchArgs, ctx: &Context) -> anyhow::Result<Boa
 }
 
 /// Builds the heuristic's distance map before an informed search, within the table budget and
-/// watched by `--timeout` and Ctrl-C, instead of on the search's first heuristic call.
-fn prepare_heuristic(
+/// watched by `--timeout` and Ctrl-C, instead of on the search's first heuristic call; false
+/// when the clock or Ctrl-C stopped it (the budget is checked before, as [`TableNeed`]).
+fn heuristic_ready(
     puzzle: &Puzzle,
     algo: Algo,
     search: &SearchArgs,
-    ctx: &Context,
-) -> Result<(), Limit> {
-    if !algo.is_informed() {
-        return Ok(());
-    }
-    let stopwatch = Stopwatch::new(search, ctx);
+    stopwatch: &Stopwatch,
+) -> bool {
     let budget = search.table_budget().max(LEAST_MAP_BYTES);
-    puzzle.prepare_heuristic(budget, &|| stopwatch.limit())
+    !algo.is_informed()
+        || puzzle
+            .prepare_heuristic(budget, &|| stopwatch.limit())
+            .is_ok()
 }
 
 /// Solves the puzzle.
@@ -139,6 +139,7 @@ pub fn run(args: Args, ctx: &Context) -> anyhow::Result<ExitCode> {
     args.search.check_weight(algo.name(), algo.is_informed())?;
     let board = load(&args.input, &args.search, ctx)?;
     let puzzle = Puzzle::new(board, args.rules.into(), args.target)?;
+    let stopwatch = Stopwatch::new(&args.search, ctx);
     // A map within what any board may take is allowed, as the board itself is.
     if algo.is_informed() && puzzle.heuristic_bytes() > LEAST_MAP_BYTES {
         let need = TableNeed {
@@ -161,14 +162,8 @@ pub fn run(args: Args, ctx: &Context) -> anyhow::Result<ExitCode> {
         // The command's time, the input's reading included, as --timeout counts it.
         outcome.stats_mut().seconds = ctx.seconds();
         outcome
-    } else if let Err(limit) = prepare_heuristic(&puzzle, algo, &args.search, ctx) {
-        Outcome::unsolved(
-            Some(limit),
-            Stats {
-                seconds: ctx.seconds(),
-                ..Stats::default()
-            },
-        )
+    } else if !heuristic_ready(&puzzle, algo, &args.search, &stopwatch) {
+        stopwatch.stopped()
     } else {
         args.search.solve(ctx, &puzzle, Algo::Bfs).1
     };
