@@ -71,6 +71,7 @@ mod search_tree;
 mod solve;
 mod space;
 mod tree;
+mod tree_bfs;
 mod watch;
 
 pub use arena::prefetch;
