@@ -51,6 +51,32 @@ pub trait Encoding: Copy + Eq + Hash + Send + Sync + Debug + 'static {
     }
 }
 
+/// Work generic over the encoding of a board's layouts, run by [`over_narrowest`].
+pub trait OverEncoding {
+    /// What the work gives back.
+    type Output;
+    /// Does the work over layouts encoded as `E`.
+    fn run<E: Encoding>(self) -> Self::Output;
+}
+
+/// Runs `work` over the narrowest encoding that holds `cells` cells: the smaller a state, the
+/// less it costs to hash, compare and store.
+pub fn over_narrowest<W: OverEncoding>(cells: usize, work: W) -> W::Output {
+    if cells <= u64::MAX_CELLS {
+        work.run::<u64>()
+    } else if cells <= u128::MAX_CELLS {
+        work.run::<u128>()
+    } else if cells <= Wide::<36>::MAX_CELLS {
+        work.run::<Wide<36>>()
+    } else if cells <= Wide::<64>::MAX_CELLS {
+        work.run::<Wide<64>>()
+    } else if cells <= Wide::<100>::MAX_CELLS {
+        work.run::<Wide<100>>()
+    } else {
+        work.run::<Wide<256>>()
+    }
+}
+
 impl Encoding for u64 {
     const MAX_CELLS: usize = 16;
     fn encode(tiles: &[u8]) -> Self {
