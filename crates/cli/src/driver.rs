@@ -94,7 +94,8 @@ pub trait Domain {
         out: &mut dyn Write,
         solution: &Solution<Self::State, Self::Move>,
     ) -> io::Result<()> {
-        // One move at a time: ten million of them as strings took hundreds of megabytes.
+        // One move at a time: a long answer (millions of moves on a board) is never held as
+        // strings.
         for (i, mv) in solution.moves.iter().enumerate() {
             let space = if i == 0 { "" } else { " " };
             write!(out, "{space}{}", self.move_name(mv))?;

@@ -365,10 +365,10 @@ pub fn default_sizes(shape: Shape) -> Vec<usize> {
 
 /// The default groups of a board and goal: runs of [`default_sizes`] in goal reading order.
 ///
-/// On the 15-puzzle, reading-order runs (rows) beat compact 2x3 blocks once the reflected
-/// lookup is added (the reflection turns rows into columns): over Korf's 100 instances, 47.8
-/// million nodes against 63.3 million for the blocks `{4,5,8,9,12,13} {6,7,10,11,14,15}
-/// {1,2,3}` (measured with the `korf100` example).
+/// On the 15-puzzle, reading-order runs (rows) beat compact 2x3 blocks such as
+/// `{4,5,8,9,12,13} {6,7,10,11,14,15} {1,2,3}` once the reflected lookup is added (the
+/// reflection turns rows into columns): fewer nodes over Korf's 100 instances (the `korf100`
+/// example; `benches/RESULTS.md`).
 pub fn default_groups(shape: Shape, goal: &[u8]) -> Option<Vec<Vec<u8>>> {
     groups_by_sizes(shape, goal, &default_sizes(shape))
 }

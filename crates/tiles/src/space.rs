@@ -115,8 +115,7 @@ impl Encoding for u128 {
 
 /// A byte per cell, for boards of up to `N` cells: `Wide<64>` up to an 8 x 8 board, `Wide<256>`
 /// up to [`MAX_CELLS`] (a 16 x 16 board). The smaller, the less each state costs to hash,
-/// compare and store: weighted A* on a 6 x 6 board took 73 MB as `Wide<36>`, 101 MB as
-/// `Wide<64>`.
+/// compare and store.
 #[derive(Clone, Copy, Debug, Eq)]
 pub struct Wide<const N: usize>(pub [u8; N]);
 
@@ -362,7 +361,7 @@ const FACTORIALS: [u64; 16] = {
 
 /// `ONES[mask]`: how many bits `mask` sets, for the rank's masks of the tiles below a tile
 /// (at most 15 of them). A table, because the baseline x86-64 target has no popcount
-/// instruction, and its emulation took about a quarter of an exploration's time.
+/// instruction, and its emulation took a large share of an exploration's time.
 static ONES: [u8; 1 << 15] = {
     let mut table = [0u8; 1 << 15];
     let mut mask = 1;

@@ -101,8 +101,8 @@ enum Solver {
 }
 
 /// What two-phase aims at without --max-depth: God's number, the most moves any cube needs in
-/// HTM (Rokicki, Kociemba, Davidson, Dethridge 2010); two-phase reaches it in tens of
-/// milliseconds on a random cube (`crates/cube/README.md`).
+/// HTM (Rokicki, Kociemba, Davidson, Dethridge 2010), which two-phase reaches quickly on a
+/// random cube.
 const TWOPHASE_TARGET: u32 = 20;
 
 /// The start cube: `--facelets` (or solved) with the scramble applied.
@@ -171,6 +171,9 @@ pub fn run(args: Args, ctx: &Context) -> anyhow::Result<ExitCode> {
     if twophase && metric == Metric::Qtm && args.search.max_depth.is_some() {
         bail!("--max-depth with --solver twophase bounds face turns (htm), but --notation seed counts quarter turns; use --solver optimal for at most N quarter turns, or drop --max-depth");
     }
+    // The default is the optimal solver: from a dozen moves on, the fastest that finds a
+    // shortest solution (crates/cube/README.md). Without --algo, --solver search is
+    // bidirectional search.
     let facelets = start_cube(&args, notation)?;
     let cube = Cube::from_facelets(&facelets).context("the cube is impossible")?;
     let domain = CubeRun {

@@ -12,9 +12,8 @@ use super::*;
 pub(super) const MEMORY_SHARE: f64 = 0.5;
 
 /// What a level of a tree search's path (`iddfs`, `idastar`) is budgeted at: its frame on the
-/// stack, the space's successor callback inlined in it. Measured: 345 bytes on a board
-/// (`--algo idastar` on one row of 2 million cells peaked at 691 MB); budgeted at three times
-/// that, since other spaces inline other code.
+/// stack, the space's successor callback inlined in it: a few hundred bytes on a board,
+/// budgeted at about three times that, since other spaces inline other code.
 pub(super) const PATH_LEVEL_BYTES: u64 = 1024;
 
 /// Bytes of memory available to this process: the least of `MemAvailable` (from
