@@ -9,15 +9,19 @@ use std::time::Duration;
 
 use frontier_search::{Limit, Status};
 
+mod compare;
 mod context;
 mod flags;
 mod memory;
 mod output;
+mod tree;
 
+pub use compare::*;
 pub use context::*;
 pub use flags::*;
 pub use memory::*;
 pub use output::*;
+pub use tree::*;
 
 /// How messages name an input: its path (any bytes that are not UTF-8 shown as `�`, line
 /// breaks escaped like `\u{a}` so that the name stays on its line), or `<stdin>` for `-`.
@@ -55,12 +59,20 @@ pub struct InputStopped {
     pub name: String,
     /// The command's seconds when it stopped.
     pub seconds: f64,
+    /// Whether the input had come and was being parsed (else it was still awaited).
+    pub parsing: bool,
 }
 
 impl std::fmt::Display for InputStopped {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self.limit {
             Limit::Cancelled => write!(f, "interrupted while reading {}", self.name),
+            _ if self.parsing => write!(
+                f,
+                "stopped by --timeout after {:.1} s while reading {} (it was being parsed); raise \
+                 it to read it whole",
+                self.seconds, self.name
+            ),
             _ => write!(
                 f,
                 "stopped by --timeout after {:.1} s while reading {} (it was still waiting for \
@@ -136,6 +148,7 @@ pub fn read_input(
             limit,
             name,
             seconds: ctx.seconds(),
+            parsing: false,
         }
         .into());
     };

@@ -18,11 +18,13 @@
 use std::io::{self, Write};
 use std::process::ExitCode;
 
-use frontier_search::{Outcome, Solution, Stats};
+use frontier_search::{Limit, Outcome, SearchTree, Solution, Stats, Status};
 use serde_json::Value;
 
 use crate::common::{
-    emit, report, stats_line, to_stderr, Context, SearchArgs, Stopwatch, TableNeed,
+    draw_forest, emit, parse_compare, peak_memory, report, report_compare, reset_peak_memory,
+    stats_line, to_stderr, tree_json, Algo, CompareRow, Context, SearchArgs, Stopwatch, TableNeed,
+    MOST_TREE_NODES,
 };
 
 /// A puzzle the command line solves: its solvers, the tables they need and how its answers
@@ -125,14 +127,31 @@ pub trait Domain {
     ) -> Option<&'static str> {
         None
     }
+
+    /// The first `depth` levels of the search tree from the start, at most `max_nodes` of
+    /// them, for `--tree` ([`frontier_search::search_tree`] over the domain's space).
+    fn search_tree(&self, depth: u32, max_nodes: usize) -> SearchTree<Self::State, Self::Move>;
+
+    /// A short name of a state for the tree: the letter under the robot, the tiles in a row.
+    fn state_label(&self, state: &Self::State) -> String;
+
+    /// Makes this run use the generic solver `algo` instead (for `--compare`).
+    fn use_solver(&mut self, algo: Algo);
 }
 
 /// Solves `domain` with the command's flags and prints the answer; returns the exit code.
+/// `--tree` draws the search tree instead, and `--compare` solves with several solvers.
 pub fn run<D: Domain>(
     mut domain: D,
     search: &SearchArgs,
     ctx: &Context,
 ) -> anyhow::Result<ExitCode> {
+    if let Some(depth) = search.tree {
+        return draw_tree(&domain, search, depth);
+    }
+    if let Some(list) = &search.compare {
+        return compare(domain, search, ctx, list);
+    }
     if let Some(why) = domain.unsolvable() {
         return report_unsolvable(&domain, search, ctx, why);
     }
@@ -263,4 +282,112 @@ pub fn walk_through<D: Domain>(
         names.join(" ")
     };
     writeln!(out, "\nsolution: {moves}")
+}
+
+/// `--tree DEPTH`: the first levels of the search tree, drawn (or as JSON).
+fn draw_tree<D: Domain>(domain: &D, search: &SearchArgs, depth: u32) -> anyhow::Result<ExitCode> {
+    let tree = domain.search_tree(depth, MOST_TREE_NODES);
+    if search.json {
+        let mut value = tree_json(&tree, depth, &|mv| domain.move_json(mv), &|s| {
+            domain.state_label(s)
+        });
+        value["domain"] = Value::String(D::NAME.to_owned());
+        emit(|out| writeln!(out, "{value}"))?;
+    } else {
+        emit(|out| {
+            draw_forest(out, &tree, &|mv, state| {
+                format!("{} ({})", domain.move_name(mv), domain.state_label(state))
+            })
+        })?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `--compare [ALGO,...]`: the domain's own solver first (when it has one), then each listed
+/// generic solver (all of them by default), each under the command's limits with `--timeout`
+/// counted from its own start; one table.
+fn compare<D: Domain>(
+    mut domain: D,
+    search: &SearchArgs,
+    ctx: &Context,
+    list: &str,
+) -> anyhow::Result<ExitCode> {
+    use clap::ValueEnum;
+    let algos = match list.trim() {
+        "" => Algo::value_variants().to_vec(),
+        list => parse_compare(list).map_err(|e| anyhow::anyhow!("--compare: {e}"))?,
+    };
+    let quiet = SearchArgs {
+        compare: None,
+        quiet: true,
+        ..search.clone()
+    };
+    let mut rows: Vec<CompareRow> = Vec::new();
+    // The domain's own solver (or --algo's) first, then each listed one not run yet.
+    let runs = std::iter::once(None).chain(algos.into_iter().map(Some));
+    for algo in runs {
+        if let Some(algo) = algo {
+            if rows.iter().any(|row| row.algorithm == algo.name()) {
+                continue;
+            }
+            domain.use_solver(algo);
+        }
+        // Each run has the whole --timeout, counted from its own start.
+        let run = SearchArgs {
+            algo: algo.or(search.algo),
+            timeout: search.timeout.map(|t| t + ctx.started.elapsed()),
+            ..quiet.clone()
+        };
+        reset_peak_memory();
+        let outcome = attempt(&mut domain, &run, ctx)?;
+        ctx.clear_progress();
+        rows.push(CompareRow::of(domain.algorithm(), &outcome, peak_memory()));
+        if outcome.status() == Status::Limit(Limit::Cancelled) {
+            break;
+        }
+    }
+    report_compare(D::NAME, &rows, search.json)?;
+    let cancelled = rows
+        .last()
+        .is_some_and(|r| r.status == Status::Limit(Limit::Cancelled));
+    Ok(if cancelled {
+        ExitCode::from(130)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+/// One run of the domain's flow for `--compare`, printing nothing: a verdict without search,
+/// tables past the budget (a limit), the short answer, or the solver's.
+fn attempt<D: Domain>(
+    domain: &mut D,
+    search: &SearchArgs,
+    ctx: &Context,
+) -> anyhow::Result<Outcome<D::State, D::Move>> {
+    let started = std::time::Instant::now();
+    if domain.unsolvable().is_some() {
+        return Ok(Outcome::Exhausted {
+            stats: Stats::default(),
+        });
+    }
+    let tables = domain.tables()?;
+    if let Some(tables) = &tables {
+        if let Some(outcome) = domain.short(ctx, search)? {
+            return Ok(outcome);
+        }
+        if tables.bytes > search.table_budget() {
+            return Ok(Outcome::Stopped {
+                limit: Limit::States,
+                stats: Stats::default(),
+            });
+        }
+    }
+    let clock = Stopwatch::new(search, ctx);
+    if !domain.build(ctx, search, &clock)? {
+        return Ok(clock.stopped());
+    }
+    let mut outcome = domain.solve(ctx, search)?;
+    // The run's own time, its tables included.
+    outcome.stats_mut().seconds = started.elapsed().as_secs_f64();
+    Ok(outcome)
 }

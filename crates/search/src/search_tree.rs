@@ -55,8 +55,9 @@ impl<S, M> SearchTree<S, M> {
 /// `max_nodes` of them kept; the rest are counted (up to a few million) in
 /// [`SearchTree::left_out`].
 ///
-/// Moves come from [`Space::successors`] with the parent's move as `last`, as the tree searches
-/// (`iddfs`, `idastar`) see them; a goal is expanded like any other state.
+/// Every transition of [`Space::successors`] is kept (`last` is `None`: no move is skipped as
+/// redundant after its parent's), so the tree is the space's own, as the board seed draws it; a
+/// goal is expanded like any other state.
 ///
 /// ```
 /// use frontier_search::{search_tree, Space};
@@ -107,8 +108,8 @@ where
             if full {
                 break;
             }
-            let (mv, state) = (nodes[parent].mv.clone(), nodes[parent].state.clone());
-            space.successors(&state, Some(&mv), |mv, state| {
+            let state = nodes[parent].state.clone();
+            space.successors(&state, None, |mv, state| {
                 full |= !keep(
                     &mut nodes,
                     &mut seen,
@@ -157,25 +158,19 @@ fn keep<S: Hash + Eq + Clone, M>(
 /// The nodes in the first `depth` levels, counted depth first without keeping them, and
 /// whether the count stopped at [`MOST_COUNTED`].
 fn count_nodes<P: Space>(space: &P, depth: u32) -> (u64, bool) {
-    fn walk<P: Space>(
-        space: &P,
-        state: &P::State,
-        last: Option<&P::Move>,
-        left: u32,
-        count: &mut u64,
-    ) {
+    fn walk<P: Space>(space: &P, state: &P::State, left: u32, count: &mut u64) {
         if left == 0 || *count >= MOST_COUNTED {
             return;
         }
-        space.successors(state, last, |mv, next| {
+        space.successors(state, None, |_, next| {
             if *count < MOST_COUNTED {
                 *count += 1;
-                walk(space, &next, Some(&mv), left - 1, count);
+                walk(space, &next, left - 1, count);
             }
         });
     }
     let mut count = 0;
-    walk(space, &space.start(), None, depth, &mut count);
+    walk(space, &space.start(), depth, &mut count);
     (count, count >= MOST_COUNTED)
 }
 

@@ -38,9 +38,10 @@ where
                 return End::Stopped(limit);
             }
             let state = arena.state(next).clone();
-            let last = arena.parent(next).map(|(_, mv)| mv.clone());
             let (mut found, mut generated) = (None, 0);
-            space.successors(&state, last.as_ref(), |mv, child| {
+            // No move is skipped as redundant after the last one: the seed's program had no
+            // such pruning, and its cost is the lesson.
+            space.successors(&state, None, |mv, child| {
                 generated += 1;
                 if found.is_none() {
                     let goal = space.is_goal(&child);

@@ -7,11 +7,11 @@ use std::process::ExitCode;
 use frontier_board::{
     Board, Heading, Move, ParseErrorKind, Place, Puzzle, Rules, State, MAX_PADDED_CELLS,
 };
-use frontier_search::{Outcome, Solution};
+use frontier_search::{search_tree, Limit, Outcome, SearchTree, Solution};
 
 use crate::common::{
-    input_name, plural, read_input, report_exploration, Algo, Context, SearchArgs, Stopwatch,
-    TableNeed,
+    input_name, plural, read_input, report_exploration, Algo, Context, InputStopped, SearchArgs,
+    Stopwatch, TableNeed,
 };
 use crate::driver::{self, Domain};
 
@@ -100,9 +100,19 @@ fn load(input: &OsStr, search: &SearchArgs, ctx: &Context) -> anyhow::Result<Boa
     let limit = 4 * cells as u64;
     let bytes = read_input(input, "a board that can be searched", limit, search, ctx)?;
     let name = input_name(input);
-    let board = Board::from_bytes_within(&bytes, cells);
+    // A large board takes a while to parse: the clock and Ctrl-C hold there too.
+    let clock = Stopwatch::new(search, ctx);
+    let board = Board::from_bytes_until(&bytes, cells, &|| clock.stop());
     drop(bytes);
     board.map_err(|error| {
+        if error.kind == ParseErrorKind::Stopped {
+            return anyhow::Error::new(InputStopped {
+                limit: clock.limit().unwrap_or(Limit::Time),
+                name: name.clone(),
+                seconds: ctx.seconds(),
+                parsing: true,
+            });
+        }
         let raise = match (&error.kind, search.max_states) {
             (ParseErrorKind::PastCellLimit { .. }, Some(_)) => {
                 " (a cell counts as a stored state: raise --max-states for a larger board)"
@@ -190,6 +200,23 @@ impl Domain for BoardRun {
 
     fn draw(&self, out: &mut dyn Write, solution: &Solution<State, Move>) -> io::Result<()> {
         render(out, &self.puzzle, self.algo, solution)
+    }
+
+    fn search_tree(&self, depth: u32, max_nodes: usize) -> SearchTree<State, Move> {
+        search_tree(&self.puzzle, depth, max_nodes)
+    }
+
+    /// The letter under the robot and its heading, as the seed's tree shows the letter.
+    fn state_label(&self, state: &State) -> String {
+        let letter = match self.puzzle.place(*state) {
+            Place::Cell { x, y } => self.puzzle.board().letter(x, y).unwrap_or('?'),
+            Place::Below { .. } => '*',
+        };
+        format!("{letter} {}", state.heading())
+    }
+
+    fn use_solver(&mut self, algo: Algo) {
+        self.algo = algo;
     }
 }
 

@@ -9,7 +9,7 @@ use frontier_cube::{
     cache, scramble_facelets, unfold, BuildProgress, Cube, CubeError, CubeSpace, Facelets,
     Heuristic, Metric, Move, Notation, Optimal, SymmetricCubeSpace, TwoPhase,
 };
-use frontier_search::{Limit, Outcome, Solution, Status};
+use frontier_search::{search_tree, Limit, Outcome, SearchTree, Solution, Status};
 
 use crate::common::{
     report_exploration, warn_tables, Algo, BuildBar, Context, SearchArgs, Stopwatch, TableNeed,
@@ -318,6 +318,25 @@ impl Domain for CubeRun {
 
     fn move_name(&self, mv: &Move) -> String {
         mv.write(self.notation)
+    }
+
+    fn search_tree(&self, depth: u32, max_nodes: usize) -> SearchTree<Cube, Move> {
+        search_tree(&CubeSpace::new(self.cube, self.metric), depth, max_nodes)
+    }
+
+    /// How many of the 54 facelets show their face's colour.
+    fn state_label(&self, cube: &Cube) -> String {
+        let solved = Facelets::SOLVED.to_string();
+        let placed = (cube.to_facelets().to_string().chars())
+            .zip(solved.chars())
+            .filter(|(a, b)| a == b)
+            .count();
+        format!("{placed}/54 in place")
+    }
+
+    fn use_solver(&mut self, algo: Algo) {
+        self.solver = Solver::Search;
+        self.algo = Some(algo);
     }
 
     fn draw(&self, out: &mut dyn Write, solution: &Solution<Cube, Move>) -> io::Result<()> {

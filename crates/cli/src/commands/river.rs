@@ -5,7 +5,7 @@ use std::io::{self, Write};
 use std::process::ExitCode;
 
 use frontier_river::{Bank, Preset, Puzzle, RiverError, RiverSpace, State, Trip, PRESETS};
-use frontier_search::{Outcome, Solution, Status};
+use frontier_search::{search_tree, Outcome, SearchTree, Solution, Status};
 use serde_json::{json, Value};
 
 use crate::common::{
@@ -235,6 +235,19 @@ impl Domain for RiverRun {
         (outcome.status() == Status::Exhausted)
             .then(|| self.goal_note.clone())
             .flatten()
+    }
+
+    fn search_tree(&self, depth: u32, max_nodes: usize) -> SearchTree<State, Trip> {
+        search_tree(&self.space, depth, max_nodes)
+    }
+
+    /// Who stands on the far bank.
+    fn state_label(&self, state: &State) -> String {
+        format!("across: {}", self.space.bank_text(*state, Bank::Far))
+    }
+
+    fn use_solver(&mut self, algo: Algo) {
+        self.algo = algo;
     }
 }
 

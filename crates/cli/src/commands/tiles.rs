@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use anyhow::{bail, Context as _};
-use frontier_search::{Exploration, Limit, Outcome, Solution, Status};
+use frontier_search::{search_tree, Exploration, Limit, Outcome, SearchTree, Solution, Status};
 use frontier_tiles::pdb::{build_bytes, MAX_TABLE_ENTRIES};
 use frontier_tiles::{
     choose_groups, over_narrowest, solve_in_stages, BuildProgress, Dir, Encoding, Estimate,
@@ -15,8 +15,8 @@ use frontier_tiles::{
 };
 
 use crate::common::{
-    count, plural, report_exploration, warn_tables, Algo, BuildBar, Context, SearchArgs, Stopwatch,
-    TableNeed,
+    count, map_tree_states, plural, report_exploration, warn_tables, Algo, BuildBar, Context,
+    SearchArgs, Stopwatch, TableNeed,
 };
 use crate::driver::{self, short_answer, walk_through, Domain};
 
@@ -359,6 +359,63 @@ impl Domain for TilesRun {
 
     fn move_name(&self, mv: &Dir) -> String {
         mv.name().to_owned()
+    }
+
+    fn search_tree(&self, depth: u32, max_nodes: usize) -> SearchTree<Vec<u8>, Dir> {
+        /// Unfolds the tree over the narrowest encoding.
+        struct Tree<'a> {
+            puzzle: &'a Puzzle,
+            depth: u32,
+            max_nodes: usize,
+        }
+        impl OverEncoding for Tree<'_> {
+            type Output = SearchTree<Vec<u8>, Dir>;
+            fn run<E: Encoding>(self) -> Self::Output {
+                let space = TilesSpace::<E>::new(self.puzzle);
+                let n = self.puzzle.shape().cells();
+                map_tree_states(search_tree(&space, self.depth, self.max_nodes), |e| {
+                    e.decode(n)
+                })
+            }
+        }
+        let tree = Tree {
+            puzzle: &self.puzzle,
+            depth,
+            max_nodes,
+        };
+        over_narrowest(self.puzzle.shape().cells(), tree)
+    }
+
+    /// The tiles row by row, `_` for the blank: `1 2 3/4 _ 5/...`.
+    fn state_label(&self, board: &Vec<u8>) -> String {
+        let cols = self.puzzle.shape().cols();
+        let rows: Vec<String> = board
+            .chunks(cols)
+            .map(|row| {
+                let tiles: Vec<String> = row
+                    .iter()
+                    .map(|&t| {
+                        if t == 0 {
+                            "_".to_owned()
+                        } else {
+                            t.to_string()
+                        }
+                    })
+                    .collect();
+                tiles.join(" ")
+            })
+            .collect();
+        rows.join("/")
+    }
+
+    fn use_solver(&mut self, algo: Algo) {
+        self.stages = false;
+        self.algo = Some(algo);
+        if !algo.is_informed() {
+            self.heuristic = None;
+        } else if self.heuristic.is_none() {
+            self.heuristic = Some(HeuristicKind::Manhattan);
+        }
     }
 
     fn draw(&self, out: &mut dyn Write, solution: &Solution<Vec<u8>, Dir>) -> io::Result<()> {

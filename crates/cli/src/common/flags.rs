@@ -16,7 +16,7 @@ use super::*;
 /// for a count instead of a search.
 pub fn for_exploring(arg: clap::Arg) -> clap::Arg {
     match arg.get_id().as_str() {
-        "algo" | "weight" => arg.hide(true),
+        "algo" | "weight" | "tree" | "compare" => arg.hide(true),
         "max_depth" => arg.help("Count the states at most N moves away"),
         "max_states" => arg.help(
             "Stop once more than N states are stored, at most one expansion's successors past N \
@@ -59,6 +59,22 @@ pub struct SearchArgs {
     /// exact]
     #[arg(long, value_name = "W", value_parser = parse_weight, allow_negative_numbers = true)]
     pub weight: Option<f64>,
+    /// Instead of solving, draw the first DEPTH levels of the search tree from the start, as
+    /// the board seed's drawForest does: each move with a short name of its state, repeated
+    /// states marked (at most 500 nodes drawn)
+    #[arg(long, value_name = "DEPTH", value_parser = parse_tree_depth)]
+    pub tree: Option<u32>,
+    /// Instead of one answer, solve with each listed solver in turn (default: all of them,
+    /// and tree-bfs, breadth-first search without a seen-set) under the same limits, each
+    /// --timeout counted from its own start, and print one table of what each did
+    #[arg(
+        long,
+        value_name = "ALGO,...",
+        num_args = 0..=1,
+        default_missing_value = "",
+        require_equals = false
+    )]
+    pub compare: Option<String>,
     /// Print search statistics
     #[arg(long)]
     pub stats: bool,
@@ -89,6 +105,10 @@ pub enum Algo {
     Idastar,
     /// Breadth-first from both ends: fewest moves
     Bidirectional,
+    /// Breadth-first without a seen-set, every path queued (the board seed's first program):
+    /// fewest moves, slowly; a baseline for --compare
+    #[value(name = "tree-bfs")]
+    TreeBfs,
 }
 
 impl Algo {
@@ -102,6 +122,7 @@ impl Algo {
             Algo::Astar => Algorithm::Astar,
             Algo::Idastar => Algorithm::Idastar,
             Algo::Bidirectional => Algorithm::Bidirectional,
+            Algo::TreeBfs => Algorithm::TreeBfs,
         }
     }
 
@@ -114,6 +135,11 @@ impl Algo {
     pub fn name(self) -> &'static str {
         self.algorithm().name()
     }
+}
+
+/// Reads `--tree`: 1 to 64 levels (the drawing holds at most a few hundred nodes anyway).
+pub(super) fn parse_tree_depth(text: &str) -> Result<u32, String> {
+    parse_whole(text, "levels", 1, 64).map(|n| n as u32)
 }
 
 /// Reads `--weight`: from 1 to the engine's [`MAX_WEIGHT`].
@@ -243,6 +269,11 @@ impl SearchArgs {
         if self.algo.is_some() || self.weight.is_some() {
             anyhow::bail!(
                 "explore counts every reachable state; --algo and --weight choose how to solve, so they do not apply"
+            );
+        }
+        if self.tree.is_some() || self.compare.is_some() {
+            anyhow::bail!(
+                "explore counts every reachable state; --tree and --compare show how a solver searches, so they do not apply"
             );
         }
         Ok(())

@@ -369,3 +369,103 @@ fn the_heuristic_map_counts_against_the_budget_and_the_clock() {
     let bfs = with_input(&["board", "-", "--max-states", "2000000", "--json"], &board);
     assert_eq!(json(&bfs)["status"], "solved", "{}", stderr(&bfs));
 }
+
+#[test]
+fn the_seed_boards_tree_has_the_shape_of_the_seeds_drawing() {
+    // The seed's drawForest of three levels: Forward; under it Right, Left and Forward; under
+    // those Right and Left, Right and Left, and Right, Left and Forward.
+    let out = with_input(&["board", "-", "--tree", "3", "--json"], SEED);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let tree = json(&out);
+    let moves = |nodes: &serde_json::Value| -> Vec<String> {
+        let mut names: Vec<String> = nodes
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|n| n["move"].as_str().unwrap().to_owned())
+            .collect();
+        names.sort();
+        names
+    };
+    let roots = &tree["tree"];
+    assert_eq!(moves(roots), ["Forward"]);
+    let level2 = &roots[0]["children"];
+    assert_eq!(moves(level2), ["Forward", "Left", "Right"]);
+    for child in level2.as_array().unwrap() {
+        let expected: &[&str] = match child["move"].as_str().unwrap() {
+            "Forward" => &["Forward", "Left", "Right"],
+            _ => &["Left", "Right"],
+        };
+        assert_eq!(
+            moves(&child["children"]),
+            expected,
+            "under {}",
+            child["move"]
+        );
+    }
+    // Turning back the way it came returns to a state seen one level up.
+    let seen: usize = level2
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            let grandchildren = c["children"].as_array().unwrap();
+            grandchildren
+                .iter()
+                .filter(|g| g["seen_before"] == true)
+                .count()
+        })
+        .sum();
+    assert!(seen >= 2, "{tree}");
+}
+
+#[test]
+fn compare_runs_every_solver_and_each_finds_the_seeds_17_moves() {
+    let out = with_input(&["board", "-", "--compare", "--json"], SEED);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let rows = json(&out)["compare"].as_array().unwrap().clone();
+    let names: Vec<&str> = rows
+        .iter()
+        .map(|r| r["algorithm"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "bfs",
+            "dfs",
+            "iddfs",
+            "ucs",
+            "astar",
+            "idastar",
+            "bidirectional",
+            "tree-bfs"
+        ]
+    );
+    for row in &rows {
+        assert_eq!(row["status"], "solved", "{row}");
+        if row["algorithm"] != "dfs" {
+            assert_eq!(row["length"], 17, "{row}");
+        }
+    }
+    // The seed's lesson: without a seen-set, far more nodes than with one.
+    let expanded = |name: &str| {
+        rows.iter().find(|r| r["algorithm"] == name).unwrap()["stats"]["expanded"]
+            .as_u64()
+            .unwrap()
+    };
+    assert!(expanded("tree-bfs") > 1000 * expanded("bfs"));
+    // A solver that hits a limit says which.
+    let out = with_input(
+        &[
+            "board",
+            "-",
+            "--compare",
+            "bfs,tree-bfs",
+            "--max-states",
+            "1000",
+        ],
+        SEED,
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stdout(&out).contains("limit: states"), "{}", stdout(&out));
+}

@@ -223,6 +223,9 @@ pub fn mask(text: &str, dir: &Path) -> String {
                 "storing <n> states, the default budget",
             ),
             (r"\b[0-9]+ (worker )?threads\b", "<n> ${1}threads"),
+            // --compare's peak memory, right-aligned: the padding goes with the figure.
+            (r" +[0-9]+\.[0-9] MB\b", " <mem> MB"),
+            (r#""peak_bytes":\s*[0-9]+"#, r#""peak_bytes":<mem>"#),
         ]
         .into_iter()
         .map(|(pattern, with)| (Regex::new(pattern).expect("a valid mask pattern"), with))

@@ -105,6 +105,13 @@ golden! {
     board_malformed => case(["board", "-"]).stdin("AB\nABC\n");
     board_missing_file => case(["board".to_owned(), tmp("nothing-here.board")]);
     board_unknown_target => case(["board", "-", "--target", "Z"]).stdin(AB_AC);
+    // The seed's tree to depth 3 (its drawForest picture) and the seed's lesson, measured.
+    board_seed_tree => case(["board", "-", "--tree", "3"]).stdin(SEED_BOARD);
+    board_seed_tree_json => case(["board", "-", "--tree", "2", "--json"]).stdin(SEED_BOARD);
+    board_seed_compare => case(["board", "-", "--compare"]).stdin(SEED_BOARD);
+    board_seed_compare_json =>
+        case(["board", "-", "--compare", "bfs,tree-bfs", "--json"]).stdin(SEED_BOARD);
+    board_compare_unknown_solver => case(["board", "-", "--compare", "bfs,quick"]).stdin(SEED_BOARD);
 
     // river
     river_help => case(["river", "--help"]);

@@ -124,6 +124,26 @@ fn a_pipe_that_never_writes_ends_at_the_timeout() {
 }
 
 #[test]
+fn a_large_board_is_watched_by_the_clock_while_it_is_parsed() {
+    // 40 million cells of one letter: seconds of parsing in a debug build, where the
+    // deadline is a tenth of a second. Whichever stage the clock stops (the read or the
+    // parse), the command ends at once with a limit, not after the whole board.
+    let dir = temp_dir();
+    let path = dir.path().join("large.board");
+    let row = format!("{}\n", "A".repeat(5_000));
+    std::fs::write(&path, row.repeat(8_000)).unwrap();
+    let path = path.to_str().unwrap();
+    let run = measured(&["explore", "board", path, "--timeout", "0.1"], None);
+    assert_eq!(run.code(), Some(3), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("stopped by --timeout after ") && run.stderr.contains("while reading"),
+        "{}",
+        run.stderr
+    );
+    assert!(run.seconds < 3.0, "{:.2} s: {}", run.seconds, run.stderr);
+}
+
+#[test]
 fn a_named_pipe_without_a_writer_ends_at_the_timeout_or_at_ctrl_c() {
     let dir = temp_dir();
     let dir = dir.path();
