@@ -61,6 +61,7 @@
 mod arena;
 mod bits;
 mod config;
+mod dense;
 mod explore;
 mod graph;
 mod layers;
