@@ -5,8 +5,8 @@
 //! in the next one, or closed (expanded). The two layer codes alternate from layer to layer,
 //! so a layer never needs converting: layer `d` is code [`layer_code`]`(d)`, the next is the
 //! other one, and an expanded entry becomes [`CLOSED`]. Each layer is found by scanning the
-//! array in chunks shared out among the workers; a worker unranks each entry of the layer,
-//! asks for its successors, ranks them and marks the unseen ones with an atomic bit-or (every
+//! array in chunks shared out among the workers; a worker asks the space for the successors of
+//! each entry of the layer with their indexes ([`Space::indexed_successors`]) and marks the unseen ones with an atomic bit-or (every
 //! writer in a layer writes the same code, so no lock is taken and exactly one of them sees the
 //! entry unseen: the counts are exact for any number of threads).
 
@@ -216,13 +216,11 @@ impl<P: Space> Sweep<'_, P> {
             while layer != 0 {
                 let index = w as u64 * PER_WORD + u64::from(layer.trailing_zeros() / 2);
                 layer &= layer - 1;
-                let state = (self.space.state_at(index)).unwrap_or_else(|| no_state(index));
                 tally.expanded += 1;
-                self.space.successors(&state, None, |_, next| {
+                self.space.indexed_successors(index, |index, next| {
                     if stopped {
                         return;
                     }
-                    let index = self.space.index(&next);
                     self.marks.prefetch(index);
                     batch.push((index, next));
                     if batch.len() >= BATCH {
@@ -266,12 +264,6 @@ impl<P: Space> Sweep<'_, P> {
         }
         batch.clear();
     }
-}
-
-#[cold]
-#[inline(never)]
-fn no_state(index: u64) -> ! {
-    panic!("Space::state_at gave no state for index {index}, which the search reached")
 }
 
 /// Explores `space` densely (see the [module](self)) if it offers an index and its inverse

@@ -229,6 +229,23 @@ pub trait Space {
     fn state_at(&self, _index: u64) -> Option<Self::State> {
         None
     }
+
+    /// Calls `out(index, next)` for every successor `next` of the state of index `index`, with
+    /// `next`'s index: how [`crate::explore`]'s dense strategy expands a state. By default
+    /// [`Space::state_at`], then [`Space::successors`] and [`Space::index`] of each; a space
+    /// that can tell a successor's index from its parent's faster than from scratch (as a slide
+    /// of the tiles changes a few digits of a rank) overrides it. Asked only for the indexes
+    /// of states the search reached.
+    ///
+    /// # Panics
+    ///
+    /// By default, if `state_at` gives no state for `index`.
+    fn indexed_successors(&self, index: u64, mut out: impl FnMut(u64, Self::State)) {
+        let Some(state) = self.state_at(index) else {
+            panic!("Space::state_at gave no state for index {index}, which the search reached")
+        };
+        self.successors(&state, None, |_, next| out(self.index(&next), next));
+    }
 }
 
 /// A space that can also be searched backwards from its goals, as [`crate::bidirectional`] does.

@@ -67,6 +67,7 @@ static ONES: [u8; 1 << 15] = {
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Ranking {
     cells: usize,
+    cols: usize,
     /// Bit `c` set: with the blank in cell `c`, the tiles read in cell order make an odd
     /// permutation.
     odd: u32,
@@ -91,7 +92,7 @@ impl Ranking {
         let odd = (0..cells)
             .filter(|c| (inversions + (cols - 1) * (c / cols).abs_diff(blank_row)) % 2 == 1)
             .fold(0, |odd, c| odd | 1 << c);
-        Some(Ranking { cells, odd })
+        Some(Ranking { cells, cols, odd })
     }
 
     /// One more than the largest rank: `n! / 2`, or `n` on a board of at most two cells.
@@ -123,28 +124,48 @@ impl Ranking {
         h * n as u64 + blank as u64
     }
 
-    /// The arrangement of rank `index` (below [`Ranking::bound`]), written over `into`'s
-    /// cells.
+    /// The arrangement of rank `index` (below [`Ranking::bound`]).
     #[inline]
-    pub fn unrank<E: Encoding>(&self, index: u64, into: E) -> E {
+    pub fn unrank<E: Encoding>(&self, index: u64) -> E {
         let n = self.cells;
-        let tiles = n.saturating_sub(1);
+        if n < 3 {
+            // The blank alone, or it and one tile: the tile's order is all there is.
+            let blank = (index % n as u64) as usize;
+            return E::from_nibbles(insert_blank(u64::from(n == 2), blank), n);
+        }
+        let tiles = self.unpack(index);
+        E::from_nibbles(insert_blank(tiles.order, tiles.blank), n)
+    }
+
+    /// The tiles' order of the arrangement of rank `index`, on a board of at least 3 cells.
+    #[inline]
+    fn unpack(&self, index: u64) -> Unpacked {
+        let n = self.cells;
+        let m = n - 1;
         let blank = (index % n as u64) as usize;
         let mut h = index / n as u64;
-        let mut layout = into;
-        let mut cell = 0;
-        let mut place = |tile: u8| {
-            if cell == blank {
-                layout.set(cell, 0);
-                cell += 1;
-            }
-            layout.set(cell, tile);
-            cell += 1;
+        let mut unpacked = Unpacked {
+            blank,
+            h,
+            order: 0,
+            digits: [0; 16],
+            before: [0; 16],
         };
-        // The tiles not placed yet, in order, a nibble each (tiles - 1, from 0).
+        // The tiles not placed yet, in order, a nibble each (tile - 1, from 0).
         let mut left = 0xfedc_ba98_7654_3210u64;
-        let mut parity = 0;
-        for places in (2..tiles).rev() {
+        let (mut parity, mut before) = (0, 0u16);
+        let mut put = |i: usize, digit: u64, left: &mut u64| {
+            let at = 4 * digit as u32;
+            let value = *left >> at & 15;
+            // Removes the nibble: the ones above it move down.
+            *left = (*left & ((1 << at) - 1)) | ((*left >> at >> 4) << at);
+            unpacked.order |= (value + 1) << (4 * i);
+            unpacked.digits[i] = digit as u8;
+            unpacked.before[i] = before;
+            before |= 1 << value;
+        };
+        for i in 0..m - 2 {
+            let places = m - 1 - i;
             let digit = if places == 2 {
                 h
             } else {
@@ -152,31 +173,96 @@ impl Ranking {
             };
             h -= digit * HALF[places];
             parity ^= digit & 1;
-            let at = 4 * digit as u32;
-            place((left >> at & 15) as u8 + 1);
-            // Removes the nibble: the ones above it move down.
-            left = (left & ((1 << at) - 1)) | ((left >> at >> 4) << at);
+            put(i, digit, &mut left);
         }
-        match tiles {
-            0 => {}
-            1 => place(1),
-            _ => {
-                let (low, high) = ((left & 15) as u8 + 1, (left >> 4 & 15) as u8 + 1);
-                // The order of the last two sets the permutation's parity.
-                if parity == u64::from(self.odd >> blank & 1) {
-                    place(low);
-                    place(high);
-                } else {
-                    place(high);
-                    place(low);
-                }
-            }
-        }
-        if blank == n - 1 {
-            layout.set(blank, 0);
-        }
-        layout
+        // The order of the last two sets the permutation's parity.
+        let last = parity ^ u64::from(self.odd >> blank & 1);
+        put(m - 2, last, &mut left);
+        put(m - 1, 0, &mut left);
+        unpacked
     }
+
+    /// Calls `out(rank, layout)` for each arrangement one slide from the one of rank `index`:
+    /// a horizontal slide keeps the tiles' order, and a vertical one changes the Lehmer digits
+    /// of the `cols` tiles from the blank's old cell to its new one only.
+    #[inline]
+    pub fn successors<E: Encoding>(&self, index: u64, mut out: impl FnMut(u64, E)) {
+        let (n, cols) = (self.cells, self.cols);
+        if n < 3 {
+            // The blank and at most one tile: the blank swaps with it.
+            if n == 2 {
+                let to = 1 - index;
+                out(to, self.unrank(to));
+            }
+            return;
+        }
+        let tiles = self.unpack(index);
+        let (blank, order) = (tiles.blank, tiles.order);
+        let base = tiles.h * n as u64;
+        let layout = |order, blank| E::from_nibbles(insert_blank(order, blank), n);
+        if blank % cols > 0 {
+            out(base + blank as u64 - 1, layout(order, blank - 1));
+        }
+        if blank % cols + 1 < cols {
+            out(base + blank as u64 + 1, layout(order, blank + 1));
+        }
+        let window = (1u64 << (4 * cols)) - 1;
+        // Up: the tile above the blank moves to the end of the window of `cols` tiles from
+        // the blank's new cell; down: the tile below moves to its front.
+        for (to, first) in [(blank.wrapping_sub(cols), true), (blank + cols, false)] {
+            if to >= n {
+                continue;
+            }
+            let lo = to.min(blank);
+            let old = order >> (4 * lo) & window;
+            let new = if first {
+                (old >> 4) | (old & 15) << (4 * (cols - 1))
+            } else {
+                (old << 4 & window) | old >> (4 * (cols - 1))
+            };
+            let order = (order & !(window << (4 * lo))) | new << (4 * lo);
+            let h = tiles.h_with(lo, cols, new, n - 1);
+            out(h * n as u64 + to as u64, layout(order, to));
+        }
+    }
+}
+
+/// An arrangement's tiles as [`Ranking::unpack`] finds them.
+struct Unpacked {
+    blank: usize,
+    /// The half rank of the tiles' order.
+    h: u64,
+    /// The tiles in cell order, a nibble each.
+    order: u64,
+    /// The Lehmer digit of each position.
+    digits: [u8; 16],
+    /// For each position, the tiles before it (bit `tile - 1`).
+    before: [u16; 16],
+}
+
+impl Unpacked {
+    /// The half rank of the order whose positions `lo..lo + len` hold the tiles of `window`
+    /// (a nibble each) instead: only their digits change.
+    #[inline]
+    fn h_with(&self, lo: usize, len: usize, window: u64, tiles: usize) -> u64 {
+        let mut h = self.h;
+        let mut before = self.before[lo];
+        for i in lo..lo + len {
+            let weight = HALF[tiles - 1 - i];
+            let tile = (window >> (4 * (i - lo)) & 15) as u16 - 1;
+            let digit = tile - u16::from(ONES[usize::from(before & ((1 << tile) - 1))]);
+            before |= 1 << tile;
+            h = h + u64::from(digit) * weight - u64::from(self.digits[i]) * weight;
+        }
+        h
+    }
+}
+
+/// The layout of `order` (the tiles in cell order, a nibble each) with the blank in `blank`.
+#[inline]
+fn insert_blank(order: u64, blank: usize) -> u64 {
+    let low = order & ((1 << (4 * blank)) - 1);
+    low | (order >> (4 * blank)) << (4 * (blank + 1))
 }
 
 #[cfg(test)]
@@ -224,7 +310,7 @@ mod tests {
                 assert!(rank < bound, "{rows}x{cols} {tiles:?}: {rank}");
                 assert!(!seen[rank as usize], "{tiles:?} shares rank {rank}");
                 seen[rank as usize] = true;
-                assert_eq!(ranking.unrank(rank, 0u64), layout, "{tiles:?}");
+                assert_eq!(ranking.unrank::<u64>(rank), layout, "{tiles:?}");
             });
             assert!(seen.iter().all(|&s| s), "{rows}x{cols}");
         }
@@ -242,7 +328,7 @@ mod tests {
             if is_solvable(shape, tiles, &start) {
                 let rank = ranking.rank(&u64::encode(tiles));
                 assert!(!std::mem::replace(&mut seen[rank as usize], true));
-                assert_eq!(ranking.unrank(rank, 0u64).decode(9), tiles);
+                assert_eq!(ranking.unrank::<u64>(rank).decode(9), tiles);
             }
         });
         assert!(seen.iter().all(|&s| s));
@@ -261,7 +347,7 @@ mod tests {
                 let layout = u64::encode(&tiles);
                 let rank = ranking.rank(&layout);
                 assert!(rank < ranking.bound(), "{rows}x{cols} {tiles:?}");
-                assert_eq!(ranking.unrank(rank, 0u64), layout, "{tiles:?}");
+                assert_eq!(ranking.unrank::<u64>(rank), layout, "{tiles:?}");
             }
         }
     }
@@ -277,7 +363,7 @@ mod tests {
         assert_eq!(ranking.rank(&u128::encode(&tiles)), rank);
         let wide = crate::space::Wide::<36>::encode(&tiles);
         assert_eq!(ranking.rank(&wide), rank);
-        assert_eq!(ranking.unrank(rank, wide), wide);
+        assert_eq!(ranking.unrank::<crate::space::Wide<36>>(rank), wide);
         assert!(Ranking::new(Shape::new(2, 7).unwrap(), &[0; 14]).is_none());
     }
 }

@@ -26,6 +26,16 @@ pub trait Encoding: Copy + Eq + Hash + Send + Sync + Debug + 'static {
     fn get(&self, cell: usize) -> u8;
     /// Puts `tile` in `cell`.
     fn set(&mut self, cell: usize, tile: u8);
+    /// A layout of at most 16 cells given a nibble a cell, cell 0 lowest: by default through
+    /// [`Encoding::encode`]; the nibble encoding is the [`u64`] itself.
+    #[inline]
+    fn from_nibbles(nibbles: u64, cells: usize) -> Self {
+        let mut tiles = [0u8; 16];
+        for (c, tile) in tiles.iter_mut().enumerate() {
+            *tile = (nibbles >> (4 * c) & 15) as u8;
+        }
+        Self::encode(&tiles[..cells.min(16)])
+    }
     /// The layout of the first `cells` cells.
     fn decode(&self, cells: usize) -> Vec<u8> {
         (0..cells).map(|c| self.get(c)).collect()
@@ -54,6 +64,10 @@ pub trait Encoding: Copy + Eq + Hash + Send + Sync + Debug + 'static {
 
 impl Encoding for u64 {
     const MAX_CELLS: usize = 16;
+    #[inline]
+    fn from_nibbles(nibbles: u64, _cells: usize) -> Self {
+        nibbles
+    }
     fn encode(tiles: &[u8]) -> Self {
         tiles
             .iter()
@@ -316,7 +330,17 @@ impl<E: Encoding> Space for TilesSpace<E> {
     #[inline]
     fn state_at(&self, index: u64) -> Option<E> {
         let ranking = self.ranking.as_ref()?;
-        (index < ranking.bound()).then(|| ranking.unrank(index, self.goal))
+        (index < ranking.bound()).then(|| ranking.unrank(index))
+    }
+
+    /// From the rank's digits: a horizontal slide keeps the tiles' order, and a vertical one
+    /// changes as many of its digits as the board has columns.
+    #[inline]
+    fn indexed_successors(&self, index: u64, out: impl FnMut(u64, E)) {
+        match &self.ranking {
+            Some(ranking) => ranking.successors(index, out),
+            None => panic!("a board of more than 13 cells has no index"),
+        }
     }
 }
 
@@ -418,6 +442,48 @@ mod tests {
             assert_eq!(ex.layers.len() - 1, 31);
             assert_eq!(*ex.layers.last().unwrap(), 2);
         }
+    }
+
+    #[test]
+    fn indexed_successors_are_the_successors_with_their_ranks() {
+        // Every rank of each board: the successors worked out from the rank's digits are the
+        // slides of its layout, each with its own rank.
+        for (rows, cols) in [(1, 2), (1, 3), (2, 2), (3, 3), (2, 4), (4, 2), (2, 5)] {
+            let shape = Shape::new(rows, cols).unwrap();
+            let goal = shape.default_goal();
+            let space = TilesSpace::<u64>::new(&Puzzle::new(shape, &goal, &goal).unwrap());
+            let bound = space.index_bound().unwrap();
+            let reachable = if rows == 1 {
+                shape.cells() as u64
+            } else {
+                bound
+            };
+            for index in 0..reachable {
+                let index = if rows == 1 {
+                    space.index(&line(&goal, index))
+                } else {
+                    index
+                };
+                let state = space.state_at(index).unwrap();
+                assert_eq!(space.index(&state), index);
+                let mut fast = Vec::new();
+                space.indexed_successors(index, |i, next| fast.push((i, next)));
+                let mut slow = Vec::new();
+                space.successors(&state, None, |_, next| {
+                    slow.push((space.index(&next), next))
+                });
+                fast.sort_unstable();
+                slow.sort_unstable();
+                assert_eq!(fast, slow, "{rows}x{cols} rank {index}");
+            }
+        }
+    }
+
+    /// The goal of a line of tiles with its blank moved to cell `blank`.
+    fn line(goal: &[u8], blank: u64) -> u64 {
+        let mut tiles: Vec<u8> = goal.iter().copied().filter(|&t| t != 0).collect();
+        tiles.insert(blank as usize, 0);
+        u64::encode(&tiles)
     }
 
     #[test]
