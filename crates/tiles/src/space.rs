@@ -522,7 +522,7 @@ mod tests {
     ];
 
     #[test]
-    #[ignore = "counts 239,500,800 states: about 5 s on two threads in release, minutes in debug"]
+    #[ignore = "counts 239,500,800 states: half a minute of CPU in release, far more in debug"]
     fn the_4x3_board_has_239500800_states_in_the_layers_of_a_hashed_count() {
         // 12!/2 arrangements; the layers as main's explore (hash tables and bits) printed them
         // at d3d4f9d (`frontier explore tiles --size 4x3`).
