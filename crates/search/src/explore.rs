@@ -15,6 +15,7 @@ use rayon::prelude::*;
 use crate::arena::{hash_of, Insert, StateSet, AHEAD};
 use crate::bits::{bits_budget, BitSet, Bits};
 use crate::config::{Config, Intake, Meter};
+use crate::dense;
 use crate::layers::{Layer, LayerSet};
 use crate::outcome::{Exploration, Limit};
 use crate::parallel::{count_expansions, next_slices, regroup, CHUNK};
@@ -51,7 +52,14 @@ fn shard_of(hash: u64, shards: usize) -> usize {
 /// and a layer's states leave the index when it falls behind.
 ///
 /// How the layers are counted is chosen once, when the exploration starts:
-/// - for a space with a perfect [index](Space::index_bound) whose bits fit the state budget
+/// - for a space with a perfect [index](Space::index_bound) and its inverse
+///   ([`Space::state_at`]) whose two bits an index fit the state budget (and are no more than
+///   2^35), no state is stored: each index seen is two bits of an array, which say whether it
+///   lies in the layer being expanded, in the next one, or behind. Each layer is expanded by
+///   unranking its indexes, in chunks of the array shared out among
+///   [`Config::worker_threads`], and its successors are marked in the array with atomic
+///   bit operations, without locks;
+/// - else for a space with a perfect [index](Space::index_bound) whose bits fit the state budget
 ///   (and are no more than 2^33), each state seen is one bit of an array of `index_bound`
 ///   bits, and only the previous, current and next layers' states are kept, whatever the
 ///   space's moves. A look-up reads one bit and the array never grows. It runs on the calling
@@ -89,6 +97,9 @@ where
     P: Space + Sync,
     P::State: Hash + Eq + Send + Sync,
 {
+    if let Some(exploration) = dense::explore_dense(space, config) {
+        return exploration;
+    }
     if let Some(exploration) = explore_bits(space, config) {
         return exploration;
     }

@@ -13,7 +13,7 @@
 //! | [`astar`] | cheapest | all seen states | an admissible heuristic, `State: Hash + Eq` |
 //! | [`idastar`] | cheapest | linear in depth | an admissible heuristic |
 //! | [`bidirectional`] | fewest moves | both seen-sets | [`Reversible`], and as `bfs` |
-//! | [`explore`] | states at each distance (each counted with its [weight](Space::weight)) | all seen states, or three layers if [undirected](Space::undirected), or a bit per [index](Space::index_bound) and three layers | as `bfs` |
+//! | [`explore`] | states at each distance (each counted with its [weight](Space::weight)) | all seen states, or three layers if [undirected](Space::undirected), or a bit per [index](Space::index_bound) and three layers, or two bits an index and no state (with [`Space::state_at`]) | as `bfs` |
 //!
 //! [`solve`] runs any of the first seven named by an [`Algorithm`], for a caller that lets its
 //! user choose. Every solver takes a [`Config`] (max depth, max stored states, timeout, cancel
@@ -24,7 +24,8 @@
 //! `bfs`, `bidirectional` and `explore` choose how to grow their layers once, when they start:
 //! on [`Config::threads`] workers for the layers at least [`Config::parallel_from`] wide, over
 //! a bit per index when the space has a perfect [index](Space::index_bound) whose bits fit the
-//! state budget, or over one hash table. The answer's length and the counts are the same for
+//! state budget (for `explore`, with the index's inverse [`Space::state_at`], two bits an index
+//! and no state stored, every layer on every worker), or over one hash table. The answer's length and the counts are the same for
 //! every choice. A solver of a domain's own (the cube's, the tiles') watches the same limits
 //! through a [`Watch`].
 //!
@@ -61,6 +62,7 @@
 mod arena;
 mod bits;
 mod config;
+mod dense;
 mod explore;
 mod graph;
 mod layers;

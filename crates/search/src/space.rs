@@ -185,12 +185,66 @@ pub trait Space {
         None
     }
 
-    /// The index of `state`: below [`Space::index_bound`], and different for different states.
+    /// The index of `state`: below [`Space::index_bound`], and different for different states
+    /// reachable from the start (the only ones a search asks for: a space may number only
+    /// those, as the sliding tiles number the half of their arrangements a layout reaches).
     /// Called only when `index_bound` is `Some`; a space that gives a bound must override it.
     /// Two states with the same index would be counted as one; an index at or past the bound
     /// panics, as does the default, which has no index to give.
     fn index(&self, _state: &Self::State) -> u64 {
         panic!("Space::index_bound gave a bound, but Space::index is not overridden")
+    }
+
+    /// The state whose [index](Space::index) is `index`: the inverse of `index`, if the space
+    /// can give it; `None` (the default) says it cannot. Asked only for the indexes of states
+    /// the search reached. With it, [`crate::explore`] keeps no states at all: two bits an
+    /// index (a quarter of `index_bound` bytes, when that fits the state budget), and each
+    /// layer expanded from its indexes on every [thread](crate::Config::threads). A space
+    /// that gives a state here must give every reached index's state (the engine checks the
+    /// start's).
+    ///
+    /// ```
+    /// use frontier_search::{explore, Config, Space};
+    ///
+    /// /// The states 0..1000 of a ring, one step either way; a state is its own index.
+    /// struct Ring;
+    /// impl Space for Ring {
+    ///     type State = u32;
+    ///     type Move = ();
+    ///     fn start(&self) -> u32 { 0 }
+    ///     fn is_goal(&self, _: &u32) -> bool { false }
+    ///     fn successors(&self, n: &u32, _: Option<&()>, mut out: impl FnMut((), u32)) {
+    ///         out((), (n + 1) % 1000);
+    ///         out((), (n + 999) % 1000);
+    ///     }
+    ///     fn index_bound(&self) -> Option<u64> { Some(1000) }
+    ///     fn index(&self, n: &u32) -> u64 { u64::from(*n) }
+    ///     fn state_at(&self, index: u64) -> Option<u32> { u32::try_from(index).ok() }
+    /// }
+    ///
+    /// let exploration = explore(&Ring, &Config::default().threads(2));
+    /// assert_eq!(exploration.states(), 1000);
+    /// assert_eq!(exploration.layers.len(), 501);
+    /// ```
+    fn state_at(&self, _index: u64) -> Option<Self::State> {
+        None
+    }
+
+    /// Calls `out(index, next)` for every successor `next` of the state of index `index`, with
+    /// `next`'s index: how [`crate::explore`]'s dense strategy expands a state. By default
+    /// [`Space::state_at`], then [`Space::successors`] and [`Space::index`] of each; a space
+    /// that can tell a successor's index from its parent's faster than from scratch (as a slide
+    /// of the tiles changes a few digits of a rank) overrides it. Asked only for the indexes
+    /// of states the search reached.
+    ///
+    /// # Panics
+    ///
+    /// By default, if `state_at` gives no state for `index`.
+    fn indexed_successors(&self, index: u64, mut out: impl FnMut(u64, Self::State)) {
+        let Some(state) = self.state_at(index) else {
+            panic!("Space::state_at gave no state for index {index}, which the search reached")
+        };
+        self.successors(&state, None, |_, next| out(self.index(&next), next));
     }
 }
 

@@ -150,6 +150,12 @@ impl<'a> Watch<'a> {
         }
     }
 
+    /// Records that the search holds `stored` states without checking the budget: for a
+    /// store whose size was checked against it before the search began.
+    pub(crate) fn hold(&self, stored: u64) {
+        self.stored.store(stored, Ordering::Relaxed);
+    }
+
     /// Ends the search at `limit`, unless another was seen first; returns the one kept.
     pub fn stop(&self, limit: Limit) -> Limit {
         match (self.stopped).compare_exchange(0, code(limit), Ordering::Relaxed, Ordering::Relaxed)

@@ -16,7 +16,7 @@ use frontier_search::{
 };
 
 mod common;
-use common::{Indexed, Rank};
+use common::{Dense, Indexed, Rank};
 
 static LIVE: AtomicI64 = AtomicI64::new(0);
 static PEAK: AtomicI64 = AtomicI64::new(0);
@@ -107,6 +107,10 @@ impl Rank for Fan {
     fn rank(&self, state: &Counted) -> u64 {
         u64::from(state.0)
     }
+
+    fn unrank(&self, rank: u64) -> Option<Counted> {
+        Some(Counted::new(u32::try_from(rank).ok()?))
+    }
 }
 
 type Solver = fn(&Fan, &Config) -> Status;
@@ -125,6 +129,7 @@ fn solvers() -> Vec<(&'static str, Solver)> {
         ("par_bidirectional", |s, c| bidirectional(s, c).status()),
         ("explore", |s, c| explore(s, c).status()),
         ("explore_indexed", |s, c| explore(&Indexed(s), c).status()),
+        ("explore_dense", |s, c| explore(&Dense(s), c).status()),
     ]
 }
 

@@ -12,7 +12,7 @@ use frontier_search::{
 use proptest::prelude::*;
 
 mod common;
-use common::{Indexed, Rank};
+use common::{Dense, Indexed, Rank};
 
 /// [`Config::parallel_from`]'s default: layers this narrow stay on one thread.
 const DEFAULT_PARALLEL_FROM: usize = 1 << 15;
@@ -103,6 +103,10 @@ impl Rank for Graph {
 
     fn rank(&self, node: &u32) -> u64 {
         u64::from(*node)
+    }
+
+    fn unrank(&self, rank: u64) -> Option<u32> {
+        u32::try_from(rank).ok()
     }
 }
 
@@ -604,11 +608,22 @@ proptest! {
             prop_assert!(indexed.stats.stored <= widest_three.unwrap_or(indexed.states()));
         }
 
+        // Over ranks and their inverse: two bits a rank, every state counted once, by any
+        // number of threads.
+        for threads in [1, 2] {
+            let dense = explore(&Dense(&graph), &Config::default().threads(threads));
+            prop_assert_eq!(&dense.layers, &expected);
+            prop_assert!(dense.is_complete());
+            prop_assert_eq!(dense.stats.expanded, reachable(&graph));
+        }
+
         // Cut at a depth: the layers up to it, complete only if nothing lies deeper.
         let cut = deepest.saturating_sub(1) as u32;
         for partial in [
             explore(&graph, &Config::default().max_depth(cut)),
             explore(&Indexed(&graph), &Config::default().max_depth(cut)),
+            explore(&Dense(&graph), &Config::default().max_depth(cut)),
+            explore(&Dense(&graph), &Config::default().max_depth(cut).threads(2)),
         ] {
             prop_assert_eq!(&partial.layers[..], &expected[..=cut as usize]);
             prop_assert_eq!(partial.is_complete(), deepest <= cut as usize);
@@ -742,6 +757,9 @@ fn explore_counts_states_that_are_not_copy_once_each_by_every_strategy() {
         fn rank(&self, cell: &Vec<u8>) -> u64 {
             u64::from(cell[0]) * 20 + u64::from(cell[1])
         }
+        fn unrank(&self, rank: u64) -> Option<Vec<u8>> {
+            Some(vec![(rank / 20) as u8, (rank % 20) as u8])
+        }
     }
     // Cell (x, y) lies x + y steps away: d + 1 cells at d < 20, then 39 - d.
     let expected: Vec<u64> = (0..39u64).map(|d| 20 - d.abs_diff(19)).collect();
@@ -751,6 +769,8 @@ fn explore_counts_states_that_are_not_copy_once_each_by_every_strategy() {
         explore(&torus, &two_threads(&Config::default())),
         explore(&Indexed(&torus), &Config::default()),
         explore(&Indexed(&torus), &two_threads(&Config::default())),
+        explore(&Dense(&torus), &Config::default()),
+        explore(&Dense(&torus), &two_threads(&Config::default())),
     ];
     for exploration in &explorations {
         assert_eq!(exploration.layers, expected);
@@ -759,7 +779,7 @@ fn explore_counts_states_that_are_not_copy_once_each_by_every_strategy() {
     }
     assert_eq!(
         torus.0.load(Ordering::Relaxed),
-        1600,
+        2400,
         "each exploration expands each cell once"
     );
 }
@@ -1543,6 +1563,11 @@ impl Rank for Grid {
     fn rank(&self, &(x, y): &(u32, u32)) -> u64 {
         u64::from(y) * u64::from(self.n) + u64::from(x)
     }
+
+    fn unrank(&self, rank: u64) -> Option<(u32, u32)> {
+        let n = u64::from(self.n);
+        Some(((rank % n) as u32, (rank / n) as u32))
+    }
 }
 
 impl Grid {
@@ -1591,18 +1616,82 @@ fn explore_indexed_counts_a_large_grid_in_bits_with_any_threads() {
 }
 
 #[test]
+fn explore_dense_counts_a_large_grid_on_any_threads_with_nothing_stored_but_bits() {
+    // 1500 x 1500 = 2,250,000 cells, two bits each, in 35 chunks of the array: the chunks
+    // are shared out among the threads, and a layer's states lie in several of them.
+    let n = 1500u32;
+    for undirected in [false, true] {
+        for threads in [1, 2] {
+            let grid = Grid { n, undirected };
+            let exploration = explore(&Dense(&grid), &Config::default().threads(threads));
+            assert_eq!(exploration.layers, Grid::layers(n), "threads {threads}");
+            assert_eq!(exploration.stats.expanded, u64::from(n * n));
+            assert_eq!(exploration.stats.peak_frontier, u64::from(n));
+        }
+    }
+}
+
+#[test]
+fn explore_dense_needs_the_arrays_to_fit_the_budget_and_the_start_to_unrank() {
+    // A budget of 100 states of 8 bytes holds no 2-bit array of 640 x 640 ranks (102,400
+    // bytes): the exploration stores states instead, and stops at the budget.
+    let grid = Grid {
+        n: 640,
+        undirected: true,
+    };
+    let small = explore(&Dense(&grid), &Config::default().max_states(100));
+    assert_eq!(small.status(), Status::Limit(Limit::States));
+    let fits = explore(&Dense(&grid), &Config::default().max_states(12_800));
+    assert!(fits.is_complete());
+    assert_eq!(fits.layers, Grid::layers(640));
+    /// A grid whose unrank gives the wrong cell: the start's round trip fails, so it is
+    /// explored over its states, and counted right all the same.
+    struct Wrong(Grid);
+    impl Space for Wrong {
+        type State = (u32, u32);
+        type Move = u8;
+        fn start(&self) -> (u32, u32) {
+            self.0.start()
+        }
+        fn is_goal(&self, _: &(u32, u32)) -> bool {
+            false
+        }
+        fn successors(&self, s: &(u32, u32), m: Option<&u8>, out: impl FnMut(u8, (u32, u32))) {
+            self.0.successors(s, m, out)
+        }
+        fn index_bound(&self) -> Option<u64> {
+            Some(self.0.bound())
+        }
+        fn index(&self, s: &(u32, u32)) -> u64 {
+            self.0.rank(s)
+        }
+        fn state_at(&self, _: u64) -> Option<(u32, u32)> {
+            Some((1, 1))
+        }
+    }
+    assert_eq!(
+        explore(&Wrong(grid), &Config::default()).layers,
+        Grid::layers(640)
+    );
+}
+
+#[test]
 fn both_explorers_stop_at_every_limit_with_that_limit_named() {
     let grid = Grid {
         n: 3000,
         undirected: false,
     };
     type Explorer = fn(&Grid, &Config) -> frontier_search::Exploration;
-    let explorers: [(&str, Explorer); 4] = [
+    let explorers: [(&str, Explorer); 6] = [
         ("explore", explore),
         ("explore_indexed", |g, c| explore(&Indexed(g), c)),
         ("par_explore", |g, c| explore(g, &two_threads(c))),
         ("par_explore_indexed", |g, c| {
             explore(&Indexed(g), &two_threads(c))
+        }),
+        ("explore_dense", |g, c| explore(&Dense(g), c)),
+        ("par_explore_dense", |g, c| {
+            explore(&Dense(g), &two_threads(c))
         }),
     ];
     for (name, run) in explorers {

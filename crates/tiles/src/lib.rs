@@ -39,6 +39,7 @@ mod board;
 mod heuristic;
 mod ida;
 pub mod pdb;
+mod rank;
 mod space;
 mod stages;
 

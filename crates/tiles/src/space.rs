@@ -9,6 +9,7 @@ use frontier_search::{Cost, Reversible, Space};
 use crate::board::{Dir, Puzzle, Shape, MAX_CELLS};
 use crate::heuristic::{HeuristicKind, Tables, NONE};
 use crate::pdb::{PatternDb, PdbError};
+use crate::rank::Ranking;
 
 /// A compact `Copy` encoding of a layout, used as the engine's state.
 ///
@@ -25,6 +26,16 @@ pub trait Encoding: Copy + Eq + Hash + Send + Sync + Debug + 'static {
     fn get(&self, cell: usize) -> u8;
     /// Puts `tile` in `cell`.
     fn set(&mut self, cell: usize, tile: u8);
+    /// A layout of at most 16 cells given a nibble a cell, cell 0 lowest: by default through
+    /// [`Encoding::encode`]; the nibble encoding is the [`u64`] itself.
+    #[inline]
+    fn from_nibbles(nibbles: u64, cells: usize) -> Self {
+        let mut tiles = [0u8; 16];
+        for (c, tile) in tiles.iter_mut().enumerate() {
+            *tile = (nibbles >> (4 * c) & 15) as u8;
+        }
+        Self::encode(&tiles[..cells.min(16)])
+    }
     /// The layout of the first `cells` cells.
     fn decode(&self, cells: usize) -> Vec<u8> {
         (0..cells).map(|c| self.get(c)).collect()
@@ -79,6 +90,10 @@ pub fn over_narrowest<W: OverEncoding>(cells: usize, work: W) -> W::Output {
 
 impl Encoding for u64 {
     const MAX_CELLS: usize = 16;
+    #[inline]
+    fn from_nibbles(nibbles: u64, _cells: usize) -> Self {
+        nibbles
+    }
     fn encode(tiles: &[u8]) -> Self {
         tiles
             .iter()
@@ -212,6 +227,8 @@ pub struct TilesSpace<E: Encoding> {
     start: E,
     goal: E,
     estimate: Estimate,
+    /// The rank of the arrangements the start reaches, on boards small enough.
+    ranking: Option<Ranking>,
 }
 
 impl<E: Encoding> TilesSpace<E> {
@@ -225,6 +242,7 @@ impl<E: Encoding> TilesSpace<E> {
             start: E::encode(puzzle.start()),
             goal: E::encode(puzzle.goal()),
             estimate: Estimate::Manhattan,
+            ranking: Ranking::new(puzzle.shape(), puzzle.start()),
         }
     }
 
@@ -305,11 +323,11 @@ impl<E: Encoding> Space for TilesSpace<E> {
         h as Cost
     }
 
-    /// A layout's rank among the n! arrangements of its n tiles (its Lehmer code) is a perfect
-    /// index, so [`frontier_search::bfs`] and [`frontier_search::explore`] can keep one bit per
-    /// arrangement: 45 KiB for the 8-puzzle, 57 MiB for a 3 x 4 board. Past 13 cells the bits
-    /// would take more than the engine's bit sets hold, and the space offers no index (the
-    /// engine then uses a hash table).
+    /// A layout's rank among the n!/2 arrangements its start reaches is a perfect index, and
+    /// [`Space::state_at`] its inverse (both in time linear in the cells, see
+    /// `crates/tiles/src/rank.rs`), so [`frontier_search::explore`] keeps two bits an
+    /// arrangement and no layout: 45 KiB for the 8-puzzle, 57 MiB for a 3 x 4 board. Past 13
+    /// cells the space offers no index (the engine then uses a hash table).
     ///
     /// ```
     /// use frontier_search::{explore, Config, Space};
@@ -317,60 +335,39 @@ impl<E: Encoding> Space for TilesSpace<E> {
     ///
     /// let puzzle = Puzzle::parse("1 2 3 4 5 0", Some(Shape::parse("2x3").unwrap()), None).unwrap();
     /// let space = TilesSpace::<u64>::new(&puzzle);
-    /// assert_eq!(space.index_bound(), Some(720));
+    /// assert_eq!(space.index_bound(), Some(360)); // 6! / 2: half the arrangements can be reached
     /// let exploration = explore(&space, &Config::default());
-    /// assert_eq!(exploration.states(), 360); // 6! / 2: half the arrangements can be reached
+    /// assert_eq!(exploration.states(), 360);
     /// ```
     fn index_bound(&self) -> Option<u64> {
-        let cells = self.tables.cells();
-        (cells <= RANKED_CELLS).then(|| (1..=cells as u64).product())
+        self.ranking.map(|r| r.bound())
+    }
+
+    /// Called only for the arrangements the start reaches (others may share their ranks).
+    #[inline]
+    fn index(&self, layout: &E) -> u64 {
+        match &self.ranking {
+            Some(ranking) => ranking.rank(layout),
+            None => panic!("a board of more than 13 cells has no index"),
+        }
     }
 
     #[inline]
-    fn index(&self, layout: &E) -> u64 {
-        // Cell c's digit: how many tiles after it are smaller than its own (its own number,
-        // less the smaller tiles before it), weighted by the arrangements of the cells after
-        // it, (n - 1 - c)!. The weights come from a table, so that no chain of multiplications
-        // holds the sum up.
-        let n = self.tables.cells();
-        let (mut before, mut rank) = (0u32, 0);
-        for (cell, weight) in FACTORIALS[..n].iter().rev().enumerate() {
-            let tile = u32::from(layout.get(cell));
-            let digit = tile - u32::from(ONES[(before & ((1 << tile) - 1)) as usize]);
-            rank += u64::from(digit) * weight;
-            before |= 1 << tile;
+    fn state_at(&self, index: u64) -> Option<E> {
+        let ranking = self.ranking.as_ref()?;
+        (index < ranking.bound()).then(|| ranking.unrank(index))
+    }
+
+    /// From the rank's digits: a horizontal slide keeps the tiles' order, and a vertical one
+    /// changes as many of its digits as the board has columns.
+    #[inline]
+    fn indexed_successors(&self, index: u64, out: impl FnMut(u64, E)) {
+        match &self.ranking {
+            Some(ranking) => ranking.successors(index, out),
+            None => panic!("a board of more than 13 cells has no index"),
         }
-        rank
     }
 }
-
-/// The most cells a board may have for [`TilesSpace`] to offer a perfect index: 13! bits are
-/// within the 2^33 the engine's bit sets take, 14! are not.
-const RANKED_CELLS: usize = 13;
-
-/// `FACTORIALS[k]` is k!, for k up to 15.
-const FACTORIALS: [u64; 16] = {
-    let mut table = [1u64; 16];
-    let mut k = 1;
-    while k < 16 {
-        table[k] = table[k - 1] * k as u64;
-        k += 1;
-    }
-    table
-};
-
-/// `ONES[mask]`: how many bits `mask` sets, for the rank's masks of the tiles below a tile
-/// (at most 15 of them). A table, because the baseline x86-64 target has no popcount
-/// instruction, and its emulation took a large share of an exploration's time.
-static ONES: [u8; 1 << 15] = {
-    let mut table = [0u8; 1 << 15];
-    let mut mask = 1;
-    while mask < 1 << 15 {
-        table[mask] = table[mask >> 1] + (mask & 1) as u8;
-        mask += 1;
-    }
-    table
-};
 
 impl<E: Encoding> Reversible for TilesSpace<E> {
     fn goals(&self) -> Vec<E> {
@@ -473,42 +470,93 @@ mod tests {
     }
 
     #[test]
-    fn ranks_number_the_arrangements_from_0_to_n_factorial() {
-        // Every arrangement of a 2x4 board's tiles (all 8!, reachable or not), in an order that
-        // is not the ranks' own: each rank below 8! and none twice; the identity ranks 0 and the
-        // reversed order 8! - 1, as a Lehmer code does.
-        let shape = Shape::new(2, 4).unwrap();
-        let goal = shape.default_goal();
-        let space = TilesSpace::<u64>::new(&Puzzle::new(shape, &goal, &goal).unwrap());
-        assert_eq!(space.index_bound(), Some(40_320));
-        let mut seen = vec![false; 40_320];
-        let mut tiles: Vec<u8> = (0..8).collect();
-        assert_eq!(space.index(&u64::encode(&tiles)), 0);
-        // Heap's algorithm: every permutation once.
-        let mut counters = [0usize; 8];
-        let mut visit = |tiles: &[u8]| {
-            let rank = space.index(&u64::encode(tiles)) as usize;
-            assert!(rank < 40_320, "{tiles:?}");
-            assert!(!seen[rank], "{tiles:?} shares rank {rank}");
-            seen[rank] = true;
-        };
-        visit(&tiles);
-        let mut i = 1;
-        while i < 8 {
-            if counters[i] < i {
-                let j = if i % 2 == 0 { 0 } else { counters[i] };
-                tiles.swap(j, i);
-                visit(&tiles);
-                counters[i] += 1;
-                i = 1;
+    fn indexed_successors_are_the_successors_with_their_ranks() {
+        // Every rank of each board: the successors worked out from the rank's digits are the
+        // slides of its layout, each with its own rank.
+        for (rows, cols) in [(1, 2), (1, 3), (2, 2), (3, 3), (2, 4), (4, 2), (2, 5)] {
+            let shape = Shape::new(rows, cols).unwrap();
+            let goal = shape.default_goal();
+            let space = TilesSpace::<u64>::new(&Puzzle::new(shape, &goal, &goal).unwrap());
+            let bound = space.index_bound().unwrap();
+            let reachable = if rows == 1 {
+                shape.cells() as u64
             } else {
-                counters[i] = 0;
-                i += 1;
+                bound
+            };
+            for index in 0..reachable {
+                let index = if rows == 1 {
+                    space.index(&line(&goal, index))
+                } else {
+                    index
+                };
+                let state = space.state_at(index).unwrap();
+                assert_eq!(space.index(&state), index);
+                let mut fast = Vec::new();
+                space.indexed_successors(index, |i, next| fast.push((i, next)));
+                let mut slow = Vec::new();
+                space.successors(&state, None, |_, next| {
+                    slow.push((space.index(&next), next))
+                });
+                fast.sort_unstable();
+                slow.sort_unstable();
+                assert_eq!(fast, slow, "{rows}x{cols} rank {index}");
             }
         }
-        assert!(seen.iter().all(|&s| s));
-        let reversed: Vec<u8> = (0..8).rev().collect();
-        assert_eq!(space.index(&u64::encode(&reversed)), 40_319);
+    }
+
+    /// The goal of a line of tiles with its blank moved to cell `blank`.
+    fn line(goal: &[u8], blank: u64) -> u64 {
+        let mut tiles: Vec<u8> = goal.iter().copied().filter(|&t| t != 0).collect();
+        tiles.insert(blank as usize, 0);
+        u64::encode(&tiles)
+    }
+
+    #[test]
+    fn dense_counts_equal_hashed_ones_on_any_threads() {
+        // Every board of 8 to 10 cells, explored densely (over ranks) on one and two threads
+        // and over a hash table: the same layers, n!/2 states in all.
+        for (rows, cols) in [(2, 4), (4, 2), (3, 3), (2, 5)] {
+            let shape = Shape::new(rows, cols).unwrap();
+            let goal = shape.default_goal();
+            let space = TilesSpace::<u64>::new(&Puzzle::new(shape, &goal, &goal).unwrap());
+            let hashed = explore(&Hashed(&space), &Config::default());
+            let half: u64 = (1..=shape.cells() as u64).product::<u64>() / 2;
+            assert_eq!(hashed.states(), half);
+            for threads in [1, 2] {
+                let config = Config::default().threads(threads);
+                let dense = explore(&space, &config);
+                assert_eq!(
+                    dense.layers, hashed.layers,
+                    "{rows}x{cols}, {threads} threads"
+                );
+                assert!(dense.is_complete());
+                assert_eq!(dense.stats.expanded, half);
+            }
+        }
+    }
+
+    /// The 4x3 board's layers from the goal, as `frontier explore tiles --size 4x3` printed them
+    /// at d3d4f9d (hash tables and bits): 239,500,800 states, the farthest 53 moves away.
+    const LAYERS_4X3: [u64; 54] = [
+        1, 2, 4, 9, 20, 37, 63, 122, 232, 431, 781, 1_392, 2_494, 4_442, 7_854, 13_899, 24_215,
+        41_802, 71_167, 119_888, 198_363, 323_206, 515_778, 811_000, 1_248_011, 1_885_279,
+        2_782_396, 4_009_722, 5_621_354, 7_647_872, 10_065_800, 12_760_413, 15_570_786, 18_171_606,
+        20_299_876, 21_587_248, 21_841_159, 20_906_905, 18_899_357, 16_058_335, 12_772_603,
+        9_515_217, 6_583_181, 4_242_753, 2_503_873, 1_350_268, 643_245, 270_303, 92_311, 27_116,
+        5_390, 1_115, 86, 18,
+    ];
+
+    #[test]
+    #[ignore = "counts 239,500,800 states: half a minute of CPU in release, far more in debug"]
+    fn the_4x3_board_has_239500800_states_in_the_layers_of_a_hashed_count() {
+        // 12!/2 arrangements; the layers as main's explore (hash tables and bits) printed them
+        // at d3d4f9d (`frontier explore tiles --size 4x3`).
+        let shape = Shape::new(4, 3).unwrap();
+        let goal = shape.default_goal();
+        let space = TilesSpace::<u64>::new(&Puzzle::new(shape, &goal, &goal).unwrap());
+        let exploration = explore(&space, &Config::default().threads(2));
+        assert_eq!(exploration.layers, LAYERS_4X3);
+        assert_eq!(exploration.states(), 239_500_800);
     }
 
     /// The layers within `depth` moves of the goal of a `side x side` board, over encoding `E`.

@@ -1,0 +1,369 @@
+//! A perfect rank of the arrangements reachable from one layout, and its inverse, each in time
+//! linear in the cells.
+//!
+//! Half of a board's `n!` arrangements can be reached from a given one (for boards of at least
+//! two rows and two columns; fewer on a single line). With the blank in a given cell, the
+//! tiles read in cell order make a permutation of one parity only: a horizontal slide keeps
+//! their order, and a vertical one moves a tile past the `cols - 1` tiles between its cell and
+//! the blank's. So an arrangement is ranked as `h * n + blank`, where `h` is the rank of the
+//! tiles' order among the `(n - 1)! / 2` orders of that parity: its Lehmer code without the
+//! last two digits (the last is always 0, and the one before it follows from the parity).
+//! The blank's cell comes last, so that the horizontal slides of an arrangement rank next to
+//! it.
+
+use crate::board::Shape;
+use crate::space::Encoding;
+
+/// The most cells a board may have to be ranked: `13! / 2` ranks (778 MB at two bits each)
+/// are within what the engine's dense arrays take; and below it every `h` is under 2^32, which
+/// the unrank's divisions need.
+pub(crate) const RANKED_CELLS: usize = 13;
+
+/// `HALF[k]` is `k! / 2` for `k >= 2`, the weight of the Lehmer digit with `k` places after
+/// it in a half rank; 0 for the two last digits, which a half rank leaves out.
+const HALF: [u64; 16] = {
+    let mut table = [0u64; 16];
+    let mut factorial = 2u64;
+    let mut k = 2;
+    while k < 16 {
+        table[k] = factorial / 2;
+        factorial *= (k + 1) as u64;
+        k += 1;
+    }
+    table
+};
+
+/// `RECIPROCAL[k]` is `2^64 / HALF[k]`, rounded up: for any `x` below 2^32, `x / HALF[k]` is
+/// the high word of `x * RECIPROCAL[k]` (Lemire, Kaser and Kurz, "Faster remainder by direct
+/// computation", 2019), a multiplication where a division takes several times longer. From
+/// `k = 3`: `HALF[2]` is 1, and its digit is what is left.
+const RECIPROCAL: [u64; 16] = {
+    let mut table = [0u64; 16];
+    let mut k = 3;
+    while k < 16 {
+        table[k] = u64::MAX / HALF[k] + 1;
+        k += 1;
+    }
+    table
+};
+
+// Every `h` lies below `HALF[RANKED_CELLS]`: for the reciprocals to divide exactly, below 2^32.
+const _: () = assert!(HALF[RANKED_CELLS] < 1 << 32);
+
+/// `ONES[mask]`: how many bits `mask` sets, for the rank's masks of the tiles below a tile
+/// (at most 15 of them). A table, because the baseline x86-64 target has no popcount
+/// instruction, and its emulation took about a quarter of an exploration's time.
+static ONES: [u8; 1 << 15] = {
+    let mut table = [0u8; 1 << 15];
+    let mut mask = 1;
+    while mask < 1 << 15 {
+        table[mask] = table[mask >> 1] + (mask & 1) as u8;
+        mask += 1;
+    }
+    table
+};
+
+/// The rank of the arrangements reachable from one layout (see the [module](self)).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Ranking {
+    cells: usize,
+    cols: usize,
+    /// Bit `c` set: with the blank in cell `c`, the tiles read in cell order make an odd
+    /// permutation.
+    odd: u32,
+}
+
+impl Ranking {
+    /// The ranking of the arrangements `start` reaches on `shape`; `None` past
+    /// [`RANKED_CELLS`] cells.
+    pub fn new(shape: Shape, start: &[u8]) -> Option<Ranking> {
+        let cells = shape.cells();
+        if cells > RANKED_CELLS {
+            return None;
+        }
+        let tiles: Vec<u8> = start.iter().copied().filter(|&t| t != 0).collect();
+        let inversions: usize = (0..tiles.len())
+            .map(|i| tiles[i + 1..].iter().filter(|&&t| t < tiles[i]).count())
+            .sum();
+        let cols = shape.cols();
+        let blank_row = start.iter().position(|&t| t == 0).unwrap_or(0) / cols;
+        // A vertical slide moves a tile past `cols - 1` others: with an even number of columns
+        // it changes the parity, once a row the blank moves.
+        let odd = (0..cells)
+            .filter(|c| (inversions + (cols - 1) * (c / cols).abs_diff(blank_row)) % 2 == 1)
+            .fold(0, |odd, c| odd | 1 << c);
+        Some(Ranking { cells, cols, odd })
+    }
+
+    /// One more than the largest rank: `n! / 2`, or `n` on a board of at most two cells.
+    pub fn bound(&self) -> u64 {
+        self.cells as u64 * HALF[self.cells.saturating_sub(1)].max(1)
+    }
+
+    /// The rank of `layout`, an arrangement reachable from the start.
+    #[inline]
+    pub fn rank<E: Encoding>(&self, layout: &E) -> u64 {
+        let n = self.cells;
+        // The weight of the tile at position `i` among the tiles: HALF[tiles - 1 - i].
+        let weights = &HALF[..n.saturating_sub(1)];
+        let (mut before, mut blank, mut h) = (0u32, 0, 0u64);
+        let mut weight = weights.iter().rev();
+        for cell in 0..n {
+            let tile = u32::from(layout.get(cell));
+            if tile == 0 {
+                blank = cell;
+                continue;
+            }
+            // The Lehmer digit: the tiles after this one that are smaller, that is its own
+            // number less the smaller tiles before it.
+            let below = (1 << (tile - 1)) - 1;
+            let digit = tile - 1 - u32::from(ONES[(before & below) as usize]);
+            before |= 1 << (tile - 1);
+            h += u64::from(digit) * weight.next().copied().unwrap_or(0);
+        }
+        h * n as u64 + blank as u64
+    }
+
+    /// The arrangement of rank `index` (below [`Ranking::bound`]).
+    #[inline]
+    pub fn unrank<E: Encoding>(&self, index: u64) -> E {
+        let n = self.cells;
+        if n < 3 {
+            // The blank alone, or it and one tile: the tile's order is all there is.
+            let blank = (index % n as u64) as usize;
+            return E::from_nibbles(insert_blank(u64::from(n == 2), blank), n);
+        }
+        let tiles = self.unpack(index);
+        E::from_nibbles(insert_blank(tiles.order, tiles.blank), n)
+    }
+
+    /// The tiles' order of the arrangement of rank `index`, on a board of at least 3 cells.
+    #[inline]
+    fn unpack(&self, index: u64) -> Unpacked {
+        let n = self.cells;
+        let m = n - 1;
+        let blank = (index % n as u64) as usize;
+        let mut h = index / n as u64;
+        let mut unpacked = Unpacked {
+            blank,
+            h,
+            order: 0,
+            digits: [0; 16],
+            before: [0; 16],
+        };
+        // The tiles not placed yet, in order, a nibble each (tile - 1, from 0).
+        let mut left = 0xfedc_ba98_7654_3210u64;
+        let (mut parity, mut before) = (0, 0u16);
+        let mut put = |i: usize, digit: u64, left: &mut u64| {
+            let at = 4 * digit as u32;
+            let value = *left >> at & 15;
+            // Removes the nibble: the ones above it move down.
+            *left = (*left & ((1 << at) - 1)) | ((*left >> at >> 4) << at);
+            unpacked.order |= (value + 1) << (4 * i);
+            unpacked.digits[i] = digit as u8;
+            unpacked.before[i] = before;
+            before |= 1 << value;
+        };
+        for i in 0..m - 2 {
+            let places = m - 1 - i;
+            let digit = if places == 2 {
+                h
+            } else {
+                ((u128::from(h) * u128::from(RECIPROCAL[places])) >> 64) as u64
+            };
+            h -= digit * HALF[places];
+            parity ^= digit & 1;
+            put(i, digit, &mut left);
+        }
+        // The order of the last two sets the permutation's parity.
+        let last = parity ^ u64::from(self.odd >> blank & 1);
+        put(m - 2, last, &mut left);
+        put(m - 1, 0, &mut left);
+        unpacked
+    }
+
+    /// Calls `out(rank, layout)` for each arrangement one slide from the one of rank `index`:
+    /// a horizontal slide keeps the tiles' order, and a vertical one changes the Lehmer digits
+    /// of the `cols` tiles from the blank's old cell to its new one only.
+    #[inline]
+    pub fn successors<E: Encoding>(&self, index: u64, mut out: impl FnMut(u64, E)) {
+        let (n, cols) = (self.cells, self.cols);
+        if n < 3 {
+            // The blank and at most one tile: the blank swaps with it.
+            if n == 2 {
+                let to = 1 - index;
+                out(to, self.unrank(to));
+            }
+            return;
+        }
+        let tiles = self.unpack(index);
+        let (blank, order) = (tiles.blank, tiles.order);
+        let base = tiles.h * n as u64;
+        let layout = |order, blank| E::from_nibbles(insert_blank(order, blank), n);
+        if blank % cols > 0 {
+            out(base + blank as u64 - 1, layout(order, blank - 1));
+        }
+        if blank % cols + 1 < cols {
+            out(base + blank as u64 + 1, layout(order, blank + 1));
+        }
+        let window = (1u64 << (4 * cols)) - 1;
+        // Up: the tile above the blank moves to the end of the window of `cols` tiles from
+        // the blank's new cell; down: the tile below moves to its front.
+        for (to, first) in [(blank.wrapping_sub(cols), true), (blank + cols, false)] {
+            if to >= n {
+                continue;
+            }
+            let lo = to.min(blank);
+            let old = order >> (4 * lo) & window;
+            let new = if first {
+                (old >> 4) | (old & 15) << (4 * (cols - 1))
+            } else {
+                (old << 4 & window) | old >> (4 * (cols - 1))
+            };
+            let order = (order & !(window << (4 * lo))) | new << (4 * lo);
+            let h = tiles.h_with(lo, cols, new, n - 1);
+            out(h * n as u64 + to as u64, layout(order, to));
+        }
+    }
+}
+
+/// An arrangement's tiles as [`Ranking::unpack`] finds them.
+struct Unpacked {
+    blank: usize,
+    /// The half rank of the tiles' order.
+    h: u64,
+    /// The tiles in cell order, a nibble each.
+    order: u64,
+    /// The Lehmer digit of each position.
+    digits: [u8; 16],
+    /// For each position, the tiles before it (bit `tile - 1`).
+    before: [u16; 16],
+}
+
+impl Unpacked {
+    /// The half rank of the order whose positions `lo..lo + len` hold the tiles of `window`
+    /// (a nibble each) instead: only their digits change.
+    #[inline]
+    fn h_with(&self, lo: usize, len: usize, window: u64, tiles: usize) -> u64 {
+        let mut h = self.h;
+        let mut before = self.before[lo];
+        for i in lo..lo + len {
+            let weight = HALF[tiles - 1 - i];
+            let tile = (window >> (4 * (i - lo)) & 15) as u16 - 1;
+            let digit = tile - u16::from(ONES[usize::from(before & ((1 << tile) - 1))]);
+            before |= 1 << tile;
+            h = h + u64::from(digit) * weight - u64::from(self.digits[i]) * weight;
+        }
+        h
+    }
+}
+
+/// The layout of `order` (the tiles in cell order, a nibble each) with the blank in `blank`.
+#[inline]
+fn insert_blank(order: u64, blank: usize) -> u64 {
+    let low = order & ((1 << (4 * blank)) - 1);
+    low | (order >> (4 * blank)) << (4 * (blank + 1))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::is_solvable;
+
+    /// Every arrangement of `shape`'s cells, by Heap's algorithm.
+    fn arrangements(cells: usize, mut visit: impl FnMut(&[u8])) {
+        let mut tiles: Vec<u8> = (0..cells as u8).collect();
+        let mut counters = vec![0usize; cells];
+        visit(&tiles);
+        let mut i = 1;
+        while i < cells {
+            if counters[i] < i {
+                let j = if i % 2 == 0 { 0 } else { counters[i] };
+                tiles.swap(j, i);
+                visit(&tiles);
+                counters[i] += 1;
+                i = 1;
+            } else {
+                counters[i] = 0;
+                i += 1;
+            }
+        }
+    }
+
+    #[test]
+    fn ranks_number_the_reachable_half_and_unrank_back() {
+        // On each board, every arrangement reachable from the goal (all n!/2 of them: the
+        // solvable ones) ranks below n!/2, no two alike, and unranks to itself.
+        for (rows, cols) in [(2, 2), (2, 3), (3, 2), (2, 4), (3, 3)] {
+            let shape = Shape::new(rows, cols).unwrap();
+            let goal = shape.default_goal();
+            let ranking = Ranking::new(shape, &goal).unwrap();
+            let bound = ranking.bound();
+            assert_eq!(bound, (1..=shape.cells() as u64).product::<u64>() / 2);
+            let mut seen = vec![false; bound as usize];
+            arrangements(shape.cells(), |tiles| {
+                if !is_solvable(shape, tiles, &goal) {
+                    return;
+                }
+                let layout = u64::encode(tiles);
+                let rank = ranking.rank(&layout);
+                assert!(rank < bound, "{rows}x{cols} {tiles:?}: {rank}");
+                assert!(!seen[rank as usize], "{tiles:?} shares rank {rank}");
+                seen[rank as usize] = true;
+                assert_eq!(ranking.unrank::<u64>(rank), layout, "{tiles:?}");
+            });
+            assert!(seen.iter().all(|&s| s), "{rows}x{cols}");
+        }
+    }
+
+    #[test]
+    fn the_other_half_ranks_apart_from_its_own_start() {
+        // From a layout of the other parity (two tiles swapped), its own half is numbered.
+        let shape = Shape::new(3, 3).unwrap();
+        let mut start = shape.default_goal();
+        start.swap(0, 1);
+        let ranking = Ranking::new(shape, &start).unwrap();
+        let mut seen = vec![false; ranking.bound() as usize];
+        arrangements(9, |tiles| {
+            if is_solvable(shape, tiles, &start) {
+                let rank = ranking.rank(&u64::encode(tiles));
+                assert!(!std::mem::replace(&mut seen[rank as usize], true));
+                assert_eq!(ranking.unrank::<u64>(rank).decode(9), tiles);
+            }
+        });
+        assert!(seen.iter().all(|&s| s));
+    }
+
+    #[test]
+    fn lines_and_tiny_boards_rank_within_their_bound() {
+        for (rows, cols) in [(1, 1), (1, 2), (2, 1), (1, 3), (1, 5)] {
+            let shape = Shape::new(rows, cols).unwrap();
+            let goal = shape.default_goal();
+            let ranking = Ranking::new(shape, &goal).unwrap();
+            // The blank slides along the line and the tiles keep their order.
+            for blank in 0..shape.cells() {
+                let mut tiles: Vec<u8> = goal.iter().copied().filter(|&t| t != 0).collect();
+                tiles.insert(blank, 0);
+                let layout = u64::encode(&tiles);
+                let rank = ranking.rank(&layout);
+                assert!(rank < ranking.bound(), "{rows}x{cols} {tiles:?}");
+                assert_eq!(ranking.unrank::<u64>(rank), layout, "{tiles:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn wide_encodings_rank_alike() {
+        let shape = Shape::new(3, 4).unwrap();
+        let goal = shape.default_goal();
+        let ranking = Ranking::new(shape, &goal).unwrap();
+        let tiles = [5, 11, 2, 0, 7, 1, 9, 3, 10, 4, 8, 6];
+        assert!(is_solvable(shape, &tiles, &goal));
+        let rank = ranking.rank(&u64::encode(&tiles));
+        assert_eq!(ranking.rank(&u128::encode(&tiles)), rank);
+        let wide = crate::space::Wide::<36>::encode(&tiles);
+        assert_eq!(ranking.rank(&wide), rank);
+        assert_eq!(ranking.unrank::<crate::space::Wide<36>>(rank), wide);
+        assert!(Ranking::new(Shape::new(2, 7).unwrap(), &[0; 14]).is_none());
+    }
+}
