@@ -66,8 +66,9 @@ pub enum TableKind {
     /// only, for both metrics).
     Phase1Coordinates,
     /// Two-phase's move tables in G1: corner permutation and U/D edge permutation under G1's
-    /// ten moves (40,320 x 10 entries each), and the inverse of each permutation of eight
-    /// (40,320 entries); two bytes an entry, HTM only.
+    /// ten moves (40,320 x 10 entries each), the inverse of each permutation of eight and
+    /// where a corner permutation puts the U-layer corners (40,320 entries each); two bytes an
+    /// entry, HTM only.
     G1Moves,
 }
 
@@ -123,7 +124,7 @@ impl TableKind {
             TableKind::EdgesCornersInG1 => 40320 * 140,
             TableKind::Phase1 => crate::optimal::PHASE1_BYTES,
             TableKind::Phase1Coordinates => crate::optimal::COORDINATES_BYTES,
-            TableKind::G1Moves => (2 * 40320 * 10 + 40320) * 2,
+            TableKind::G1Moves => (2 * 40320 * 10 + 2 * 40320) * 2,
         }
     }
 

@@ -330,7 +330,8 @@ fn axes() -> [(usize, [Move; 18]); 2] {
 /// Phase 2's move tables of the corner and U/D edge permutations and the inverse of each
 /// permutation of eight (both coordinates rank them alike), as the bytes of their cached
 /// file ([`TableKind::G1Moves`]): `corner_moves[c * 10 + k]`, then `edge_moves`, then
-/// `inverses[p]`, each entry two bytes, little-endian.
+/// `inverses[p]`, then the [`corner_comb`] of each corner permutation; each entry two bytes,
+/// little-endian.
 fn g1_moves_bytes(moves: &[Move; 10]) -> Vec<u8> {
     let corners = compact(
         &move_table(CORNER_PERMS, set_corner_perm, corner_perm, moves),
@@ -341,7 +342,10 @@ fn g1_moves_bytes(moves: &[Move; 10]) -> Vec<u8> {
         moves,
     );
     let inverses = inverse_ranks(8, CORNER_PERMS);
-    (corners.iter().chain(&edges).chain(&inverses))
+    let combs: Vec<u16> = (0..CORNER_PERMS)
+        .map(|rank| corner_comb(&set_corner_perm(rank)) as u16)
+        .collect();
+    (corners.iter().chain(&edges).chain(&inverses).chain(&combs))
         .flat_map(|x| x.to_le_bytes())
         .collect()
 }
@@ -459,7 +463,8 @@ impl TwoPhase {
             .map(|b| u16::from_le_bytes([b[0], b[1]]))
             .collect();
         let (corner_moves, rest) = u16s.split_at(CORNER_PERMS * 10);
-        let (edge_moves, inverses) = rest.split_at(EDGE8_PERMS * 10);
+        let (edge_moves, rest) = rest.split_at(EDGE8_PERMS * 10);
+        let (inverses, combs) = rest.split_at(CORNER_PERMS);
         Ok(TwoPhase {
             phase1,
             moves2,
@@ -473,9 +478,7 @@ impl TwoPhase {
             corners_in_g1,
             edges_in_g1,
             edges_corners_in_g1,
-            comb_of: (0..CORNER_PERMS)
-                .map(|rank| corner_comb(&set_corner_perm(rank)) as u8)
-                .collect(),
+            comb_of: combs.iter().map(|&c| c as u8).collect(),
             axes: axes(),
             reports,
         })
@@ -707,6 +710,25 @@ impl<'a> Search<'a> {
             return true;
         }
         let phase1 = &self.shared.tables.phase1;
+        if left == 1 {
+            // The last move takes the cube into G1, which the coordinates say without a table;
+            // it is a quarter turn of R, L, F or B.
+            for mv in Move::ALL {
+                if keeps_g1(mv) || (depth > 0 && !Metric::Htm.may_follow(self.path[depth - 1], mv))
+                {
+                    continue;
+                }
+                self.generated += 1;
+                if Optimal::in_g1(&phase1.moved(&node, mv.index())) {
+                    self.path[depth] = mv;
+                    self.valid = self.valid.min(depth);
+                    if self.phase2_from(depth + 1) {
+                        return true;
+                    }
+                }
+            }
+            return false;
+        }
         // The children's entries are read in two rounds, all children at each (the class of
         // their flip and slice, then their entry), so that their reads of memory overlap.
         let mut moves = [0u8; 18];
@@ -732,8 +754,7 @@ impl<'a> Search<'a> {
             let child = &mut children[k];
             child.distance = phase1.distance_after(node.distance, entries[k]);
             let mv = Move::ALL[usize::from(moves[k])];
-            // The last move of a phase 1 leaves G1's moves behind.
-            if usize::from(child.distance) >= left || (left == 1 && keeps_g1(mv)) {
+            if usize::from(child.distance) >= left {
                 continue;
             }
             self.path[depth] = mv;
