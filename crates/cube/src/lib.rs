@@ -83,7 +83,7 @@ pub use notation::{parse, parse_moves, write_moves, Notation, Turn, TurnKind};
 pub use optimal::{Optimal, FLIPSLICE_CLASSES};
 pub use space::CubeSpace;
 pub use symmetry::{canonical, symmetries, unfold, view, SymmetricCubeSpace, SYMMETRIES};
-pub use twophase::TwoPhase;
+pub use twophase::{Scramble, Scrambles, TwoPhase};
 
 /// The value behind a mutex, even if another worker panicked while holding it.
 pub(crate) fn lock<T>(mutex: &std::sync::Mutex<T>) -> std::sync::MutexGuard<'_, T> {
