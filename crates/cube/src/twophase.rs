@@ -27,8 +27,9 @@ const SLICE_PERMS: usize = 24;
 /// The longest phase 2 tried: G1 is solved in at most 18 of its moves.
 const PHASE2_MOST: usize = 18;
 /// The longest phase 2 tried after a phase 1 of at least one move: a long phase 2 costs more
-/// than the longer phase 1s that leave a short one (min2phase's choice).
-const PHASE2_CAP: usize = 12;
+/// than the longer phase 1s that leave a short one (min2phase takes 12; 11 searches fewer
+/// nodes here and gives shorter solutions).
+const PHASE2_CAP: usize = 11;
 /// A phase 1 that reaches G1 with fewer moves than this left is not followed out of G1 and
 /// back: the shorter phase 1 that stops there is tried on its own (min2phase's choice).
 const EXCURSION: usize = 5;
@@ -202,9 +203,11 @@ pub(crate) fn phase2_table(kind: TableKind) -> Vec<u8> {
 ///   table (64,430 symmetry classes of flip and middle-edge positions x 2,187 twists, the
 ///   distance modulo 3 in two bits, 35 MB); it walks only along paths that reach G1 in the
 ///   length it tries;
-/// - phase 2 is bounded by two tables of distances within G1, corner permutation x
+/// - phase 2 is bounded by three tables of distances within G1: corner permutation x
 ///   middle-edge permutation and U/D-edge permutation x middle-edge permutation (967,680
-///   entries each), checked before phase 2 is entered; it may take at most 12 moves after a
+///   entries each), and U/D-edge permutation x where the U corners are and the corners'
+///   parity (5.6 million entries), this one read for the cube and for its inverse too. The
+///   bound is checked before phase 2 is entered; phase 2 may take at most 11 moves after a
 ///   phase 1 of at least one move (a longer phase 1 with a shorter phase 2 is tried
 ///   instead), and starts from the cube phase 1 reached (kept move by move along its path).
 ///
@@ -233,8 +236,10 @@ pub(crate) fn phase2_table(kind: TableKind) -> Vec<u8> {
 /// ```
 ///
 /// A `TwoPhase` holds the phase-1 table and what it is looked up with (the [`Optimal`]
-/// solver's, about 40 MB), phase 2's move and distance tables (3.6 MB); [`TwoPhase::get`]
-/// shares one per process.
+/// solver's, about 40 MB) and phase 2's move and distance tables (9 MB), all cached on disk:
+/// loading them takes tens of milliseconds, building them the first time a few seconds
+/// (the phase-1 table; shared with the optimal solver). [`TwoPhase::get`] shares one per
+/// process.
 pub struct TwoPhase {
     /// Phase 1's exact distances and coordinates (the HTM optimal solver's tables).
     phase1: Optimal,
@@ -411,9 +416,9 @@ type Stop = bool;
 
 impl TwoPhase {
     /// About the bytes its tables take to build: the phase-1 table's build (as
-    /// [`Optimal::BUILD_BYTES`]), and the rest (8 MB). Loaded from the cache, they take about
-    /// 45 MB.
-    pub const BYTES: u64 = Optimal::BUILD_BYTES + (8 << 20);
+    /// [`Optimal::BUILD_BYTES`]), and the rest (16 MB). Loaded from the cache, they take about
+    /// 50 MB.
+    pub const BYTES: u64 = Optimal::BUILD_BYTES + (16 << 20);
 
     /// Random-state scrambles from `seed` (the same seed, the same scrambles); see
     /// [`Scrambles`].
