@@ -24,7 +24,8 @@
 //!   the build. What happened to each table is returned as a [`frontier_tables::TableReport`].
 //! - [`Optimal`]: a shortest solution of any cube, by IDA* bounded by the distance to G1
 //!   along all three axes (a 35 MB table reduced by symmetry, cached the same way).
-//! - [`TwoPhase`]: Kociemba's two-phase algorithm, its phase-2 tables cached the same way.
+//! - [`TwoPhase`]: Kociemba's two-phase algorithm on the optimal solver's phase-1 table, its
+//!   phase-2 tables cached the same way; random-state [`Scrambles`].
 //!
 //! ```
 //! use frontier_cube::{write_moves, Cube, CubeSpace, Facelets, Metric, Notation};
@@ -49,7 +50,7 @@
 //! `bidirectional` search on [`SymmetricCubeSpace`] (classes of cubes under the 48
 //! symmetries; 14-move scrambles in seconds), `idastar` with the [`Heuristic`] (little memory,
 //! slowly); and [`TwoPhase`] (Kociemba's algorithm) solves any cube in at most 20 moves in
-//! tens of milliseconds, not always the fewest. `crates/cube/README.md` gives the measured
+//! about a millisecond, not always the fewest, and makes random-state scrambles. `crates/cube/README.md` gives the measured
 //! figures and how to reproduce them.
 
 // Cubie arrays are indexed in parallel (position i of cp, co, and the facelet tables): index
