@@ -49,8 +49,8 @@
 //! in a fifth of a second, 16 moves in seconds); the generic solvers run too:
 //! `bidirectional` search on [`SymmetricCubeSpace`] (classes of cubes under the 48
 //! symmetries; 14-move scrambles in seconds), `idastar` with the [`Heuristic`] (little memory,
-//! slowly); and [`TwoPhase`] (Kociemba's algorithm) solves any cube in at most 20 moves in
-//! about a millisecond, not always the fewest, and makes random-state scrambles. `crates/cube/README.md` gives the measured
+//! slowly); and [`TwoPhase`] (Kociemba's algorithm) solves any cube in at most 20 moves,
+//! fast, not always the fewest, and makes random-state scrambles. `crates/cube/README.md` gives the measured
 //! figures and how to reproduce them.
 
 // Cubie arrays are indexed in parallel (position i of cp, co, and the facelet tables): index

@@ -191,8 +191,7 @@ pub(crate) fn phase2_table(kind: TableKind) -> Vec<u8> {
 }
 
 /// Kociemba's two-phase algorithm: a solution of any cube within a bound (20 moves or more:
-/// at once; fewer: when two-phase finds one), in a fraction of a millisecond for most cubes,
-/// not necessarily the shortest.
+/// always; fewer: when two-phase finds one), fast, not necessarily the shortest.
 ///
 /// Phase 1 takes the cube into the subgroup G1 = <U, D, R2, L2, F2, B2>, where no corner is
 /// twisted, no edge flipped, and the four middle-layer edges are in the middle layer; phase 2
@@ -237,9 +236,8 @@ pub(crate) fn phase2_table(kind: TableKind) -> Vec<u8> {
 ///
 /// A `TwoPhase` holds the phase-1 table and what it is looked up with (the [`Optimal`]
 /// solver's, about 40 MB) and phase 2's move and distance tables (9 MB), all cached on disk:
-/// loading them takes tens of milliseconds, building them the first time a few seconds
-/// (the phase-1 table; shared with the optimal solver). [`TwoPhase::get`] shares one per
-/// process.
+/// the first build is mostly the phase-1 table's (shared with the optimal solver), a load
+/// mostly reading it. [`TwoPhase::get`] shares one per process.
 pub struct TwoPhase {
     /// Phase 1's exact distances and coordinates (the HTM optimal solver's tables).
     phase1: Optimal,
@@ -440,8 +438,8 @@ impl TwoPhase {
         }
     }
 
-    /// The solver's tables, loaded on first use from the disk cache (or built, in seconds the
-    /// first time, and saved there) and shared by the whole process.
+    /// The solver's tables, loaded on first use from the disk cache (or built the first time
+    /// and saved there) and shared by the whole process.
     pub fn get() -> &'static TwoPhase {
         static TABLES: OnceLock<TwoPhase> = OnceLock::new();
         TABLES.get_or_init(|| TwoPhase::load_or_build(&cache::default_cache()))
@@ -543,8 +541,8 @@ impl TwoPhase {
 
     /// Solves `cube` in at most `bound` moves (HTM; at most `config.max_depth` if smaller):
     /// the first solution found that short. Every cube has a solution of at most 20 moves
-    /// (God's number: Rokicki, Kociemba, Davidson, Dethridge 2010), and two-phase finds one
-    /// of 21 at once and of 20 in milliseconds for most cubes (a few take a second). A bound
+    /// (God's number: Rokicki, Kociemba, Davidson, Dethridge 2010); two-phase finds one of 21
+    /// sooner than one of 20, and a few cubes take far longer than most at 20. A bound
     /// below the cube's optimal length can never be met: the search then runs through every
     /// phase-1 length up to the bound, which takes very long; give a timeout.
     /// [`Optimal`] finds the shortest.
@@ -560,7 +558,7 @@ impl TwoPhase {
     /// [`TwoPhase::solve`], then `effort` nodes more (phase-1 and phase-2 nodes, for each
     /// worker) looking for a shorter solution: the shortest found is returned. Short
     /// scrambles then get short answers (`R U R' U'`: 4 moves, where the first solution has
-    /// more); 2^20 nodes take about a tenth of a second. A limit hit during the extra search
+    /// more). A limit hit during the extra search
     /// returns the best solution so far, as solved.
     pub fn solve_with_effort(
         &self,
