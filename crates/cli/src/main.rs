@@ -6,6 +6,7 @@
 
 mod commands;
 mod common;
+mod driver;
 
 use std::process::ExitCode;
 

@@ -330,8 +330,8 @@ impl Heuristic {
     }
 
     /// The tables for `metric`, loaded on first use from the cache
-    /// ([`cache::default_cache`]), or built (about 0.3 s in a release build; loading
-    /// takes about 10 ms) and saved there, then shared
+    /// ([`cache::default_cache`]), or built (in under a second in a release build; loading
+    /// is much faster) and saved there, then shared
     /// by the whole process. A damaged or unwritable cache costs a rebuild, never the tables:
     /// see [`Heuristic::cache_report`].
     pub fn get(metric: Metric) -> &'static Heuristic {

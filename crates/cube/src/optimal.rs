@@ -342,12 +342,11 @@ fn phase1_distances(
 /// U-D, R-L and F-B axis up), plus one when all three are equal and not zero: a solution of
 /// exactly that length would end with a quarter turn, which belongs to one axis's G1, so
 /// that axis would be one move closer. The phase-1 table is read from the disk cache
-/// (`phase1-htm` or `phase1-qtm`, 35 MB) or built (3.5 s on two threads here) and written
-/// there.
+/// (`phase1-htm` or `phase1-qtm`, 35 MB) or built (seconds, in parallel) and written there.
 ///
-/// Measured and not kept: the corners' distance (permutation and twist, 2,768 x 2,187
-/// entries by the same symmetries, 1.5 MB) as a second bound cut the nodes by 15% but cost
-/// more than that per node: four 16-move scrambles took 23.1-24.0 s against 22.5-23.1 s.
+/// The corners' distance (permutation and twist, 2,768 x 2,187 entries by the same
+/// symmetries, 1.5 MB) is not used as a second bound: it cuts fewer nodes than it costs per
+/// node (`benches/RESULTS.md`).
 ///
 /// ```
 /// use frontier_cube::{Cube, Metric, Notation, Optimal};
@@ -402,7 +401,6 @@ pub(crate) struct AxisNode {
 impl Optimal {
     /// The bytes its table takes to build: the distances a byte each (141 million), then
     /// packed four to a byte. Loaded from the cache, the table takes the packed quarter alone.
-    /// Measured: a first run peaked at 217 MB, a cached one at 45 MB.
     pub const BUILD_BYTES: u64 = (PHASE1_ENTRIES + PHASE1_BYTES) as u64;
 
     /// The solver for `metric`, its table loaded on first use from the cache
@@ -838,8 +836,7 @@ impl Worker<'_> {
         // One axis at a time for all the children still alive, in two rounds (the class of
         // each child's flip and slice, then its phase-1 entry), so that the children's reads
         // of memory overlap; a child that one axis cuts off is not looked up along the next.
-        // (Reading all three axes at once, pruned or not, was slower: 22.4 s against 20.3 s
-        // on four 16-move scrambles.)
+        // (Reading all three axes at once, pruned or not, is slower: `benches/RESULTS.md`.)
         let mut children = [nodes; 18];
         let classes = solver.reduction.class_of.as_ptr();
         for axis in 0..3 {

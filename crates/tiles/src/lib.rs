@@ -46,8 +46,8 @@ pub use board::{is_solvable, Dir, ParseError, Place, Puzzle, Shape, MAX_CELLS};
 pub use frontier_tables::{BuildProgress, Cache, Origin, TableReport};
 pub use heuristic::{HeuristicKind, ParseHeuristicError, Tables};
 pub use ida::Solver;
-pub use pdb::{PatternDb, PdbError};
-pub use space::{Encoding, Estimate, TilesSpace, Wide};
+pub use pdb::{choose_groups, GroupsError, PatternDb, PdbError};
+pub use space::{over_narrowest, Encoding, Estimate, OverEncoding, TilesSpace, Wide};
 pub use stages::solve_in_stages;
 
 /// frontier's cache, where pattern databases are kept: `$FRONTIER_CACHE_DIR` if set and not

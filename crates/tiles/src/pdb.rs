@@ -29,7 +29,7 @@ use frontier_tables::{
 };
 use rayon::prelude::*;
 
-use crate::board::Shape;
+use crate::board::{Puzzle, Shape};
 use crate::heuristic::{Tables, NONE};
 
 /// The version of the tables' contents (the indexing, the search behind them), part of
@@ -365,10 +365,10 @@ pub fn default_sizes(shape: Shape) -> Vec<usize> {
 
 /// The default groups of a board and goal: runs of [`default_sizes`] in goal reading order.
 ///
-/// On the 15-puzzle, reading-order runs (rows) beat compact 2x3 blocks once the reflected
-/// lookup is added (the reflection turns rows into columns): over Korf's 100 instances, 47.8
-/// million nodes against 63.3 million for the blocks `{4,5,8,9,12,13} {6,7,10,11,14,15}
-/// {1,2,3}` (measured with the `korf100` example).
+/// On the 15-puzzle, reading-order runs (rows) beat compact 2x3 blocks such as
+/// `{4,5,8,9,12,13} {6,7,10,11,14,15} {1,2,3}` once the reflected lookup is added (the
+/// reflection turns rows into columns): fewer nodes over Korf's 100 instances (the `korf100`
+/// example; `benches/RESULTS.md`).
 pub fn default_groups(shape: Shape, goal: &[u8]) -> Option<Vec<Vec<u8>>> {
     groups_by_sizes(shape, goal, &default_sizes(shape))
 }
@@ -392,6 +392,90 @@ pub fn groups_by_sizes(shape: Shape, goal: &[u8], sizes: &[usize]) -> Option<Vec
         at += s;
     }
     Some(out)
+}
+
+/// The largest pattern table [`choose_groups`] allows a group: one byte an entry, 2 GiB.
+pub const MAX_TABLE_ENTRIES: u64 = 1 << 31;
+
+/// Why [`choose_groups`] chose no groups for a board.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum GroupsError {
+    /// The board has more cells than a database handles.
+    #[error("pattern databases are built for boards of up to {MAX_CELLS} cells, and this {shape} board has {}", shape.cells())]
+    BoardTooLarge {
+        /// The board.
+        shape: Shape,
+    },
+    /// The sizes are not whole numbers separated by `-`, `,` or `+`.
+    #[error("`{text}`: expected group sizes such as 6-6-3")]
+    NotSizes {
+        /// The sizes as given.
+        text: String,
+    },
+    /// A size is 0, or the sizes do not add up to the number of tiles.
+    #[error(
+        "`{text}`: the group sizes must be positive and add up to {tiles} (the number of tiles)"
+    )]
+    WrongSizes {
+        /// The sizes as given.
+        text: String,
+        /// The board's tiles.
+        tiles: usize,
+    },
+    /// A group's table would have more than [`MAX_TABLE_ENTRIES`] entries.
+    #[error("a group of {tiles} tiles on {cells} cells needs {entries} table entries (at most {MAX_TABLE_ENTRIES} allowed)")]
+    TableTooLarge {
+        /// The group's tiles.
+        tiles: usize,
+        /// The board's cells.
+        cells: usize,
+        /// The table's entries ([`placements`]: `u64::MAX` for more than a `u64` holds).
+        entries: u64,
+    },
+    /// The board has no default split ([`default_groups`]).
+    #[error("no default pattern groups")]
+    NoDefault,
+}
+
+/// The groups of tiles whose pattern databases guide the search of `puzzle`: those of
+/// `sizes` (group sizes in goal reading order, `6-6-3`, also written `6,6,3` or `6+6+3`), or
+/// the [default ones](default_groups); refused when the board is too large for databases or
+/// a group's table would pass [`MAX_TABLE_ENTRIES`].
+pub fn choose_groups(puzzle: &Puzzle, sizes: Option<&str>) -> Result<Vec<Vec<u8>>, GroupsError> {
+    let shape = puzzle.shape();
+    if shape.cells() > MAX_CELLS {
+        return Err(GroupsError::BoardTooLarge { shape });
+    }
+    let groups = match sizes {
+        Some(text) => {
+            let sizes: Vec<usize> = text
+                .split(['-', ',', '+'])
+                .map(|s| s.trim().parse::<usize>())
+                .collect::<Result<_, _>>()
+                .map_err(|_| GroupsError::NotSizes {
+                    text: text.to_owned(),
+                })?;
+            groups_by_sizes(shape, puzzle.goal(), &sizes).ok_or_else(|| {
+                GroupsError::WrongSizes {
+                    text: text.to_owned(),
+                    tiles: shape.cells() - 1,
+                }
+            })?
+        }
+        None => default_groups(shape, puzzle.goal()).ok_or(GroupsError::NoDefault)?,
+    };
+    for group in &groups {
+        let entries = placements(shape.cells(), group.len());
+        if entries > MAX_TABLE_ENTRIES {
+            return Err(GroupsError::TableTooLarge {
+                tiles: group.len(),
+                cells: shape.cells(),
+                entries,
+            });
+        }
+    }
+    Ok(groups)
 }
 
 impl PatternDb {
@@ -967,6 +1051,54 @@ mod tests {
 
     use super::*;
     use crate::board::solved;
+
+    #[test]
+    fn groups_are_chosen_from_sizes_or_by_default_and_refused_when_too_large() {
+        let fifteen = Puzzle::parse("1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15", None, None).unwrap();
+        // The default 6-6-3 split of the 15-puzzle, in goal reading order.
+        let default = choose_groups(&fifteen, None).unwrap();
+        let sizes: Vec<usize> = default.iter().map(Vec::len).collect();
+        assert_eq!(sizes, [6, 6, 3]);
+        assert_eq!(default[0], [1, 2, 3, 4, 5, 6]);
+        let seven_eight = choose_groups(&fifteen, Some("7+8")).unwrap();
+        assert_eq!(seven_eight[1], (8..=15).collect::<Vec<u8>>());
+        assert_eq!(
+            choose_groups(&fifteen, Some("6-x")),
+            Err(GroupsError::NotSizes { text: "6-x".into() })
+        );
+        assert_eq!(
+            choose_groups(&fifteen, Some("6-6-2")),
+            Err(GroupsError::WrongSizes {
+                text: "6-6-2".into(),
+                tiles: 15
+            })
+        );
+        assert_eq!(
+            choose_groups(&fifteen, Some("15-0")),
+            Err(GroupsError::WrongSizes {
+                text: "15-0".into(),
+                tiles: 15
+            })
+        );
+        // 36 cells, a group of 9: 36!/27! placements, past the table limit.
+        let goal: Vec<String> = (1..36).chain([0]).map(|t| t.to_string()).collect();
+        let six = Puzzle::parse(&goal.join(" "), None, None).unwrap();
+        let refused = choose_groups(&six, Some("9-9-9-8")).unwrap_err();
+        assert_eq!(
+            refused,
+            GroupsError::TableTooLarge {
+                tiles: 9,
+                cells: 36,
+                entries: placements(36, 9)
+            }
+        );
+        assert!(placements(36, 9) > MAX_TABLE_ENTRIES);
+        let goal: Vec<String> = (1..81).chain([0]).map(|t| t.to_string()).collect();
+        let nine = Puzzle::parse(&goal.join(" "), None, None).unwrap();
+        let refused = choose_groups(&nine, None).unwrap_err();
+        assert!(matches!(refused, GroupsError::BoardTooLarge { .. }));
+        assert!(refused.to_string().contains("up to 64 cells"), "{refused}");
+    }
 
     #[test]
     #[cfg(unix)]

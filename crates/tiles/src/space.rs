@@ -51,6 +51,32 @@ pub trait Encoding: Copy + Eq + Hash + Send + Sync + Debug + 'static {
     }
 }
 
+/// Work generic over the encoding of a board's layouts, run by [`over_narrowest`].
+pub trait OverEncoding {
+    /// What the work gives back.
+    type Output;
+    /// Does the work over layouts encoded as `E`.
+    fn run<E: Encoding>(self) -> Self::Output;
+}
+
+/// Runs `work` over the narrowest encoding that holds `cells` cells: the smaller a state, the
+/// less it costs to hash, compare and store.
+pub fn over_narrowest<W: OverEncoding>(cells: usize, work: W) -> W::Output {
+    if cells <= u64::MAX_CELLS {
+        work.run::<u64>()
+    } else if cells <= u128::MAX_CELLS {
+        work.run::<u128>()
+    } else if cells <= Wide::<36>::MAX_CELLS {
+        work.run::<Wide<36>>()
+    } else if cells <= Wide::<64>::MAX_CELLS {
+        work.run::<Wide<64>>()
+    } else if cells <= Wide::<100>::MAX_CELLS {
+        work.run::<Wide<100>>()
+    } else {
+        work.run::<Wide<256>>()
+    }
+}
+
 impl Encoding for u64 {
     const MAX_CELLS: usize = 16;
     fn encode(tiles: &[u8]) -> Self {
@@ -89,8 +115,7 @@ impl Encoding for u128 {
 
 /// A byte per cell, for boards of up to `N` cells: `Wide<64>` up to an 8 x 8 board, `Wide<256>`
 /// up to [`MAX_CELLS`] (a 16 x 16 board). The smaller, the less each state costs to hash,
-/// compare and store: weighted A* on a 6 x 6 board took 73 MB as `Wide<36>`, 101 MB as
-/// `Wide<64>`.
+/// compare and store.
 #[derive(Clone, Copy, Debug, Eq)]
 pub struct Wide<const N: usize>(pub [u8; N]);
 
@@ -336,7 +361,7 @@ const FACTORIALS: [u64; 16] = {
 
 /// `ONES[mask]`: how many bits `mask` sets, for the rank's masks of the tiles below a tile
 /// (at most 15 of them). A table, because the baseline x86-64 target has no popcount
-/// instruction, and its emulation took about a quarter of an exploration's time.
+/// instruction, and its emulation took a large share of an exploration's time.
 static ONES: [u8; 1 << 15] = {
     let mut table = [0u8; 1 << 15];
     let mut mask = 1;

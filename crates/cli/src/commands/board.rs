@@ -7,13 +7,13 @@ use std::process::ExitCode;
 use frontier_board::{
     Board, Heading, Move, ParseErrorKind, Place, Puzzle, Rules, State, MAX_PADDED_CELLS,
 };
-use frontier_search::Solution;
-use serde_json::json;
+use frontier_search::{Outcome, Solution};
 
 use crate::common::{
-    input_name, plural, read_input, report, report_exploration, Algo, Context, SearchArgs,
-    Stopwatch, TableNeed,
+    input_name, plural, read_input, report_exploration, Algo, Context, SearchArgs, Stopwatch,
+    TableNeed,
 };
+use crate::driver::{self, Domain};
 
 /// The rules the robot moves by.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -117,66 +117,80 @@ fn load(input: &OsStr, search: &SearchArgs, ctx: &Context) -> anyhow::Result<Boa
     })
 }
 
-/// Builds the heuristic's distance map before an informed search, within the table budget and
-/// watched by `--timeout` and Ctrl-C, instead of on the search's first heuristic call; false
-/// when the clock or Ctrl-C stopped it (the budget is checked before, as [`TableNeed`]).
-fn heuristic_ready(
-    puzzle: &Puzzle,
-    algo: Algo,
-    search: &SearchArgs,
-    stopwatch: &Stopwatch,
-) -> bool {
-    let budget = search.table_budget().max(LEAST_MAP_BYTES);
-    !algo.is_informed()
-        || puzzle
-            .prepare_heuristic(budget, &|| stopwatch.limit())
-            .is_ok()
-}
-
 /// Solves the puzzle.
 pub fn run(args: Args, ctx: &Context) -> anyhow::Result<ExitCode> {
     let algo = args.search.algo.unwrap_or(Algo::Bfs);
     args.search.check_weight(algo.name(), algo.is_informed())?;
     let board = load(&args.input, &args.search, ctx)?;
     let puzzle = Puzzle::new(board, args.rules.into(), args.target)?;
-    let stopwatch = Stopwatch::new(&args.search, ctx);
-    // A map within what any board may take is allowed, as the board itself is.
-    if algo.is_informed() && puzzle.heuristic_bytes() > LEAST_MAP_BYTES {
-        let need = TableNeed {
-            domain: "board",
-            algorithm: algo.name(),
-            what: "the heuristic's distance map".to_owned(),
-            bytes: puzzle.heuristic_bytes(),
-            instead: "use --algo bfs or bidirectional, which need no map",
-        };
-        if let Some(code) = need.refuse_beyond(ctx, &args.search)? {
-            return Ok(code);
-        }
+    driver::run(BoardRun { puzzle, algo }, &args.search, ctx)
+}
+
+/// One run of `frontier board`: the puzzle and the solver.
+struct BoardRun {
+    puzzle: Puzzle,
+    algo: Algo,
+}
+
+impl Domain for BoardRun {
+    type State = State;
+    type Move = Move;
+
+    const NAME: &'static str = "board";
+
+    fn algorithm(&self) -> &'static str {
+        self.algo.name()
     }
-    let config = args.search.config::<State, Move>(ctx);
-    // A one-thread BFS runs on the board's own flat table (same answers, no hashing).
-    // The flat table beats the hash set by an order of magnitude, more than threads would give.
-    let outcome = if algo == Algo::Bfs && puzzle.fast_fits(&config) {
-        let mut outcome = puzzle.fast_bfs(&config);
-        ctx.clear_progress();
-        // The command's time, the input's reading included, as --timeout counts it.
-        outcome.stats_mut().seconds = ctx.seconds();
-        outcome
-    } else if !heuristic_ready(&puzzle, algo, &args.search, &stopwatch) {
-        stopwatch.stopped()
-    } else {
-        args.search.solve(ctx, &puzzle, Algo::Bfs).1
-    };
-    let quiet = args.search.quiet;
-    report(
-        ctx,
-        &args.search,
-        "board",
-        algo.name(),
-        &outcome,
-        |mv| json!(mv.name()),
-        |out, solution| render(out, &puzzle, algo, solution, quiet),
-    )
+
+    // A map within what any board may take is allowed, as the board itself is.
+    fn tables(&self) -> anyhow::Result<Option<TableNeed>> {
+        let bytes = self.puzzle.heuristic_bytes();
+        Ok(
+            (self.algo.is_informed() && bytes > LEAST_MAP_BYTES).then(|| TableNeed {
+                what: "the heuristic's distance map".to_owned(),
+                bytes,
+                instead: "use --algo bfs or bidirectional, which need no map",
+            }),
+        )
+    }
+
+    // The heuristic's distance map is built before an informed search, within the table
+    // budget and watched by `--timeout` and Ctrl-C, instead of on the search's first
+    // heuristic call.
+    fn build(
+        &mut self,
+        _ctx: &Context,
+        search: &SearchArgs,
+        clock: &Stopwatch,
+    ) -> anyhow::Result<bool> {
+        let budget = search.table_budget().max(LEAST_MAP_BYTES);
+        Ok(!self.algo.is_informed()
+            || self
+                .puzzle
+                .prepare_heuristic(budget, &|| clock.limit())
+                .is_ok())
+    }
+
+    fn solve(&self, ctx: &Context, search: &SearchArgs) -> anyhow::Result<Outcome<State, Move>> {
+        let config = search.config::<State, Move>(ctx);
+        // A one-thread BFS runs on the board's own flat table (same answers, no hashing),
+        // which beats the hash set by more than threads would give.
+        Ok(
+            if self.algo == Algo::Bfs && self.puzzle.fast_fits(&config) {
+                self.puzzle.fast_bfs(&config)
+            } else {
+                search.solve(ctx, &self.puzzle, Algo::Bfs).1
+            },
+        )
+    }
+
+    fn move_name(&self, mv: &Move) -> String {
+        mv.name().to_owned()
+    }
+
+    fn draw(&self, out: &mut dyn Write, solution: &Solution<State, Move>) -> io::Result<()> {
+        render(out, &self.puzzle, self.algo, solution)
+    }
 }
 
 /// Explores the puzzle: the robot's reachable states by distance from the start.
@@ -199,22 +213,13 @@ pub fn explore(args: ExploreArgs, ctx: &Context) -> anyhow::Result<ExitCode> {
 /// The most columns or rows drawn; larger boards are drawn cropped to the route.
 const MAX_DRAWN: usize = 100;
 
-/// A title line, the numbered moves and the board beside the route; with `quiet`, only the
-/// moves, on one line (as the other domains print them).
+/// A title line, the numbered moves and the board beside the route.
 fn render(
     out: &mut dyn Write,
     puzzle: &Puzzle,
     algo: Algo,
     solution: &Solution<State, Move>,
-    quiet: bool,
 ) -> io::Result<()> {
-    if quiet {
-        // Written one move at a time: ten million of them made 700 MB of strings.
-        for (i, mv) in solution.moves.iter().enumerate() {
-            write!(out, "{}{mv}", if i == 0 { "" } else { " " })?;
-        }
-        return writeln!(out);
-    }
     let n = solution.len();
     writeln!(
         out,

@@ -1,7 +1,7 @@
 //! `frontier cube`: solve a Rubik's cube given as a scramble or as facelets, and
 //! `frontier explore cube`: count cube positions by distance from solved.
 
-use std::io::Write;
+use std::io::{self, Write};
 use std::process::ExitCode;
 
 use anyhow::{bail, Context as _};
@@ -9,13 +9,12 @@ use frontier_cube::{
     cache, scramble_facelets, unfold, BuildProgress, Cube, CubeError, CubeSpace, Facelets,
     Heuristic, Metric, Move, Notation, Optimal, SymmetricCubeSpace, TwoPhase,
 };
-use frontier_search::{Limit, Outcome, Space, Status};
-use serde_json::json;
+use frontier_search::{Limit, Outcome, Solution, Status};
 
 use crate::common::{
-    report, report_exploration, to_stderr, warn_tables, Algo, BuildBar, Context, SearchArgs,
-    Stopwatch, TableNeed,
+    report_exploration, warn_tables, Algo, BuildBar, Context, SearchArgs, Stopwatch, TableNeed,
 };
+use crate::driver::{self, short_answer, walk_through, Domain};
 
 /// The arguments of `frontier cube`.
 #[derive(clap::Args, Debug)]
@@ -102,8 +101,8 @@ enum Solver {
 }
 
 /// What two-phase aims at without --max-depth: God's number, the most moves any cube needs in
-/// HTM (Rokicki, Kociemba, Davidson, Dethridge 2010); two-phase reaches it in tens of
-/// milliseconds on a random cube (`crates/cube/README.md`).
+/// HTM (Rokicki, Kociemba, Davidson, Dethridge 2010), which two-phase reaches quickly on a
+/// random cube.
 const TWOPHASE_TARGET: u32 = 20;
 
 /// The start cube: `--facelets` (or solved) with the scramble applied.
@@ -172,184 +171,177 @@ pub fn run(args: Args, ctx: &Context) -> anyhow::Result<ExitCode> {
     if twophase && metric == Metric::Qtm && args.search.max_depth.is_some() {
         bail!("--max-depth with --solver twophase bounds face turns (htm), but --notation seed counts quarter turns; use --solver optimal for at most N quarter turns, or drop --max-depth");
     }
+    // The default is the optimal solver: from a dozen moves on, the fastest that finds a
+    // shortest solution (crates/cube/README.md). Without --algo, --solver search is
+    // bidirectional search.
     let facelets = start_cube(&args, notation)?;
     let cube = Cube::from_facelets(&facelets).context("the cube is impossible")?;
-    let space = CubeSpace::new(cube, metric);
-    // The default is the optimal solver: from 12 moves on the fastest that finds a shortest
-    // solution (14 moves: 0.17 s median against bidirectional search's 6.4 s; see
-    // crates/cube/README.md). Without --algo, --solver search is bidirectional search.
-    // Whether a search ran (a table build may have been stopped first).
-    let mut searched = true;
-    // A short answer needs no table: the first run would otherwise build one for seconds
-    // (the optimal solver's, once) or half a second (two-phase, each run) to solve `R U`.
-    let short = (solver != Solver::Search)
-        .then(|| short_solution(&args.search, ctx, cube, metric))
-        .transpose()?
-        .flatten();
+    let domain = CubeRun {
+        cube,
+        metric,
+        notation,
+        solver,
+        algo: args.search.algo,
+        optimal: None,
+        show: args.show,
+        ansi: ctx.stdout_is_terminal,
+    };
+    driver::run(domain, &args.search, ctx)
+}
+
+/// One run of `frontier cube`: the cube, how its moves are counted and written, and the
+/// solver.
+struct CubeRun {
+    cube: Cube,
+    metric: Metric,
+    notation: Notation,
+    solver: Solver,
+    /// `--algo`, for [`Solver::Search`].
+    algo: Option<Algo>,
+    /// The optimal solver, once its table is loaded or built.
+    optimal: Option<Optimal>,
+    /// `--show`: the cube after each move.
+    show: bool,
+    /// Whether the drawing may use colours.
+    ansi: bool,
+}
+
+impl Domain for CubeRun {
+    type State = Cube;
+    type Move = Move;
+
+    const NAME: &'static str = "cube";
+
+    fn algorithm(&self) -> &'static str {
+        match self.solver {
+            Solver::Optimal => "optimal",
+            Solver::TwoPhase => "twophase",
+            // Without --algo, the search is bidirectional.
+            Solver::Search => self.algo.map_or("bidirectional", Algo::name),
+        }
+    }
+
     // Like a search's states, the tables count against the memory budget, a byte a state.
-    let tables = match solver {
-        Solver::Optimal => Some(TableNeed {
-            domain: "cube",
-            algorithm: "optimal",
-            what: "building the optimal solver's table".to_owned(),
-            bytes: Optimal::BUILD_BYTES,
-            instead: "use --solver twophase (16 MB of tables, not always the fewest moves)",
-        }),
-        Solver::TwoPhase => Some(TableNeed {
-            domain: "cube",
-            algorithm: "twophase",
-            what: "building or loading two-phase's tables".to_owned(),
-            bytes: TwoPhase::BYTES,
-            instead: "use --solver search (it stores states instead)",
-        }),
-        Solver::Search => args
-            .search
-            .algo
-            .filter(|a| a.is_informed())
-            .map(|algo| TableNeed {
-                domain: "cube",
-                algorithm: algo.name(),
+    fn tables(&self) -> anyhow::Result<Option<TableNeed>> {
+        Ok(match self.solver {
+            Solver::Optimal => Some(TableNeed {
+                what: "building the optimal solver's table".to_owned(),
+                bytes: Optimal::BUILD_BYTES,
+                instead: "use --solver twophase (16 MB of tables, not always the fewest moves)",
+            }),
+            Solver::TwoPhase => Some(TableNeed {
+                what: "building or loading two-phase's tables".to_owned(),
+                bytes: TwoPhase::BYTES,
+                instead: "use --solver search (it stores states instead)",
+            }),
+            Solver::Search => self.algo.filter(|a| a.is_informed()).map(|_| TableNeed {
                 what: "building or loading the heuristic's tables".to_owned(),
                 bytes: Heuristic::bytes(),
                 instead: "use --algo bidirectional (it needs no heuristic)",
             }),
-    };
-    if let (None, Some(tables)) = (&short, tables) {
-        if let Some(code) = tables.refuse_beyond(ctx, &args.search)? {
-            return Ok(code);
-        }
+        })
     }
-    let (algorithm, outcome) = if let Some(outcome) = short {
-        (if twophase { "twophase" } else { "optimal" }, outcome)
-    } else if solver == Solver::Optimal {
-        // Building the table (once) stops at --timeout and Ctrl-C like the search does.
-        let clock = Stopwatch::new(&args.search, ctx);
-        match optimal_solver(metric, ctx, args.search.quiet, &|| clock.limit()) {
-            Some(optimal) => {
-                let config = args.search.config::<Cube, Move>(ctx);
-                let mut outcome = optimal.solve(cube, &config);
-                ctx.clear_progress();
-                // The time the command took, table included, as --timeout counts it.
-                outcome.stats_mut().seconds = ctx.seconds();
-                ("optimal", outcome)
+
+    // A short answer needs no table: the first run would otherwise build one for seconds
+    // (the optimal solver's, once) or a fraction of a second (two-phase, each run) to solve
+    // `R U`. The generic searches keep to the solver they were asked for.
+    fn short(
+        &self,
+        ctx: &Context,
+        search: &SearchArgs,
+    ) -> anyhow::Result<Option<Outcome<Cube, Move>>> {
+        if self.solver == Solver::Search {
+            return Ok(None);
+        }
+        short_answer(search, SHORT, |short| {
+            search_classes(short, ctx, self.cube, self.metric)
+        })
+    }
+
+    fn build(
+        &mut self,
+        ctx: &Context,
+        search: &SearchArgs,
+        clock: &Stopwatch,
+    ) -> anyhow::Result<bool> {
+        match self.solver {
+            // Building the table (once) stops at --timeout and Ctrl-C like the search does.
+            Solver::Optimal => {
+                self.optimal = optimal_solver(self.metric, ctx, search.quiet, &|| clock.limit());
+                Ok(self.optimal.is_some())
             }
-            None => {
-                searched = false;
-                ("optimal", clock.stopped())
+            // Loading or building the tables cannot be stopped midway: a clock run out first
+            // leaves them unbuilt.
+            Solver::TwoPhase if clock.stop() => Ok(false),
+            Solver::TwoPhase => {
+                warn_tables(TwoPhase::get().cache_report());
+                Ok(true)
             }
-        }
-    } else if twophase {
-        // --timeout counts from the start, as for the optimal solver: loading or building the
-        // tables (about 0.5 s the first time; it cannot be stopped midway) is part of it, and
-        // a clock run out first leaves them unbuilt.
-        let clock = Stopwatch::new(&args.search, ctx);
-        if clock.stop() {
-            return report(
-                ctx,
-                &args.search,
-                "cube",
-                "twophase",
-                &clock.stopped::<Cube, Move>(),
-                |mv| json!(mv.write(notation)),
-                |_, _| Ok(()),
-            );
-        }
-        let tables = TwoPhase::get();
-        warn_tables(tables.cache_report());
-        let config = args.search.config::<Cube, Move>(ctx);
-        let target = args.search.max_depth.unwrap_or(TWOPHASE_TARGET);
-        let mut outcome = tables.solve(cube, target as usize, &config);
-        ctx.clear_progress();
-        // The time the command took, tables included, as --timeout counts it.
-        outcome.stats_mut().seconds = ctx.seconds();
-        if let (Metric::Qtm, Outcome::Solved { solution, .. }) = (metric, &mut outcome) {
-            // Two-phase counts in htm; written in quarter turns, a half turn is two of them.
-            let quarters = Move::in_quarter_turns(&solution.moves);
-            solution.cost = quarters.len() as u64;
-            solution.states = cube.path(&quarters);
-            solution.moves = quarters;
-        }
-        ("twophase", outcome)
-    } else if matches!(
-        args.search.algo,
-        None | Some(Algo::Bfs | Algo::Bidirectional)
-    ) {
-        let (algo, outcome) = search_classes(&args.search, ctx, cube, metric)?;
-        (algo.name(), outcome)
-    } else {
-        if args.search.algo.is_some_and(Algo::is_informed) {
             // The heuristic's tables, loaded (or built) before the search that reads them, so
             // that a damaged or unwritable cache is told of.
-            warn_tables(Heuristic::get(metric).cache_report());
+            Solver::Search if self.algo.is_some_and(Algo::is_informed) => {
+                warn_tables(Heuristic::get(self.metric).cache_report());
+                Ok(true)
+            }
+            Solver::Search => Ok(true),
         }
-        let (algo, outcome) = args.search.solve(ctx, &space, Algo::Idastar);
-        (algo.name(), outcome)
-    };
-    let quiet = args.search.quiet;
-    // A random cube lies 17-20 moves away: the optimal solver takes minutes there, the generic
-    // searches run out of memory. The hint is a diagnostic: on a terminal only, and not with
-    // --json or --quiet.
-    let hint = !twophase
-        && searched
-        && !quiet
-        && !args.search.json
-        && ctx.stderr_is_terminal
-        && matches!(outcome.status(), Status::Limit(Limit::States | Limit::Time));
-    let ansi = ctx.stdout_is_terminal;
-    let show = args.show;
-    let code = report(
-        ctx,
-        &args.search,
-        "cube",
-        algorithm,
-        &outcome,
-        |mv| json!(mv.write(notation)),
-        |out: &mut dyn Write, solution| {
-            let written: Vec<String> = solution.moves.iter().map(|m| m.write(notation)).collect();
-            if quiet {
-                return writeln!(out, "{}", written.join(" "));
-            }
-            write!(out, "{}", space.start().to_facelets().net(ansi))?;
-            let mut cube = space.start();
-            if show {
-                for (i, &mv) in solution.moves.iter().enumerate() {
-                    cube = cube.apply(mv);
-                    writeln!(out, "\nafter {} ({}):", written[i], i + 1)?;
-                    write!(out, "{}", cube.to_facelets().net(ansi))?;
-                }
-            }
-            let moves = if written.is_empty() {
-                "(none: the cube is solved)".to_owned()
-            } else {
-                written.join(" ")
-            };
-            writeln!(out, "\nsolution: {moves}")?;
-            writeln!(out, "length: {} {}", solution.cost, metric.name())
-        },
-    )?;
-    if hint {
-        to_stderr("hint: --solver twophase solves any cube in at most 20 moves within a second, not always the fewest");
     }
-    Ok(code)
+
+    fn solve(&self, ctx: &Context, search: &SearchArgs) -> anyhow::Result<Outcome<Cube, Move>> {
+        let cube = self.cube;
+        let config = || search.config::<Cube, Move>(ctx);
+        let graph = matches!(self.algo, None | Some(Algo::Bfs | Algo::Bidirectional));
+        Ok(match (self.solver, &self.optimal) {
+            (Solver::Optimal, Some(optimal)) => optimal.solve(cube, &config()),
+            (Solver::Optimal, None) => bail!("internal error: the optimal solver has no table"),
+            (Solver::TwoPhase, _) => {
+                let target = search.max_depth.unwrap_or(TWOPHASE_TARGET);
+                let mut outcome = TwoPhase::get().solve(cube, target as usize, &config());
+                if let (Metric::Qtm, Outcome::Solved { solution, .. }) = (self.metric, &mut outcome)
+                {
+                    // Two-phase counts in htm; written in quarter turns, a half turn is two
+                    // of them.
+                    let quarters = Move::in_quarter_turns(&solution.moves);
+                    solution.cost = quarters.len() as u64;
+                    solution.states = cube.path(&quarters);
+                    solution.moves = quarters;
+                }
+                outcome
+            }
+            (Solver::Search, _) if graph => search_classes(search, ctx, cube, self.metric)?,
+            (Solver::Search, _) => {
+                let space = CubeSpace::new(cube, self.metric);
+                search.solve(ctx, &space, Algo::Idastar).1
+            }
+        })
+    }
+
+    fn move_name(&self, mv: &Move) -> String {
+        mv.write(self.notation)
+    }
+
+    fn draw(&self, out: &mut dyn Write, solution: &Solution<Cube, Move>) -> io::Result<()> {
+        let ansi = self.ansi;
+        let picture =
+            |out: &mut dyn Write, cube: &Cube| write!(out, "{}", cube.to_facelets().net(ansi));
+        let none = "(none: the cube is solved)";
+        walk_through(self, out, solution, self.show, picture, none)?;
+        writeln!(out, "length: {} {}", solution.cost, self.metric.name())
+    }
+
+    // A random cube lies 17-20 moves away: the optimal solver takes minutes there, the generic
+    // searches run out of memory.
+    fn hint(&self, outcome: &Outcome<Cube, Move>, _short: bool) -> Option<&'static str> {
+        let stopped = matches!(outcome.status(), Status::Limit(Limit::States | Limit::Time));
+        (self.solver != Solver::TwoPhase && stopped).then_some(
+            "hint: --solver twophase solves any cube in at most 20 moves within a second, not always the fewest",
+        )
+    }
 }
 
 /// Answers within this many moves are found by bidirectional search before any table is
-/// loaded or built: a few milliseconds (about 3,000 positions a side in htm).
+/// loaded or built: a few thousand positions a side in htm.
 const SHORT: u32 = 6;
-
-/// A shortest solution of at most [`SHORT`] moves (or `--max-depth`, if less), or the limit
-/// that stopped the search for it; `None` when the cube lies further away or the state budget
-/// is too small for the search.
-fn short_solution(
-    search: &SearchArgs,
-    ctx: &Context,
-    cube: Cube,
-    metric: Metric,
-) -> anyhow::Result<Option<Outcome<Cube, Move>>> {
-    let (_, outcome) = search_classes(&search.short(SHORT), ctx, cube, metric)?;
-    let further = search.past_short(outcome.status(), SHORT);
-    Ok((!further).then_some(outcome))
-}
 
 /// The graph searches store every state they see, so they run on classes of cubes under the
 /// 48 symmetries (up to 48 times fewer states around the solved cube), and the path of classes
@@ -359,16 +351,16 @@ fn search_classes(
     ctx: &Context,
     cube: Cube,
     metric: Metric,
-) -> anyhow::Result<(Algo, Outcome<Cube, Move>)> {
+) -> anyhow::Result<Outcome<Cube, Move>> {
     let classes = SymmetricCubeSpace::new(cube, metric);
-    let (algo, mut outcome) = search.solve(ctx, &classes, Algo::Bidirectional);
+    let (_, mut outcome) = search.solve(ctx, &classes, Algo::Bidirectional);
     if let Outcome::Solved { solution, .. } = &mut outcome {
         let moves = unfold(cube, &solution.states, metric)
             .context("internal error: the path of classes does not unfold into turns")?;
         solution.states = cube.path(&moves);
         solution.moves = moves;
     }
-    Ok((algo, outcome))
+    Ok(outcome)
 }
 
 /// The optimal solver for `metric`, its table loaded from the cache or built there (with a

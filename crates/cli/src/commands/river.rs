@@ -5,12 +5,13 @@ use std::io::{self, Write};
 use std::process::ExitCode;
 
 use frontier_river::{Bank, Preset, Puzzle, RiverError, RiverSpace, State, Trip, PRESETS};
-use frontier_search::{Solution, Status};
-use serde_json::json;
+use frontier_search::{Outcome, Solution, Status};
+use serde_json::{json, Value};
 
 use crate::common::{
-    emit, input_name, plural, read_input, report, report_exploration, Algo, Context, SearchArgs,
+    emit, input_name, plural, read_input, report_exploration, Algo, Context, SearchArgs,
 };
+use crate::driver::{self, Domain};
 
 /// The arguments of `frontier river`.
 #[derive(clap::Args, Debug)]
@@ -173,24 +174,68 @@ pub fn run(args: Args, ctx: &Context) -> anyhow::Result<ExitCode> {
     let algo = args.search.algo.unwrap_or(default);
     args.search.check_weight(algo.name(), algo.is_informed())?;
     let space = RiverSpace::new(puzzle);
-    let (algo, outcome) = args.search.solve(ctx, &space, default);
-    let quiet = args.search.quiet;
-    let code = report(
-        ctx,
+    driver::run(
+        RiverRun {
+            space,
+            algo,
+            goal_note,
+        },
         &args.search,
-        "river",
-        algo.name(),
-        &outcome,
-        |trip| json!(space.trip_names(*trip)),
-        |out, plan| render(out, &space, algo, plan, quiet),
-    )?;
-    // Part of the answer, after the verdict it explains: on stdout, where a pipe keeps it
-    // (stderr carries diagnostics only on a terminal).
-    let human = !quiet && !args.search.json;
-    if let (Status::Exhausted, Some(note), true) = (outcome.status(), &goal_note, human) {
-        emit(|out| writeln!(out, "{note}"))?;
+        ctx,
+    )
+}
+
+/// One run of `frontier river`: the puzzle and the solver.
+struct RiverRun {
+    space: RiverSpace,
+    algo: Algo,
+    /// What to say when the goal itself breaks a rule: why no plan is found.
+    goal_note: Option<String>,
+}
+
+impl Domain for RiverRun {
+    type State = State;
+    type Move = Trip;
+
+    const NAME: &'static str = "river";
+
+    fn algorithm(&self) -> &'static str {
+        self.algo.name()
     }
-    Ok(code)
+
+    fn solve(&self, ctx: &Context, search: &SearchArgs) -> anyhow::Result<Outcome<State, Trip>> {
+        Ok(search.solve(ctx, &self.space, self.algo).1)
+    }
+
+    fn move_name(&self, trip: &Trip) -> String {
+        self.space.trip_names(*trip).join(", ")
+    }
+
+    fn move_json(&self, trip: &Trip) -> Value {
+        json!(self.space.trip_names(*trip))
+    }
+
+    /// One trip a line, `-->` away from the start bank and `<--` back.
+    fn write_moves(&self, out: &mut dyn Write, plan: &Solution<State, Trip>) -> io::Result<()> {
+        for (i, trip) in plan.moves.iter().enumerate() {
+            let arrow = match self.space.boat(plan.states[i]) {
+                Bank::Near => "-->",
+                Bank::Far => "<--",
+            };
+            writeln!(out, "{arrow} {}", self.move_name(trip))?;
+        }
+        Ok(())
+    }
+
+    fn draw(&self, out: &mut dyn Write, plan: &Solution<State, Trip>) -> io::Result<()> {
+        render(out, &self.space, self.algo, plan)
+    }
+
+    fn note(&self, outcome: &Outcome<State, Trip>) -> Option<String> {
+        (outcome.status() == Status::Exhausted)
+            .then(|| self.goal_note.clone())
+            .flatten()
+    }
 }
 
 /// Counts the puzzle's reachable positions by distance (in crossings) from the start.
@@ -202,24 +247,13 @@ pub fn explore(args: ExploreArgs, ctx: &Context) -> anyhow::Result<ExitCode> {
 }
 
 /// A title line, then one line per trip in the seed's style, `-->` away from the start bank and
-/// `<--` back, each followed by who stands on each bank after it; with `quiet`, only the trips.
+/// `<--` back, each followed by who stands on each bank after it.
 fn render(
     out: &mut dyn Write,
     space: &RiverSpace,
     algo: Algo,
     plan: &Solution<State, Trip>,
-    quiet: bool,
 ) -> io::Result<()> {
-    if quiet {
-        for (i, trip) in plan.moves.iter().enumerate() {
-            let arrow = match space.boat(plan.states[i]) {
-                Bank::Near => "-->",
-                Bank::Far => "<--",
-            };
-            writeln!(out, "{arrow} {}", space.trip_names(*trip).join(", "))?;
-        }
-        return Ok(());
-    }
     let puzzle = space.puzzle();
     let n = plan.len();
     let title = if puzzle.name().is_empty() {

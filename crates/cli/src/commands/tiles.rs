@@ -1,23 +1,24 @@
 //! `frontier tiles`: solve a sliding-tile puzzle optimally, and `frontier explore tiles`: the
 //! distance distribution of a board's reachable layouts.
 
-use std::io::Write;
+use std::io::{self, Write};
 use std::process::ExitCode;
 use std::sync::Arc;
 
 use anyhow::{bail, Context as _};
-use frontier_search::{Exploration, Limit, Outcome, Stats, Status};
-use frontier_tiles::pdb::{build_bytes, default_groups, groups_by_sizes, placements};
+use frontier_search::{Exploration, Limit, Outcome, Solution, Status};
+use frontier_tiles::pdb::{build_bytes, MAX_TABLE_ENTRIES};
 use frontier_tiles::{
-    solve_in_stages, BuildProgress, Dir, Encoding, Estimate, HeuristicKind, PatternDb, PdbError,
-    Puzzle, Shape, Solver, Tables, TilesSpace, Wide,
+    choose_groups, over_narrowest, solve_in_stages, BuildProgress, Dir, Encoding, Estimate,
+    GroupsError, HeuristicKind, OverEncoding, PatternDb, PdbError, Puzzle, Shape, Solver, Tables,
+    TilesSpace,
 };
-use serde_json::json;
 
 use crate::common::{
-    count, emit, plural, report, report_exploration, stats_line, to_stderr, warn_tables, Algo,
-    BuildBar, Context, SearchArgs, Stopwatch, TableNeed,
+    count, plural, report_exploration, warn_tables, Algo, BuildBar, Context, SearchArgs, Stopwatch,
+    TableNeed,
 };
+use crate::driver::{self, short_answer, walk_through, Domain};
 
 /// The arguments of `frontier tiles`.
 #[derive(clap::Args, Debug)]
@@ -108,75 +109,32 @@ fn read_puzzle(tiles: &str, size: Option<&str>, goal: Option<&str>) -> anyhow::R
     Puzzle::parse(tiles, shape, goal).context("cannot read the puzzle")
 }
 
-/// The largest pattern table `--pdb` may ask for (one byte an entry: 2 GiB).
-const MAX_TABLE_ENTRIES: u64 = 1 << 31;
-
-/// The tiles of each pattern database for `puzzle`: the groups `--pdb` sizes (`sizes`) or the
-/// default ones; refused when the board is too large or a table would be.
+/// The groups of `--heuristic pdb` (`sizes`: `--pdb`), refused in the words of the flags.
 fn pdb_groups(puzzle: &Puzzle, sizes: Option<&str>) -> anyhow::Result<Vec<Vec<u8>>> {
-    let shape = puzzle.shape();
-    if shape.cells() > frontier_tiles::pdb::MAX_CELLS {
-        bail!(
-            "--heuristic pdb: pattern databases are built for boards of up to {} cells, and this {shape} board has {}; use --heuristic conflict",
-            frontier_tiles::pdb::MAX_CELLS,
-            shape.cells()
-        );
-    }
-    let groups = match sizes {
-        Some(text) => {
-            let sizes: Vec<usize> = text
-                .split(['-', ',', '+'])
-                .map(|s| s.trim().parse::<usize>())
-                .collect::<Result<_, _>>()
-                .map_err(|_| {
-                    anyhow::anyhow!("--pdb `{text}`: expected group sizes such as 6-6-3")
-                })?;
-            match groups_by_sizes(shape, puzzle.goal(), &sizes) {
-                Some(g) => g,
-                None => bail!(
-                    "--pdb `{text}`: the group sizes must be positive and add up to {} (the number of tiles)",
-                    shape.cells() - 1
-                ),
-            }
+    choose_groups(puzzle, sizes).map_err(|e| match e {
+        GroupsError::BoardTooLarge { .. } => {
+            anyhow::anyhow!("--heuristic pdb: {e}; use --heuristic conflict")
         }
-        None => default_groups(shape, puzzle.goal()).context("no default pattern groups")?,
-    };
-    for group in &groups {
-        let entries = placements(shape.cells(), group.len());
-        if entries > MAX_TABLE_ENTRIES {
+        GroupsError::TableTooLarge {
+            tiles,
+            cells,
+            entries,
+        } => {
             // `placements` saturates: 63 tiles on 64 cells make 64!, past any u64.
             let entries = match entries {
                 u64::MAX => format!("more than {}", count(u64::MAX)),
                 _ => count(entries),
             };
-            bail!(
-                "--pdb: a group of {} tiles on {} cells needs {entries} table entries (at most {} allowed); use smaller groups",
-                group.len(),
-                shape.cells(),
+            anyhow::anyhow!(
+                "--pdb: a group of {tiles} tiles on {cells} cells needs {entries} table entries (at most {} allowed); use smaller groups",
                 count(MAX_TABLE_ENTRIES)
-            );
+            )
         }
-    }
-    Ok(groups)
-}
-
-/// Refuses pattern databases that the memory budget does not allow ([`TableNeed`]): a byte an
-/// entry, cached or not. `None` when they fit.
-fn refuse_large_tables(
-    ctx: &Context,
-    search: &SearchArgs,
-    puzzle: &Puzzle,
-    groups: &[Vec<u8>],
-) -> anyhow::Result<Option<ExitCode>> {
-    let sizes: Vec<String> = groups.iter().map(|g| g.len().to_string()).collect();
-    let need = TableNeed {
-        domain: "tiles",
-        algorithm: algorithm_of(search),
-        what: format!("building the pattern databases (split {})", sizes.join("-")),
-        bytes: build_bytes(puzzle.shape().cells(), groups),
-        instead: "use smaller groups (--pdb), another --heuristic",
-    };
-    need.refuse_beyond(ctx, search)
+        GroupsError::NotSizes { .. } | GroupsError::WrongSizes { .. } => {
+            anyhow::anyhow!("--pdb {e}")
+        }
+        e => anyhow::Error::new(e),
+    })
 }
 
 /// Loads (or builds, with a progress bar, and caches) the pattern databases of `groups` for
@@ -208,32 +166,8 @@ fn pattern_db(
     Ok(db.map(Arc::new))
 }
 
-/// The solver `--algo` names, or the tiles' own IDA*.
-fn algorithm_of(search: &SearchArgs) -> &'static str {
-    search.algo.map_or("idastar", Algo::name)
-}
-
-/// Reports an outcome that has no solution to draw (decided by parity, or stopped before the
-/// search began), under `algorithm`, the solver that would have searched.
-fn report_unanswered(
-    ctx: &Context,
-    search: &SearchArgs,
-    algorithm: &str,
-    outcome: &Outcome<Vec<u8>, Dir>,
-) -> anyhow::Result<ExitCode> {
-    report(
-        ctx,
-        search,
-        "tiles",
-        algorithm,
-        outcome,
-        |m| json!(m.name()),
-        |_, _| Ok(()),
-    )
-}
-
 /// Draws a layout as a grid, the blank as `.`.
-fn draw(out: &mut dyn Write, shape: Shape, board: &[u8]) -> std::io::Result<()> {
+fn draw(out: &mut dyn Write, shape: Shape, board: &[u8]) -> io::Result<()> {
     let width = (shape.cells() - 1).to_string().len();
     for row in board.chunks(shape.cols()) {
         let cells: Vec<String> = row
@@ -293,172 +227,173 @@ pub fn run(args: Args, ctx: &Context) -> anyhow::Result<ExitCode> {
         }
         pdb_groups(&puzzle, Some(sizes))?;
     }
-    let shape = puzzle.shape();
-    let quiet = args.search.quiet;
-    if !puzzle.is_solvable() {
-        // Parity decides it: no search.
-        let outcome: Outcome<Vec<u8>, Dir> = Outcome::Exhausted {
-            stats: Stats::default(),
-        };
-        if !args.search.json {
-            let why = if shape.rows() == 1 || shape.cols() == 1 {
-                "on a single line the tiles cannot pass each other, and their order differs from the goal's"
-            } else {
-                "the parity of the tiles' permutation differs from the parity of the blank's distance to its goal cell"
-            };
-            ctx.clear_progress();
-            emit(|out| {
-                writeln!(out, "unsolvable: {why} (decided without searching)")?;
-                if args.search.stats {
-                    writeln!(out, "{}", stats_line(outcome.stats()))?;
-                }
-                Ok(())
-            })?;
-            return Ok(ExitCode::from(1));
-        }
-        let algorithm = if stages {
-            "stages"
-        } else {
-            algorithm_of(&args.search)
-        };
-        return report_unanswered(ctx, &args.search, algorithm, &outcome);
-    }
-    if stages {
-        let config = args.search.config::<u64, Dir>(ctx);
-        let mut outcome = solve_in_stages(&puzzle, &config);
-        ctx.clear_progress();
-        outcome.stats_mut().seconds = ctx.seconds();
-        return report_solution(ctx, &args, &puzzle, "stages", &outcome);
-    }
-    let informed = algo.is_informed();
     let kind = args
         .heuristic
         .map(HeuristicKind::from)
-        .unwrap_or(if shape.cells() <= 16 {
+        .unwrap_or(if puzzle.shape().cells() <= 16 {
             HeuristicKind::Pdb
         } else {
             HeuristicKind::Conflict
         });
-    // --timeout and Ctrl-C count from the start: building a pattern database (minutes for a
-    // 5x5 board) stops at them like the search does, which then has what time is left.
-    let clock = Stopwatch::new(&args.search, ctx);
-    let stop = || clock.limit();
-    let estimate = match (informed, kind) {
-        (false, _) => Estimate::Zero,
-        (true, HeuristicKind::Manhattan) => Estimate::Manhattan,
-        (true, HeuristicKind::Conflict) => Estimate::Conflict,
-        (true, HeuristicKind::Pdb) => {
-            let groups = pdb_groups(&puzzle, args.pdb.as_deref())?;
-            // A short answer needs no pattern database: the first run would otherwise build
-            // one for seconds (the 15-puzzle's: 8 s) to slide a tile or two.
-            if let Some(outcome) = short_solution(&args.search, ctx, &puzzle) {
-                return report_solution(ctx, &args, &puzzle, algorithm_of(&args.search), &outcome);
-            }
-            if let Some(code) = refuse_large_tables(ctx, &args.search, &puzzle, &groups)? {
-                return Ok(code);
-            }
-            match pattern_db(&puzzle, &groups, ctx, quiet, &stop)? {
-                Some(db) => Estimate::Pdb(db),
-                None => {
-                    let algorithm = algorithm_of(&args.search);
-                    return report_unanswered(ctx, &args.search, algorithm, &clock.stopped());
-                }
-            }
-        }
+    let domain = TilesRun {
+        puzzle,
+        stages,
+        algo: args.search.algo,
+        heuristic: algo.is_informed().then_some(kind),
+        pdb: args.pdb,
+        estimate: None,
+        show: args.show,
     };
-    let search = &args.search;
-    let (algorithm, mut outcome): (&str, Outcome<Vec<u8>, Dir>) = match search.algo {
-        None => {
-            let config = search.config::<u64, Dir>(ctx);
-            let solver = Solver::new(&puzzle, estimate)?;
-            let outcome = solver.solve(puzzle.start(), &config);
-            ctx.clear_progress();
-            ("idastar", outcome)
-        }
-        Some(_) => generic(ctx, search, &puzzle, estimate)?,
-    };
-    // The time the command took, pattern databases included, as --timeout counts it.
-    outcome.stats_mut().seconds = ctx.seconds();
-    let code = report_solution(ctx, &args, &puzzle, algorithm, &outcome)?;
-    // A random board past 5 x 5 is out of reach of any exact search: when one was stopped,
-    // point to the answers that come at once. A diagnostic: on a terminal only, and not with
-    // --json or --quiet.
-    let stopped = matches!(
-        outcome.status(),
-        Status::Limit(Limit::Time | Limit::States | Limit::Cancelled)
-    );
-    if stopped && !quiet && !args.search.json && ctx.stderr_is_terminal {
-        to_stderr("hint: --solver stages answers any board at once (not the shortest); --weight 2 finds an answer at most twice the shortest");
-    }
-    Ok(code)
+    driver::run(domain, &args.search, ctx)
 }
 
-/// Prints a search's answer: the start drawn, the moves (and with `--show` every layout), or
-/// the JSON object.
-fn report_solution(
-    ctx: &Context,
-    args: &Args,
-    puzzle: &Puzzle,
-    algorithm: &str,
-    outcome: &Outcome<Vec<u8>, Dir>,
-) -> anyhow::Result<ExitCode> {
-    let (shape, quiet, show) = (puzzle.shape(), args.search.quiet, args.show);
-    report(
-        ctx,
-        &args.search,
-        "tiles",
-        algorithm,
-        outcome,
-        |m| json!(m.name()),
-        |out: &mut dyn Write, solution| {
-            let names: Vec<&str> = solution.moves.iter().map(|m| m.name()).collect();
-            if quiet {
-                return writeln!(out, "{}", names.join(" "));
+/// One run of `frontier tiles`: the puzzle, the solver and its heuristic.
+struct TilesRun {
+    puzzle: Puzzle,
+    /// `--solver stages`.
+    stages: bool,
+    /// `--algo`: a generic solver instead of the tiles' own IDA*.
+    algo: Option<Algo>,
+    /// The heuristic, for a solver that ranks by one.
+    heuristic: Option<HeuristicKind>,
+    /// `--pdb`: the group sizes of the pattern databases.
+    pdb: Option<String>,
+    /// The pattern databases' estimate, once they are loaded or built.
+    estimate: Option<Estimate>,
+    /// `--show`: the board after each move.
+    show: bool,
+}
+
+impl TilesRun {
+    /// Whether the solver needs pattern databases, which are tables to build.
+    fn needs_pdb(&self) -> bool {
+        !self.stages && self.heuristic == Some(HeuristicKind::Pdb)
+    }
+}
+
+impl Domain for TilesRun {
+    type State = Vec<u8>;
+    type Move = Dir;
+
+    const NAME: &'static str = "tiles";
+
+    fn algorithm(&self) -> &'static str {
+        match (self.stages, self.algo) {
+            (true, _) => "stages",
+            (false, algo) => algo.map_or("idastar", Algo::name),
+        }
+    }
+
+    fn unsolvable(&self) -> Option<&'static str> {
+        let shape = self.puzzle.shape();
+        (!self.puzzle.is_solvable()).then_some(if shape.rows() == 1 || shape.cols() == 1 {
+            "on a single line the tiles cannot pass each other, and their order differs from the goal's"
+        } else {
+            "the parity of the tiles' permutation differs from the parity of the blank's distance to its goal cell"
+        })
+    }
+
+    // The pattern databases count against the memory budget, a byte an entry, cached or not.
+    fn tables(&self) -> anyhow::Result<Option<TableNeed>> {
+        if !self.needs_pdb() {
+            return Ok(None);
+        }
+        let groups = pdb_groups(&self.puzzle, self.pdb.as_deref())?;
+        let sizes: Vec<String> = groups.iter().map(|g| g.len().to_string()).collect();
+        Ok(Some(TableNeed {
+            what: format!("building the pattern databases (split {})", sizes.join("-")),
+            bytes: build_bytes(self.puzzle.shape().cells(), &groups),
+            instead: "use smaller groups (--pdb), another --heuristic",
+        }))
+    }
+
+    // A short answer needs no pattern database: the first run would otherwise build one for
+    // seconds (the 15-puzzle's) to slide a tile or two.
+    fn short(
+        &self,
+        ctx: &Context,
+        search: &SearchArgs,
+    ) -> anyhow::Result<Option<Outcome<Vec<u8>, Dir>>> {
+        short_answer(search, SHORT, |short| {
+            // No pattern database, so no error.
+            Ok(generic(ctx, short, &self.puzzle, Estimate::Zero)?)
+        })
+    }
+
+    // --timeout and Ctrl-C count from the start: building a pattern database (minutes for a
+    // 5x5 board) stops at them like the search does, which then has what time is left.
+    fn build(
+        &mut self,
+        ctx: &Context,
+        search: &SearchArgs,
+        clock: &Stopwatch,
+    ) -> anyhow::Result<bool> {
+        if !self.needs_pdb() {
+            return Ok(true);
+        }
+        let groups = pdb_groups(&self.puzzle, self.pdb.as_deref())?;
+        let db = pattern_db(&self.puzzle, &groups, ctx, search.quiet, &|| clock.limit())?;
+        self.estimate = db.map(Estimate::Pdb);
+        Ok(self.estimate.is_some())
+    }
+
+    fn solve(&self, ctx: &Context, search: &SearchArgs) -> anyhow::Result<Outcome<Vec<u8>, Dir>> {
+        let puzzle = &self.puzzle;
+        if self.stages {
+            return Ok(solve_in_stages(puzzle, &search.config::<u64, Dir>(ctx)));
+        }
+        let estimate = match (&self.estimate, self.heuristic) {
+            (Some(pdb), _) => pdb.clone(),
+            (None, None) => Estimate::Zero,
+            (None, Some(HeuristicKind::Manhattan)) => Estimate::Manhattan,
+            (None, Some(_)) => Estimate::Conflict,
+        };
+        Ok(match self.algo {
+            None => {
+                let config = search.config::<u64, Dir>(ctx);
+                Solver::new(puzzle, estimate)?.solve(puzzle.start(), &config)
             }
-            draw(out, shape, puzzle.start())?;
-            if show {
-                for (i, state) in solution.states.iter().enumerate().skip(1) {
-                    writeln!(out, "\nafter {} ({i}):", names[i - 1])?;
-                    draw(out, shape, state)?;
-                }
-            }
-            let moves = if names.is_empty() {
-                "(none: the tiles are already in place)".to_owned()
+            Some(_) => generic(ctx, search, puzzle, estimate)?,
+        })
+    }
+
+    fn move_name(&self, mv: &Dir) -> String {
+        mv.name().to_owned()
+    }
+
+    fn draw(&self, out: &mut dyn Write, solution: &Solution<Vec<u8>, Dir>) -> io::Result<()> {
+        let shape = self.puzzle.shape();
+        let picture = |out: &mut dyn Write, board: &Vec<u8>| draw(out, shape, board);
+        let none = "(none: the tiles are already in place)";
+        walk_through(self, out, solution, self.show, picture, none)?;
+        writeln!(
+            out,
+            "length: {} (the blank moves U, D, L, R){}",
+            plural(solution.len() as u64, "move"),
+            if self.stages {
+                "; found in stages, not proven shortest"
             } else {
-                names.join(" ")
-            };
-            writeln!(out, "\nsolution: {moves}")?;
-            writeln!(
-                out,
-                "length: {} (the blank moves U, D, L, R){}",
-                plural(solution.len() as u64, "move"),
-                if algorithm == "stages" {
-                    "; found in stages, not proven shortest"
-                } else {
-                    ""
-                }
-            )
-        },
-    )
+                ""
+            }
+        )
+    }
+
+    // A random board past 5 x 5 is out of reach of any exact search: when one was stopped,
+    // point to the answers that come at once.
+    fn hint(&self, outcome: &Outcome<Vec<u8>, Dir>, short: bool) -> Option<&'static str> {
+        let stopped = matches!(
+            outcome.status(),
+            Status::Limit(Limit::Time | Limit::States | Limit::Cancelled)
+        );
+        (stopped && !short && !self.stages).then_some(
+            "hint: --solver stages answers any board at once (not the shortest); --weight 2 finds an answer at most twice the shortest",
+        )
+    }
 }
 
 /// Answers within this many moves are found by bidirectional search before a pattern database
-/// is loaded or built: about a millisecond (some thousands of layouts a side).
+/// is loaded or built: some thousands of layouts a side.
 const SHORT: u32 = 16;
-
-/// A shortest solution of at most [`SHORT`] moves (or `--max-depth`, if less), or the limit
-/// that stopped the search for it; `None` when the layout lies further away or the state budget
-/// is too small for the search.
-fn short_solution(
-    search: &SearchArgs,
-    ctx: &Context,
-    puzzle: &Puzzle,
-) -> Option<Outcome<Vec<u8>, Dir>> {
-    // No pattern database, so no error.
-    let (_, outcome) = generic(ctx, &search.short(SHORT), puzzle, Estimate::Zero).ok()?;
-    let further = search.past_short(outcome.status(), SHORT);
-    (!further).then_some(outcome)
-}
 
 /// Runs the generic solver `search.algo` names over the smallest encoding that holds the
 /// board; states come back as layouts.
@@ -467,79 +402,31 @@ fn generic(
     search: &SearchArgs,
     puzzle: &Puzzle,
     estimate: Estimate,
-) -> Result<(&'static str, Outcome<Vec<u8>, Dir>), PdbError> {
-    let n = puzzle.shape().cells();
-    // `--algo` is given here; the default only completes the call.
-    let default = Algo::Idastar;
+) -> Result<Outcome<Vec<u8>, Dir>, PdbError> {
     /// Solves over the narrowest encoding.
     struct Solve<'a> {
         ctx: &'a Context,
         search: &'a SearchArgs,
         puzzle: &'a Puzzle,
         estimate: Estimate,
-        default: Algo,
     }
     impl OverEncoding for Solve<'_> {
-        type Output = Result<(&'static str, Outcome<Vec<u8>, Dir>), PdbError>;
+        type Output = Result<Outcome<Vec<u8>, Dir>, PdbError>;
         fn run<E: Encoding>(self) -> Self::Output {
-            let Solve {
-                ctx,
-                search,
-                puzzle,
-                estimate,
-                default,
-            } = self;
-            encoded::<E>(puzzle, estimate, |s| search.solve(ctx, s, default))
+            let space = TilesSpace::<E>::new(self.puzzle).with_estimate(self.estimate)?;
+            // `--algo` is given here; the default only completes the call.
+            let (_, outcome) = self.search.solve(self.ctx, &space, Algo::Idastar);
+            let n = self.puzzle.shape().cells();
+            Ok(outcome.map(|e| e.decode(n), |mv| mv))
         }
     }
-    over_narrowest(
-        n,
-        Solve {
-            ctx,
-            search,
-            puzzle,
-            estimate,
-            default,
-        },
-    )
-}
-
-/// Work generic over the encoding of a board's layouts.
-trait OverEncoding {
-    type Output;
-    fn run<E: Encoding>(self) -> Self::Output;
-}
-
-/// Runs `work` over the narrowest encoding that holds `cells` cells: the
-/// smaller a state, the less it costs to hash, compare and store (a 6x6 board by weighted A*:
-/// 73 MB as `Wide<36>`, 101 MB as `Wide<64>`).
-fn over_narrowest<W: OverEncoding>(cells: usize, work: W) -> W::Output {
-    if cells <= u64::MAX_CELLS {
-        work.run::<u64>()
-    } else if cells <= u128::MAX_CELLS {
-        work.run::<u128>()
-    } else if cells <= Wide::<36>::MAX_CELLS {
-        work.run::<Wide<36>>()
-    } else if cells <= Wide::<64>::MAX_CELLS {
-        work.run::<Wide<64>>()
-    } else if cells <= Wide::<100>::MAX_CELLS {
-        work.run::<Wide<100>>()
-    } else {
-        work.run::<Wide<256>>()
-    }
-}
-
-/// Runs a generic solver (`solve`) over the encoding `E`; states come back as layouts.
-fn encoded<E: Encoding>(
-    puzzle: &Puzzle,
-    estimate: Estimate,
-    solve: impl FnOnce(&TilesSpace<E>) -> (Algo, Outcome<E, Dir>),
-) -> Result<(&'static str, Outcome<Vec<u8>, Dir>), PdbError> {
-    let space = TilesSpace::<E>::new(puzzle).with_estimate(estimate)?;
-    let (algo, outcome) = solve(&space);
-    let n = puzzle.shape().cells();
-    let outcome = outcome.map(|e| e.decode(n), |mv| mv);
-    Ok((algo.name(), outcome))
+    let solve = Solve {
+        ctx,
+        search,
+        puzzle,
+        estimate,
+    };
+    over_narrowest(puzzle.shape().cells(), solve)
 }
 
 /// Explores the puzzle.

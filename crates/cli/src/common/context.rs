@@ -37,7 +37,7 @@ impl Context {
     /// Sets up the Ctrl-C handler: the first press cancels the search (which then reports what
     /// it did and exits 130); a second press exits at once. A second signal within
     /// [`SAME_PRESS`] of the first is the same press delivered twice: `timeout -s INT` signals
-    /// the process and then its group, and the statistics were lost in 2 runs of 10.
+    /// the process and then its group, and the second would otherwise lose the statistics.
     pub fn new() -> Self {
         let cancel = Arc::new(AtomicBool::new(false));
         let flag = Arc::clone(&cancel);

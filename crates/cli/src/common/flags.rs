@@ -219,9 +219,9 @@ impl SearchArgs {
     }
 
     /// The worker threads to start: `--threads`, but no more than the machine's logical CPUs.
-    /// More never helps, and thousands of them (the flag takes up to 65,535) swamped the
-    /// machine: the 8-puzzle's BFS took 108 s on 4,000 threads against 0.04 s on 2, running
-    /// far past `--timeout`.
+    /// More never helps, and thousands of them (the flag takes up to 65,535) swamp the
+    /// machine: a search that takes a fraction of a second on two ran for minutes, far past
+    /// `--timeout`.
     pub fn worker_threads(&self) -> usize {
         let cpus = std::thread::available_parallelism().map_or(1, usize::from);
         usize::from(self.threads.unwrap_or(1)).min(cpus)

@@ -12,9 +12,8 @@ use super::*;
 pub(super) const MEMORY_SHARE: f64 = 0.5;
 
 /// What a level of a tree search's path (`iddfs`, `idastar`) is budgeted at: its frame on the
-/// stack, the space's successor callback inlined in it. Measured: 345 bytes on a board
-/// (`--algo idastar` on one row of 2 million cells peaked at 691 MB); budgeted at three times
-/// that, since other spaces inline other code.
+/// stack, the space's successor callback inlined in it: a few hundred bytes on a board,
+/// budgeted at about three times that, since other spaces inline other code.
 pub(super) const PATH_LEVEL_BYTES: u64 = 1024;
 
 /// Bytes of memory available to this process: the least of `MemAvailable` (from
@@ -131,9 +130,6 @@ pub(super) fn past_memory_warning(max: u64, per_state: u64, available: u64) -> S
 /// The tables a solver needs before it can search (pattern databases, pruning tables), for
 /// refusing those that the memory budget does not allow.
 pub struct TableNeed {
-    /// The domain and the solver, for the JSON answer.
-    pub domain: &'static str,
-    pub algorithm: &'static str,
     /// What takes the memory: "building the pattern databases (split 6-6-3)".
     pub what: String,
     /// The bytes they take.
@@ -145,11 +141,14 @@ pub struct TableNeed {
 impl TableNeed {
     /// Refuses tables past [`SearchArgs::table_budget`] as a limit (exit 3) that says what they
     /// need and how to proceed; `None` when they fit. The check is made whether or not the
-    /// tables are cached, so that the answer does not depend on the cache.
+    /// tables are cached, so that the answer does not depend on the cache. `domain` and
+    /// `algorithm` name the command and its solver in the JSON answer.
     pub fn refuse_beyond(
         &self,
         ctx: &Context,
         search: &SearchArgs,
+        domain: &str,
+        algorithm: &str,
     ) -> anyhow::Result<Option<ExitCode>> {
         let budget = search.table_budget();
         if self.bytes <= budget {
@@ -160,7 +159,6 @@ impl TableNeed {
                 limit: Limit::States,
                 stats: Stats::default(),
             };
-            let (domain, algorithm) = (self.domain, self.algorithm);
             let code = report(
                 ctx,
                 search,

@@ -96,7 +96,7 @@ pub fn limit_message(
     match limit {
         // dfs never enters a state twice, so one first reached deep hides the shorter paths
         // through it: its depth limit proves nothing (entering states again to make it
-        // complete took hundreds of expansions a state).
+        // complete would enter each state again many times).
         Limit::Depth if algorithm == Some(Algo::Dfs.name()) => format!(
             "dfs found no solution within {} (--max-depth); it enters each state once, so one \
              may exist: bfs or iddfs search every path within the depth",
@@ -280,7 +280,7 @@ pub fn report<S, M>(
     ctx.clear_progress();
     if args.json {
         // Written field by field, the moves one at a time: a long answer (ten million moves
-        // on a board) is never held as JSON values, which took four times the search's memory.
+        // on a board) is never held as JSON values, which would take several times the search's memory.
         emit(|out| {
             use serde::ser::{SerializeMap, Serializer};
             let mut json = serde_json::Serializer::new(&mut *out);

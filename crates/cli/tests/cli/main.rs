@@ -5,6 +5,7 @@ mod board;
 mod cube;
 mod golden;
 mod golden_cases;
+mod hostile;
 mod river;
 mod shared;
 mod support;

@@ -4,13 +4,16 @@
 //! errors are captured, and its table cache (`FRONTIER_CACHE_DIR`, read by the cube's and the
 //! tiles' caches) is a fresh temporary directory removed after the run, so that no test reads
 //! or writes the user's cache. [`Frontier::cache`] points it at a directory of the test's own
-//! instead, such as a [`shared_cache`] that keeps tables between tests.
+//! instead, such as a [`shared_cache`] that keeps tables between tests. [`Running::measure`]
+//! waits for a run keeping its peak memory and its time, for the tests that hold a command to
+//! its budget.
 
 use std::ffi::OsStr;
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Output, Stdio};
+use std::process::{Child, Command, ExitStatus, Output, Stdio};
 use std::thread::JoinHandle;
+use std::time::Instant;
 
 use serde_json::Value;
 use tempfile::TempDir;
@@ -37,10 +40,31 @@ where
     I: IntoIterator<Item = S>,
     S: AsRef<OsStr>,
 {
-    let cache = temp_dir();
     let mut command = Command::new(BIN);
+    command.args(args);
+    with_command(command)
+}
+
+/// A run of `frontier` with `args` through `sh -c "PREFIX; exec frontier ARGS"`, for a limit
+/// the shell sets first (`ulimit -v 3000000`); otherwise as [`frontier`].
+pub fn frontier_after<I, S>(prefix: &str, args: I) -> Frontier
+where
+    I: IntoIterator<Item = S>,
+    S: AsRef<OsStr>,
+{
+    let mut command = Command::new("sh");
     command
-        .args(args)
+        .arg("-c")
+        .arg(format!("{prefix}; exec \"$0\" \"$@\""))
+        .arg(BIN)
+        .args(args);
+    with_command(command)
+}
+
+/// `command` with a closed standard input, captured output and a temporary cache.
+fn with_command(mut command: Command) -> Frontier {
+    let cache = temp_dir();
+    command
         .env("FRONTIER_CACHE_DIR", cache.path())
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
@@ -66,6 +90,14 @@ impl Frontier {
         self
     }
 
+    /// Gives it a standard input that the test writes itself, or holds open without writing
+    /// (`sleep 30 | frontier board -`), through the [`Running::child`]'s pipe.
+    pub fn stdin_pipe(mut self) -> Self {
+        self.command.stdin(Stdio::piped());
+        self.stdin = None;
+        self
+    }
+
     /// Keeps the tables in `dir` instead of a temporary directory of this run's own.
     pub fn cache(mut self, dir: impl AsRef<Path>) -> Self {
         self.command.env("FRONTIER_CACHE_DIR", dir.as_ref());
@@ -88,6 +120,7 @@ impl Frontier {
     /// Starts the run; its input is written by a thread of its own, so that a program that
     /// writes before it has read everything never waits on this one.
     pub fn spawn(mut self) -> Running {
+        let started = Instant::now();
         let mut child = self.command.spawn().expect("the frontier binary starts");
         let writer = self.stdin.take().map(|input| {
             let mut pipe = child.stdin.take().expect("standard input is piped");
@@ -98,6 +131,7 @@ impl Frontier {
         Running {
             child,
             writer,
+            started,
             _cache: self.cache,
         }
     }
@@ -113,7 +147,29 @@ pub struct Running {
     /// The process, for its id or its pipes.
     pub child: Child,
     writer: Option<JoinHandle<()>>,
+    started: Instant,
     _cache: Option<TempDir>,
+}
+
+/// A finished run with what it cost: [`Running::measure`].
+pub struct Measured {
+    /// The exit status.
+    pub status: ExitStatus,
+    /// Standard output, as text.
+    pub stdout: String,
+    /// Standard error, as text.
+    pub stderr: String,
+    /// The peak resident set in bytes: the kernel's `ru_maxrss` of this child alone.
+    pub peak: u64,
+    /// Seconds from the start of the run to its end.
+    pub seconds: f64,
+}
+
+impl Measured {
+    /// The exit code, if the run exited.
+    pub fn code(&self) -> Option<i32> {
+        self.status.code()
+    }
 }
 
 impl Running {
@@ -124,6 +180,41 @@ impl Running {
             writer.join().expect("the input writer ends");
         }
         output
+    }
+
+    /// Waits for the end of the run, reading its output, and returns it with the run's own
+    /// peak memory (waited for with `wait4`, which reports the child's usage alone) and time.
+    pub fn measure(mut self) -> Measured {
+        use std::io::Read;
+        use std::os::unix::process::ExitStatusExt;
+        let mut out = self.child.stdout.take().expect("a piped stdout");
+        let mut err = self.child.stderr.take().expect("a piped stderr");
+        let reader = std::thread::spawn(move || {
+            let mut text = Vec::new();
+            let _ = out.read_to_end(&mut text);
+            text
+        });
+        let mut stderr = Vec::new();
+        let _ = err.read_to_end(&mut stderr);
+        let stdout = reader.join().expect("the reader thread");
+        let mut status = 0;
+        // SAFETY: `rusage` is plain data that wait4 fills in.
+        let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+        let pid = self.child.id() as libc::pid_t;
+        // SAFETY: the pid is this run's own child, not yet waited for; `status` and `usage`
+        // outlive the call.
+        let waited = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
+        assert_eq!(waited, pid, "wait4 failed");
+        if let Some(writer) = self.writer {
+            writer.join().expect("the input writer ends");
+        }
+        Measured {
+            status: ExitStatus::from_raw(status),
+            stdout: String::from_utf8_lossy(&stdout).into_owned(),
+            stderr: String::from_utf8_lossy(&stderr).into_owned(),
+            peak: usage.ru_maxrss as u64 * 1024,
+            seconds: self.started.elapsed().as_secs_f64(),
+        }
     }
 }
 

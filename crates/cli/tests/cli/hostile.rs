@@ -2,112 +2,28 @@
 //! that never come, long tokens, and searches held to their memory budget (issue 29).
 //!
 //! The long memory tests are ignored by default; run them with
-//! `cargo test -p frontier --test hostile -- --ignored --test-threads 1` (one at a time, so that
-//! each has the machine's memory to itself).
+//! `cargo test -p frontier --test cli hostile -- --ignored --test-threads 1` (one at a time, so
+//! that each has the machine's memory to itself). Each run is measured by the shared helper
+//! ([`Running::measure`](crate::support::Running::measure)): its own peak memory and time.
 
 use std::io::Write;
-use std::os::unix::process::ExitStatusExt;
-use std::path::PathBuf;
-use std::process::{Child, Command, ExitStatus, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-/// What a finished run left: its exit status, its output, its peak memory and its time.
-struct Run {
-    status: ExitStatus,
-    stdout: String,
-    stderr: String,
-    /// The peak resident set, in bytes (the kernel's `ru_maxrss` of this child alone).
-    peak: u64,
-    seconds: f64,
-}
+use crate::support::{frontier, frontier_after, temp_dir, Measured};
 
-impl Run {
-    fn code(&self) -> Option<i32> {
-        self.status.code()
+/// `frontier ARGS` with `stdin` on its standard input (none: an empty one), measured.
+fn measured(args: &[&str], stdin: Option<&[u8]>) -> Measured {
+    let command = frontier(args);
+    match stdin {
+        Some(input) => command.stdin(input),
+        None => command,
     }
-}
-
-/// `frontier ARGS`, its standard input `stdin` (none: an empty one), waited for with
-/// `wait4` so that the peak memory is the child's own. `shell_prefix`, if given, runs the
-/// binary through `sh -c "PREFIX; exec frontier ARGS"` (for a `ulimit`).
-fn frontier_in(args: &[&str], stdin: Option<&[u8]>, shell_prefix: Option<&str>) -> Run {
-    let binary = env!("CARGO_BIN_EXE_frontier");
-    let mut command = match shell_prefix {
-        Some(prefix) => {
-            let mut c = Command::new("sh");
-            c.arg("-c")
-                .arg(format!("{prefix}; exec \"$0\" \"$@\""))
-                .arg(binary)
-                .args(args);
-            c
-        }
-        None => {
-            let mut c = Command::new(binary);
-            c.args(args);
-            c
-        }
-    };
-    let started = Instant::now();
-    let mut child = command
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the frontier binary runs");
-    let mut input = child.stdin.take().expect("a piped stdin");
-    let bytes = stdin.unwrap_or_default().to_vec();
-    let writer = std::thread::spawn(move || {
-        // A command that stops reading early closes the pipe: not a failure of the test.
-        let _ = input.write_all(&bytes);
-    });
-    let run = wait_for(child, started);
-    writer.join().expect("the writer thread");
-    run
-}
-
-fn frontier(args: &[&str]) -> Run {
-    frontier_in(args, None, None)
-}
-
-/// Reads the child's output and waits for it, keeping its own resource usage.
-fn wait_for(mut child: Child, started: Instant) -> Run {
-    use std::io::Read;
-    let mut out = child.stdout.take().expect("a piped stdout");
-    let mut err = child.stderr.take().expect("a piped stderr");
-    let reader = std::thread::spawn(move || {
-        let mut text = String::new();
-        let _ = out.read_to_string(&mut text);
-        text
-    });
-    let mut stderr = String::new();
-    let _ = err.read_to_string(&mut stderr);
-    let stdout = reader.join().expect("the reader thread");
-    let mut status = 0;
-    // SAFETY: `rusage` is plain data that wait4 fills in; the pid is our own child's.
-    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    let pid = child.id() as libc::pid_t;
-    // SAFETY: as above; `status` and `usage` outlive the call.
-    let waited = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
-    assert_eq!(waited, pid, "wait4 failed");
-    Run {
-        status: ExitStatus::from_raw(status),
-        stdout,
-        stderr,
-        peak: usage.ru_maxrss as u64 * 1024,
-        seconds: started.elapsed().as_secs_f64(),
-    }
-}
-
-/// A fresh directory for this test, in the system's temporary directory.
-fn scratch(test: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("frontier-hostile-{}-{test}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    .spawn()
+    .measure()
 }
 
 /// Expects a refusal as bad input: exit 2, one message on stderr holding every needle, soon.
-fn refused(run: &Run, needles: &[&str], within: f64) {
+fn refused(run: &Measured, needles: &[&str], within: f64) {
     assert_eq!(run.code(), Some(2), "{}", run.stderr);
     assert!(run.stderr.starts_with("error: "), "{}", run.stderr);
     for needle in needles {
@@ -130,10 +46,9 @@ fn a_board_of_many_short_rows_is_refused_at_its_cell_limit_while_read() {
     // 1.5 million one-letter rows: with a small budget the limit is the least one, a million
     // cells, passed at row 349,524 ((1 + 2) x (rows + 2) cells).
     let rows = "A\n".repeat(1_500_000);
-    let run = frontier_in(
+    let run = measured(
         &["board", "-", "--max-states", "1000"],
         Some(rows.as_bytes()),
-        None,
     );
     refused(
         &run,
@@ -151,7 +66,8 @@ fn a_board_of_many_short_rows_is_refused_at_its_cell_limit_while_read() {
 
 #[test]
 fn river_files_of_many_rules_or_one_long_rule_are_refused_before_toml_reads_them() {
-    let dir = scratch("river");
+    let dir = temp_dir();
+    let dir = dir.path();
     let tail = "]\n[roles]\na = 1\n[boat]\ncapacity = 1\n";
     let many = dir.join("many.toml");
     std::fs::write(
@@ -159,7 +75,7 @@ fn river_files_of_many_rules_or_one_long_rule_are_refused_before_toml_reads_them
         format!("rules = [\n{}{tail}", "\"a\",\n".repeat(200_000)),
     )
     .unwrap();
-    let run = frontier(&["river", many.to_str().unwrap()]);
+    let run = measured(&["river", many.to_str().unwrap()], None);
     refused(&run, &["many.toml:50001:1: more than 100000 values"], 5.0);
     let long = dir.join("long.toml");
     std::fs::write(
@@ -167,7 +83,7 @@ fn river_files_of_many_rules_or_one_long_rule_are_refused_before_toml_reads_them
         format!("\nrules = [\"a{}\"{tail}", "+a".repeat(1_000_000)),
     )
     .unwrap();
-    let run = frontier(&["river", long.to_str().unwrap()]);
+    let run = measured(&["river", long.to_str().unwrap()], None);
     refused(
         &run,
         &["long.toml:2:10: this string is longer than 100000"],
@@ -180,27 +96,23 @@ fn river_files_of_many_rules_or_one_long_rule_are_refused_before_toml_reads_them
         format!("rules = [\"a{}\"{tail}", "+a".repeat(30_000)),
     )
     .unwrap();
-    let run = frontier(&["river", dense.to_str().unwrap()]);
+    let run = measured(&["river", dense.to_str().unwrap()], None);
     refused(
         &run,
         &["rule 1", "more than 50000 numbers, roles and operators"],
         5.0,
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn a_pipe_that_never_writes_ends_at_the_timeout() {
-    let started = Instant::now();
     // Standard input held open and never written (`sleep 30 | frontier board -`).
-    let child = Command::new(env!("CARGO_BIN_EXE_frontier"))
-        .args(["board", "-", "--timeout", "1"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let run = wait_for(child, started);
+    let mut running = frontier(["board", "-", "--timeout", "1"])
+        .stdin_pipe()
+        .spawn();
+    let held = running.child.stdin.take();
+    let run = running.measure();
+    drop(held);
     assert_eq!(run.code(), Some(3), "{}", run.stderr);
     assert!(
         run.stderr
@@ -213,9 +125,13 @@ fn a_pipe_that_never_writes_ends_at_the_timeout() {
 
 #[test]
 fn a_named_pipe_without_a_writer_ends_at_the_timeout_or_at_ctrl_c() {
-    let dir = scratch("fifo");
+    let dir = temp_dir();
+    let dir = dir.path();
     let fifo = dir.join("board");
-    let made = Command::new("mkfifo").arg(&fifo).status().unwrap();
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap();
     assert!(made.success());
     let path = fifo.to_str().unwrap();
     for command in [
@@ -225,23 +141,17 @@ fn a_named_pipe_without_a_writer_ends_at_the_timeout_or_at_ctrl_c() {
     ] {
         let mut args = command.to_vec();
         args.extend(["--timeout", "0.5"]);
-        let run = frontier(&args);
+        let run = measured(&args, None);
         assert_eq!(run.code(), Some(3), "{command:?}: {}", run.stderr);
         assert!(run.stderr.contains("while reading"), "{}", run.stderr);
         assert!(run.seconds < 2.5, "{command:?}: {:.2} s", run.seconds);
     }
     // Ctrl-C while it waits: 130, with a message (the first press was ignored).
-    let started = Instant::now();
-    let child = Command::new(env!("CARGO_BIN_EXE_frontier"))
-        .args(["board", path])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let running = frontier(["board", path]).spawn();
     std::thread::sleep(Duration::from_millis(500));
     // SAFETY: signalling our own child by its pid.
-    unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) };
-    let run = wait_for(child, started);
+    unsafe { libc::kill(running.child.id() as libc::pid_t, libc::SIGINT) };
+    let run = running.measure();
     assert_eq!(run.code(), Some(130), "{}", run.stderr);
     assert!(
         run.stderr.contains("interrupted while reading"),
@@ -249,13 +159,12 @@ fn a_named_pipe_without_a_writer_ends_at_the_timeout_or_at_ctrl_c() {
         run.stderr
     );
     assert!(run.seconds < 2.5, "{:.2} s", run.seconds);
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn a_long_scramble_is_shortened_in_the_message_and_its_place_kept() {
     let scramble = format!("R U R2{}", "'".repeat(100_001));
-    let run = frontier(&["cube", &scramble]);
+    let run = measured(&["cube", &scramble], None);
     refused(&run, &["column 5", "...(100,005 characters)"], 5.0);
     assert!(
         run.stderr.len() < 400,
@@ -264,7 +173,7 @@ fn a_long_scramble_is_shortened_in_the_message_and_its_place_kept() {
         run.stderr
     );
     let tiles = format!("1 2 3 {}", "9".repeat(100_001));
-    let run = frontier(&["tiles", &tiles]);
+    let run = measured(&["tiles", &tiles], None);
     refused(&run, &["column 7"], 5.0);
     assert!(run.stderr.len() < 400, "{} bytes", run.stderr.len());
 }
@@ -285,15 +194,8 @@ fn the_timeout_message_reports_the_commands_seconds() {
     ];
     let explore = ["explore", "river", "-", "--timeout", "1.5"];
     for command in [&board_ucs[..], &explore] {
-        let started = Instant::now();
-        let mut child = Command::new(env!("CARGO_BIN_EXE_frontier"))
-            .args(command)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        let mut input = child.stdin.take().unwrap();
+        let mut running = frontier(command).stdin_pipe().spawn();
+        let mut input = running.child.stdin.take().unwrap();
         let text = if command[0] == "explore" {
             CROWD.to_owned()
         } else {
@@ -303,7 +205,7 @@ fn the_timeout_message_reports_the_commands_seconds() {
             std::thread::sleep(Duration::from_secs(1));
             let _ = input.write_all(text.as_bytes());
         });
-        let run = wait_for(child, started);
+        let run = running.measure();
         writer.join().unwrap();
         assert_eq!(
             run.code(),
@@ -340,7 +242,7 @@ fn held_to_budget(args: &[&str], stdin: Option<&[u8]>, states: u64, per_state: u
     let budget = states.to_string();
     let mut all = args.to_vec();
     all.extend(["--max-states", &budget]);
-    let run = frontier_in(&all, stdin, None);
+    let run = measured(&all, stdin);
     // An exploration over a perfect index keeps a bit a state, not the states: it may count
     // the whole set within the budget's memory.
     let counted_in_bits = args[0] == "explore" && run.code() == Some(0);
@@ -427,7 +329,8 @@ fn every_command_stops_at_its_budget_within_its_memory() {
         );
     }
     held_to_budget(&["explore", "cube"], None, states, cube_state);
-    let dir = scratch("budget-river");
+    let dir = temp_dir();
+    let dir = dir.path();
     let river = dir.join("crowd.toml");
     std::fs::write(&river, CROWD).unwrap();
     let river_state =
@@ -435,7 +338,6 @@ fn every_command_stops_at_its_budget_within_its_memory() {
     let path = river.to_str().unwrap();
     held_to_budget(&["river", path, "--algo", "bfs"], None, states, river_state);
     held_to_budget(&["explore", "river", path], None, states, river_state);
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -443,7 +345,7 @@ fn every_command_stops_at_its_budget_within_its_memory() {
 fn under_an_address_space_limit_the_default_budget_stops_cleanly() {
     // 3 GB of address space: the default budget keeps within it, so the search ends (with an
     // answer, a proof or exit 3) instead of an aborted allocation (exit 134).
-    let limit = Some("ulimit -v 3000000");
+    let limit = "ulimit -v 3000000";
     let board = unreachable_board(3000);
     let fifteen = "15 14 13 12 11 10 9 8 7 6 5 4 3 1 2 0";
     let runs: [(&[&str], Option<&[u8]>); 4] = [
@@ -464,7 +366,12 @@ fn under_an_address_space_limit_the_default_budget_stops_cleanly() {
         ),
     ];
     for (args, stdin) in runs {
-        let run = frontier_in(args, stdin, limit);
+        let command = frontier_after(limit, args);
+        let command = match stdin {
+            Some(input) => command.stdin(input),
+            None => command,
+        };
+        let run = command.spawn().measure();
         assert!(
             matches!(run.code(), Some(0 | 1 | 3)),
             "{args:?}: {:?} {} {}",
@@ -479,7 +386,8 @@ fn under_an_address_space_limit_the_default_budget_stops_cleanly() {
         );
     }
     // The issue's files, under the same limit: refused (exit 2), never aborted.
-    let dir = scratch("ulimit-files");
+    let dir = temp_dir();
+    let dir = dir.path();
     let rows = dir.join("rows.txt");
     std::fs::write(&rows, "A\n".repeat(60_000_000) + "B\n").unwrap();
     let rules = dir.join("rules.toml");
@@ -495,17 +403,20 @@ fn under_an_address_space_limit_the_default_budget_stops_cleanly() {
         format!("rules = [\"a{}\"{tail}", "+a".repeat(20_000_000)),
     )
     .unwrap();
-    let board_run = frontier_in(&["board", rows.to_str().unwrap()], None, limit);
+    let board_run = frontier_after(limit, ["board", rows.to_str().unwrap()])
+        .spawn()
+        .measure();
     assert!(
         matches!(board_run.code(), Some(0 | 1 | 3)),
         "{}",
         board_run.stderr
     );
     for file in [&rules, &long] {
-        let run = frontier_in(&["river", file.to_str().unwrap()], None, limit);
+        let run = frontier_after(limit, ["river", file.to_str().unwrap()])
+            .spawn()
+            .measure();
         refused(&run, &[], 5.0);
         assert!(run.stderr.contains("100000"), "{}", run.stderr);
         assert!(run.peak < 1 << 30, "peak {} MB", run.peak >> 20);
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }
