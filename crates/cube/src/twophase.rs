@@ -647,23 +647,32 @@ pub struct Scrambles<'a> {
     rng: SplitMix,
 }
 
-impl Iterator for Scrambles<'_> {
-    type Item = Scramble;
-
-    fn next(&mut self) -> Option<Scramble> {
+impl Scrambles<'_> {
+    /// The next scramble, its solve under `config`'s limits (a timeout, a cancel flag): the
+    /// limit that stopped it, if one did.
+    pub fn next_within(&mut self, config: &Config) -> Result<Scramble, Limit> {
         loop {
             let cube = Cube::from_cubie(&CubieCube::random_from(&mut self.rng));
             let near = cube.is_solved() || Move::ALL.iter().any(|&mv| cube.apply(mv).is_solved());
             if near {
                 continue;
             }
-            let outcome = self.solver.solve(cube, 20, &Config::default());
-            let solution = outcome
-                .into_solution()
-                .expect("two-phase finds 20 moves for every cube");
+            let solution = match self.solver.solve(cube, 20, config) {
+                Outcome::Solved { solution, .. } => solution,
+                outcome => return Err(outcome.limit().unwrap_or(Limit::Depth)),
+            };
             let moves = solution.moves.iter().rev().map(|mv| mv.inverse()).collect();
-            return Some(Scramble { moves, cube });
+            return Ok(Scramble { moves, cube });
         }
+    }
+}
+
+impl Iterator for Scrambles<'_> {
+    type Item = Scramble;
+
+    fn next(&mut self) -> Option<Scramble> {
+        let scramble = self.next_within(&Config::default());
+        Some(scramble.expect("two-phase finds 20 moves for every cube, with no limit"))
     }
 }
 
