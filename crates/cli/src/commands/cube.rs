@@ -308,6 +308,9 @@ fn scrambles(
     Ok(ExitCode::SUCCESS)
 }
 
+/// A batch line's answer, or why the line could not be solved.
+type Answer = anyhow::Result<Outcome<Cube, Move>>;
+
 /// Solves every cube of `file` (`-`: standard input), one a line, with the command's solver:
 /// the answers in input order, the cubes spread over `--threads` workers (each solve on one
 /// thread). A line that cannot be read is reported on stderr with its number; the exit code is
@@ -351,7 +354,7 @@ fn batch(
         threads: Some(1),
         ..search.clone()
     };
-    let answers: Vec<std::sync::Mutex<Option<anyhow::Result<Outcome<Cube, Move>>>>> =
+    let answers: Vec<std::sync::Mutex<Option<Answer>>> =
         lines.iter().map(|_| std::sync::Mutex::new(None)).collect();
     let next = std::sync::atomic::AtomicUsize::new(0);
     let workers = search.worker_threads().clamp(1, lines.len().max(1));
@@ -539,7 +542,7 @@ impl Domain for CubeRun {
             Solver::Optimal => Some(TableNeed {
                 what: "building the optimal solver's table".to_owned(),
                 bytes: Optimal::BUILD_BYTES,
-                instead: "use --solver twophase (16 MB of tables, not always the fewest moves)",
+                instead: "use --solver search (it stores states instead)",
             }),
             Solver::TwoPhase => Some(TableNeed {
                 what: "building or loading two-phase's tables".to_owned(),
