@@ -191,7 +191,7 @@ pub fn run<D: Domain>(
 }
 
 /// Prints `outcome` as the domain writes it, then its note; returns the exit code.
-fn answer<D: Domain>(
+pub fn answer<D: Domain>(
     domain: &D,
     search: &SearchArgs,
     ctx: &Context,

@@ -54,9 +54,22 @@ pub enum TableKind {
     /// In G1: permutation of the U and D layer edges x permutation of the middle-layer edges
     /// (40,320 x 24 entries; HTM only).
     EdgesInG1,
+    /// In G1: permutation of the U and D layer edges x where the U-layer corners are and the
+    /// corners' parity (40,320 x 140 entries; HTM only).
+    EdgesCornersInG1,
     /// The [optimal solver](crate::Optimal)'s distances to G1: 64,430 classes of (flip, slice)
     /// x 2,187 twists, the distance modulo 3 in two bits, four entries a byte.
     Phase1,
+    /// What [`TableKind::Phase1`] is looked up with: the class and symmetry of each (flip,
+    /// slice) pair, each class's representative and symmetries, each twist seen through each
+    /// symmetry, and the move tables of twist, flip and slice (little-endian bytes; HTM
+    /// only, for both metrics).
+    Phase1Coordinates,
+    /// Two-phase's move tables in G1: corner permutation and U/D edge permutation under G1's
+    /// ten moves (40,320 x 10 entries each), the inverse of each permutation of eight and
+    /// where a corner permutation puts the U-layer corners (40,320 entries each); two bytes an
+    /// entry, HTM only.
+    G1Moves,
 }
 
 impl TableKind {
@@ -69,18 +82,21 @@ impl TableKind {
     ];
 
     /// Every kind.
-    pub const EVERY: [TableKind; 7] = [
+    pub const EVERY: [TableKind; 10] = [
         TableKind::TwistFlip,
         TableKind::TwistSlice,
         TableKind::FlipSlice,
         TableKind::Corners,
         TableKind::CornersInG1,
         TableKind::EdgesInG1,
+        TableKind::EdgesCornersInG1,
         TableKind::Phase1,
+        TableKind::Phase1Coordinates,
+        TableKind::G1Moves,
     ];
 
     /// The kind's name, as used in file names: `twist-flip`, `twist-slice`, `flip-slice`,
-    /// `corners`, `g1-corners`, `g1-edges`, `phase1`.
+    /// `corners`, `g1-corners`, `g1-edges`, `g1-edges-corners`, `phase1`, `phase1-coordinates`, `g1-moves`.
     pub fn name(self) -> &'static str {
         match self {
             TableKind::TwistFlip => "twist-flip",
@@ -89,7 +105,10 @@ impl TableKind {
             TableKind::Corners => "corners",
             TableKind::CornersInG1 => "g1-corners",
             TableKind::EdgesInG1 => "g1-edges",
+            TableKind::EdgesCornersInG1 => "g1-edges-corners",
             TableKind::Phase1 => "phase1",
+            TableKind::Phase1Coordinates => "phase1-coordinates",
+            TableKind::G1Moves => "g1-moves",
         }
     }
 
@@ -102,7 +121,10 @@ impl TableKind {
             TableKind::FlipSlice => 2048 * 495,
             TableKind::Corners => 40320,
             TableKind::CornersInG1 | TableKind::EdgesInG1 => 40320 * 24,
+            TableKind::EdgesCornersInG1 => 40320 * 140,
             TableKind::Phase1 => crate::optimal::PHASE1_BYTES,
+            TableKind::Phase1Coordinates => crate::optimal::COORDINATES_BYTES,
+            TableKind::G1Moves => (2 * 40320 * 10 + 2 * 40320) * 2,
         }
     }
 

@@ -242,6 +242,23 @@ impl Cube {
         self.0
     }
 
+    /// The cube whose solutions are the moves that take this cube to `target`: a solver that
+    /// solves it answers "from here to that pattern" (`target` solved: this cube).
+    ///
+    /// ```
+    /// use frontier_cube::{Cube, Move};
+    ///
+    /// let cube = Cube::random(1);
+    /// let moves: Vec<Move> = ["F", "R2", "D'"].iter().map(|m| m.parse().unwrap()).collect();
+    /// let target = cube.apply_all(&moves);
+    /// // The moves that take the cube to the target solve the relative cube.
+    /// assert!(cube.toward(target).apply_all(&moves).is_solved());
+    /// assert_eq!(cube.toward(Cube::SOLVED), cube);
+    /// ```
+    pub fn toward(self, target: Cube) -> Cube {
+        Cube::from_cubie(&target.to_cubie().inverse().multiply(&self.to_cubie()))
+    }
+
     /// A uniformly random cube from a seed (deterministic).
     pub fn random(seed: u64) -> Cube {
         Cube::from_cubie(&CubieCube::random(seed))

@@ -145,10 +145,17 @@ impl CubieCube {
     /// A uniformly random solvable cube, from a seed (deterministic: the same seed gives the
     /// same cube).
     pub fn random(seed: u64) -> CubieCube {
-        let mut rng = SplitMix(seed);
+        CubieCube::random_from(&mut SplitMix(seed))
+    }
+
+    /// A uniformly random solvable cube drawn from `rng`: uniform corner and edge
+    /// permutations of equal parity (an odd edge permutation is made even by one fixed swap,
+    /// a bijection), uniform twist and flip (the last corner's twist and the last edge's flip
+    /// follow from the others).
+    pub(crate) fn random_from(rng: &mut SplitMix) -> CubieCube {
         let mut cube = CubieCube::SOLVED;
-        shuffle(&mut cube.cp, &mut rng);
-        shuffle(&mut cube.ep, &mut rng);
+        shuffle(&mut cube.cp, rng);
+        shuffle(&mut cube.ep, rng);
         if parity(&cube.cp) != parity(&cube.ep) {
             cube.ep.swap(10, 11);
         }
@@ -212,6 +219,73 @@ mod tests {
             assert_eq!(cube.multiply(&cube.inverse()), CubieCube::SOLVED);
             assert_eq!(cube.inverse().multiply(&cube), CubieCube::SOLVED);
         }
+    }
+
+    /// Pearson's statistic of `counts` against equal expected counts.
+    fn chi_square(counts: &[u64]) -> f64 {
+        let total: u64 = counts.iter().sum();
+        let expected = total as f64 / counts.len() as f64;
+        (counts.iter())
+            .map(|&c| (c as f64 - expected).powi(2) / expected)
+            .sum()
+    }
+
+    /// The chi-square distribution's upper 0.1% point for `dof` degrees of freedom (NIST/
+    /// SEMATECH e-Handbook of Statistical Methods, 1.3.6.7.4, critical values of the
+    /// chi-square distribution).
+    fn critical(dof: usize) -> f64 {
+        match dof {
+            1 => 10.828,
+            2 => 13.816,
+            7 => 24.322,
+            11 => 31.264,
+            _ => unreachable!("no other degrees of freedom here"),
+        }
+    }
+
+    #[test]
+    fn random_cubes_are_uniform_piece_by_piece() {
+        // 10,000 cubes from one stream: at each position, which corner or edge is there and
+        // its orientation are uniform within the chi-square bound.
+        let mut rng = SplitMix(2026);
+        let cubes: Vec<CubieCube> = (0..10_000)
+            .map(|_| CubieCube::random_from(&mut rng))
+            .collect();
+        let check = |name: &str, counts: Vec<u64>| {
+            let statistic = chi_square(&counts);
+            let bound = critical(counts.len() - 1);
+            assert!(
+                statistic < bound,
+                "{name}: {statistic:.1} >= {bound} {counts:?}"
+            );
+        };
+        for i in 0..8 {
+            let mut pieces = vec![0; 8];
+            let mut twists = vec![0; 3];
+            for c in &cubes {
+                pieces[usize::from(c.cp[i])] += 1;
+                twists[usize::from(c.co[i])] += 1;
+            }
+            check(&format!("corner position {i}"), pieces);
+            check(&format!("corner twist {i}"), twists);
+        }
+        for i in 0..12 {
+            let mut pieces = vec![0; 12];
+            let mut flips = vec![0; 2];
+            for c in &cubes {
+                pieces[usize::from(c.ep[i])] += 1;
+                flips[usize::from(c.eo[i])] += 1;
+            }
+            check(&format!("edge position {i}"), pieces);
+            check(&format!("edge flip {i}"), flips);
+        }
+        // The test can fail: a generator that never leaves corner 0 at position 0 is caught.
+        let mut biased = vec![0; 8];
+        for c in &cubes {
+            let piece = if c.cp[0] == 0 { c.cp[1] } else { c.cp[0] };
+            biased[usize::from(piece)] += 1;
+        }
+        assert!(chi_square(&biased) > critical(7));
     }
 
     #[test]

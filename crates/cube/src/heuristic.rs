@@ -290,8 +290,12 @@ impl MoveTables {
                 moves,
             ),
             // Not the heuristic's: the two-phase solver's, which builds its own move tables.
-            TableKind::CornersInG1 | TableKind::EdgesInG1 => twophase::phase2_table(kind),
-            TableKind::Phase1 => unreachable!("the optimal solver builds its own table"),
+            TableKind::CornersInG1 | TableKind::EdgesInG1 | TableKind::EdgesCornersInG1 => {
+                twophase::phase2_table(kind)
+            }
+            TableKind::Phase1 | TableKind::Phase1Coordinates | TableKind::G1Moves => {
+                unreachable!("the optimal and two-phase solvers build their own tables")
+            }
         }
     }
 }
@@ -399,7 +403,7 @@ impl Heuristic {
             TableKind::TwistSlice => &self.twist_slice,
             TableKind::FlipSlice => &self.flip_slice,
             TableKind::Corners => &self.corners,
-            TableKind::CornersInG1 | TableKind::EdgesInG1 | TableKind::Phase1 => &[],
+            _ => &[],
         }
     }
 

@@ -24,7 +24,8 @@
 //!   the build. What happened to each table is returned as a [`frontier_tables::TableReport`].
 //! - [`Optimal`]: a shortest solution of any cube, by IDA* bounded by the distance to G1
 //!   along all three axes (a 35 MB table reduced by symmetry, cached the same way).
-//! - [`TwoPhase`]: Kociemba's two-phase algorithm, its phase-2 tables cached the same way.
+//! - [`TwoPhase`]: Kociemba's two-phase algorithm on the optimal solver's phase-1 table, its
+//!   phase-2 tables cached the same way; random-state [`Scrambles`].
 //!
 //! ```
 //! use frontier_cube::{write_moves, Cube, CubeSpace, Facelets, Metric, Notation};
@@ -48,8 +49,8 @@
 //! in a fifth of a second, 16 moves in seconds); the generic solvers run too:
 //! `bidirectional` search on [`SymmetricCubeSpace`] (classes of cubes under the 48
 //! symmetries; 14-move scrambles in seconds), `idastar` with the [`Heuristic`] (little memory,
-//! slowly); and [`TwoPhase`] (Kociemba's algorithm) solves any cube in at most 20 moves in
-//! tens of milliseconds, not always the fewest. `crates/cube/README.md` gives the measured
+//! slowly); and [`TwoPhase`] (Kociemba's algorithm) solves any cube in at most 20 moves,
+//! fast, not always the fewest, and makes random-state scrambles. `crates/cube/README.md` gives the measured
 //! figures and how to reproduce them.
 
 // Cubie arrays are indexed in parallel (position i of cp, co, and the facelet tables): index
@@ -83,7 +84,7 @@ pub use notation::{parse, parse_moves, write_moves, Notation, Turn, TurnKind};
 pub use optimal::{Optimal, FLIPSLICE_CLASSES};
 pub use space::CubeSpace;
 pub use symmetry::{canonical, symmetries, unfold, view, SymmetricCubeSpace, SYMMETRIES};
-pub use twophase::TwoPhase;
+pub use twophase::{Scramble, Scrambles, TwoPhase};
 
 /// The value behind a mutex, even if another worker panicked while holding it.
 pub(crate) fn lock<T>(mutex: &std::sync::Mutex<T>) -> std::sync::MutexGuard<'_, T> {

@@ -37,6 +37,10 @@ pub const FLIPSLICE_CLASSES: usize = 64_430;
 pub(crate) const PHASE1_ENTRIES: usize = FLIPSLICE_CLASSES * TWISTS;
 /// Bytes of the phase-1 table, four entries a byte.
 pub(crate) const PHASE1_BYTES: usize = PHASE1_ENTRIES.div_ceil(4);
+/// Bytes of the cached reduction and move tables ([`Reduction::to_bytes`]).
+pub(crate) const COORDINATES_BYTES: usize = FLIPS * SLICES * 4
+    + FLIPSLICE_CLASSES * 4
+    + (TWISTS * UD_SYMMETRIES + FLIPSLICE_CLASSES + (TWISTS + FLIPS + SLICES) * 18) * 2;
 /// The longest solution searched for: past God's number in either metric (20 HTM, 26 QTM).
 const LONGEST: usize = 30;
 
@@ -58,7 +62,7 @@ fn flipslice(c: &CubieCube) -> usize {
 
 /// The classes of (flip, slice) under the 16 symmetries that keep the U-D axis, and how twist
 /// changes under each of them: what it takes to look up a cube in the phase-1 table.
-struct Reduction {
+pub(crate) struct Reduction {
     /// `twist_view[t * 16 + k]`: the twist of a cube of twist `t` seen through symmetry `k`.
     twist_view: Vec<u16>,
     /// `class_of[fs]`: the class of (flip, slice) `fs` (shifted left by 4) and the symmetry
@@ -139,6 +143,83 @@ impl Reduction {
         }
     }
 
+    /// The reduction and the move tables as the bytes of their cached file
+    /// ([`TableKind::Phase1Coordinates`]): each array in turn, little-endian.
+    fn to_bytes(&self, moves: &MoveTables) -> Vec<u8> {
+        let mut bytes = Vec::with_capacity(TableKind::Phase1Coordinates.len());
+        for &c in self.class_of.iter() {
+            bytes.extend_from_slice(&c.to_le_bytes());
+        }
+        for &r in &self.representatives {
+            bytes.extend_from_slice(&r.to_le_bytes());
+        }
+        for part in [
+            &self.twist_view,
+            &self.stabilizers,
+            &moves.twist,
+            &moves.flip,
+            &moves.slice,
+        ] {
+            for &x in part {
+                bytes.extend_from_slice(&x.to_le_bytes());
+            }
+        }
+        debug_assert_eq!(bytes.len(), TableKind::Phase1Coordinates.len());
+        bytes
+    }
+
+    /// The reduction and the move tables back from [`Reduction::to_bytes`]'s bytes.
+    fn from_bytes(bytes: &[u8]) -> (Reduction, MoveTables) {
+        let (classes, rest) = bytes.split_at(FLIPS * SLICES * 4);
+        let (representatives, rest) = rest.split_at(FLIPSLICE_CLASSES * 4);
+        let u32s = |b: &[u8]| -> Vec<u32> {
+            (b.chunks_exact(4))
+                .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+                .collect()
+        };
+        let mut rest = rest;
+        let mut u16s = |n: usize| -> Vec<u16> {
+            let (part, tail) = rest.split_at(n * 2);
+            rest = tail;
+            (part.chunks_exact(2))
+                .map(|c| u16::from_le_bytes([c[0], c[1]]))
+                .collect()
+        };
+        let twist_view = u16s(TWISTS * UD_SYMMETRIES);
+        let stabilizers = u16s(FLIPSLICE_CLASSES);
+        let moves = MoveTables {
+            twist: u16s(TWISTS * 18),
+            flip: u16s(FLIPS * 18),
+            slice: u16s(SLICES * 18),
+        };
+        let mut class_of = HugeTable::zeroed(FLIPS * SLICES);
+        for (slot, c) in class_of.iter_mut().zip(classes.chunks_exact(4)) {
+            *slot = u32::from_le_bytes([c[0], c[1], c[2], c[3]]);
+        }
+        let reduction = Reduction {
+            twist_view,
+            class_of,
+            representatives: u32s(representatives),
+            stabilizers,
+        };
+        (reduction, moves)
+    }
+
+    /// The reduction and phase 1's move tables, read from `cache` or computed and written
+    /// there (they take longer to compute than to read).
+    fn load_or_build(cache: &Cache) -> (Reduction, MoveTables, TableReport) {
+        let spec = cache::spec(TableKind::Phase1Coordinates, Metric::Htm);
+        let build = || {
+            let reduction = Reduction::new();
+            Ok(reduction.to_bytes(&MoveTables::new()))
+        };
+        let (bytes, report) = cache
+            .load_or_build(&spec, |len| vec![0; len], build)
+            .expect("a build with no limit check ends");
+        let (reduction, moves) = Reduction::from_bytes(&bytes);
+        (reduction, moves, report)
+    }
+
     /// The phase-1 table entry of a cube with these coordinates.
     #[inline(always)]
     fn entry(&self, twist: usize, flipslice: usize) -> usize {
@@ -149,7 +230,7 @@ impl Reduction {
 }
 
 /// The move tables of phase 1's coordinates: `twist[t * 18 + m]` and so on.
-struct MoveTables {
+pub(crate) struct MoveTables {
     twist: Vec<u16>,
     flip: Vec<u16>,
     slice: Vec<u16>,
@@ -294,6 +375,8 @@ pub struct Optimal {
     /// `axis_moves[axis][m]`: the move of the view along `axis` behind real move `m` (by index).
     axis_moves: [[u8; 18]; 3],
     report: TableReport,
+    /// What happened to the reduction's and the move tables' file.
+    coordinates: TableReport,
 }
 
 /// The tables are summed up by their metric and where they came from.
@@ -308,11 +391,11 @@ impl std::fmt::Debug for Optimal {
 
 /// The phase-1 coordinates of a cube seen along one axis, and its exact distance to G1.
 #[derive(Clone, Copy, Debug)]
-struct AxisNode {
-    twist: u16,
-    flip: u16,
-    slice: u16,
-    distance: u8,
+pub(crate) struct AxisNode {
+    pub(crate) twist: u16,
+    pub(crate) flip: u16,
+    pub(crate) slice: u16,
+    pub(crate) distance: u8,
 }
 
 impl Optimal {
@@ -346,8 +429,7 @@ impl Optimal {
         progress: &(dyn Fn(BuildProgress) + Sync),
         stop: &(dyn Fn() -> Option<Limit> + Sync),
     ) -> Result<Optimal, Limit> {
-        let reduction = Reduction::new();
-        let moves = MoveTables::new();
+        let (reduction, moves, coordinates) = Reduction::load_or_build(cache);
         let build = || {
             let builder = Builder::new().progress(progress).stop(stop);
             let distances = phase1_distances(&reduction, &moves, metric, builder)?;
@@ -372,6 +454,7 @@ impl Optimal {
             views,
             axis_moves,
             report,
+            coordinates,
         })
     }
 
@@ -379,6 +462,12 @@ impl Optimal {
     /// why).
     pub fn cache_report(&self) -> &TableReport {
         &self.report
+    }
+
+    /// What happened to the file of the symmetry classes and move tables the phase-1 table is
+    /// looked up with (`phase1-coordinates`).
+    pub fn coordinates_report(&self) -> &TableReport {
+        &self.coordinates
     }
 
     /// The metric whose moves the solver counts.
@@ -393,12 +482,12 @@ impl Optimal {
     }
 
     /// Whether coordinates are those of G1 (distance 0).
-    fn in_g1(node: &AxisNode) -> bool {
+    pub(crate) fn in_g1(node: &AxisNode) -> bool {
         node.twist == 0 && node.flip == 0 && usize::from(node.slice) == solved_slice()
     }
 
     /// A cube's coordinates along the U-D axis with an unknown distance.
-    fn coordinates(cube: Cube) -> AxisNode {
+    pub(crate) fn coordinates(cube: Cube) -> AxisNode {
         let c = cube.to_cubie();
         AxisNode {
             twist: twist(&c) as u16,
@@ -410,7 +499,7 @@ impl Optimal {
 
     /// The coordinates after move `m` (index into `Move::ALL`), with `node`'s distance still.
     #[inline(always)]
-    fn moved(&self, node: &AxisNode, m: usize) -> AxisNode {
+    pub(crate) fn moved(&self, node: &AxisNode, m: usize) -> AxisNode {
         AxisNode {
             twist: self.moves.twist[usize::from(node.twist) * 18 + m],
             flip: self.moves.flip[usize::from(node.flip) * 18 + m],
@@ -421,21 +510,33 @@ impl Optimal {
 
     /// Where the node's flip and slice are looked up in the class table.
     #[inline(always)]
-    fn flipslice_of(node: &AxisNode) -> usize {
+    pub(crate) fn flipslice_of(node: &AxisNode) -> usize {
         usize::from(node.flip) * SLICES + usize::from(node.slice)
     }
 
     /// The node's entry in the phase-1 table.
     #[inline(always)]
-    fn entry_of(&self, node: &AxisNode) -> usize {
+    pub(crate) fn entry_of(&self, node: &AxisNode) -> usize {
         self.reduction
             .entry(usize::from(node.twist), Optimal::flipslice_of(node))
+    }
+
+    /// Starts reading the class of the node's flip and slice, for [`Optimal::entry_of`].
+    #[inline(always)]
+    pub(crate) fn prefetch_class(&self, node: &AxisNode) {
+        prefetch((self.reduction.class_of.as_ptr()).wrapping_add(Optimal::flipslice_of(node)));
+    }
+
+    /// Starts reading the byte of a phase-1 entry, for [`Optimal::distance_after`].
+    #[inline(always)]
+    pub(crate) fn prefetch_entry(&self, entry: usize) {
+        prefetch(self.phase1.as_ptr().wrapping_add(entry >> 2));
     }
 
     /// The distance of a neighbour of a node at distance `parent`, from its table entry: one
     /// move closer, as far, or one further, whichever has the stored remainder.
     #[inline(always)]
-    fn distance_after(&self, parent: u8, entry: usize) -> u8 {
+    pub(crate) fn distance_after(&self, parent: u8, entry: usize) -> u8 {
         match (self.stored(entry) + 3 - parent % 3) % 3 {
             0 => parent,
             1 => parent + 1,
@@ -445,7 +546,7 @@ impl Optimal {
 
     /// The node after move `m`, with its distance.
     #[inline(always)]
-    fn child(&self, node: &AxisNode, m: usize) -> AxisNode {
+    pub(crate) fn child(&self, node: &AxisNode, m: usize) -> AxisNode {
         let mut child = self.moved(node, m);
         child.distance = self.distance_after(node.distance, self.entry_of(&child));
         child
@@ -453,7 +554,7 @@ impl Optimal {
 
     /// The exact phase-1 distance of coordinates: walk towards G1, one move closer at each
     /// step (the neighbour whose stored remainder is one less), counting the moves.
-    fn phase1_distance(&self, mut node: AxisNode) -> u8 {
+    pub(crate) fn phase1_distance(&self, mut node: AxisNode) -> u8 {
         let mut steps = 0;
         while !Optimal::in_g1(&node) {
             // Any distance of the right remainder works for `child`: only the difference

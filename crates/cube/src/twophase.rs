@@ -1,22 +1,23 @@
 //! Kociemba's two-phase algorithm: [`TwoPhase`].
 
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Mutex, OnceLock};
 
 use frontier_search::{Config, Limit, Outcome, Solution, Stats, Watch};
 
-use frontier_tables::{Cache, TableReport};
+use frontier_tables::{BuildProgress, Cache, TableReport};
 
 use crate::cache::{self, TableKind};
 use crate::cube::Cube;
-use crate::cubie::CubieCube;
+use crate::cubie::{CubieCube, SplitMix};
 use crate::geometry::Face;
 use crate::heuristic::{
-    corner_perm, flip, move_table, perm_rank, perm_unrank, product_distances, set_corner_perm,
-    set_flip, set_slice, set_twist, slice, twist, Heuristic, CORNER_PERMS, FLIPS, SLICES, TWISTS,
+    corner_perm, move_table, perm_rank, perm_unrank, product_distances, set_corner_perm,
+    CORNER_PERMS,
 };
 use crate::lock;
 use crate::moves::{Metric, Move};
+use crate::optimal::{AxisNode, Optimal};
 use crate::symmetry::{moves_seen, view, views_turning};
 
 /// Permutations of the eight U and D layer edges.
@@ -25,13 +26,15 @@ const EDGE8_PERMS: usize = 40320;
 const SLICE_PERMS: usize = 24;
 /// The longest phase 2 tried: G1 is solved in at most 18 of its moves.
 const PHASE2_MOST: usize = 18;
-/// The longest solution two-phase ever returns: 30 moves, far above what it finds at once.
+/// The longest phase 2 tried after a phase 1 of at least one move: a long phase 2 costs more
+/// than the longer phase 1s that leave a short one (min2phase takes 12; 11 searches fewer
+/// nodes here and gives shorter solutions).
+const PHASE2_CAP: usize = 11;
+/// A phase 1 that reaches G1 with fewer moves than this left is not followed out of G1 and
+/// back: the shorter phase 1 that stops there is tried on its own (min2phase's choice).
+const EXCURSION: usize = 5;
+/// The longest solution two-phase ever returns: 30 moves.
 const LONGEST: usize = 30;
-/// After the first solution within the target, the search goes on for as many nodes again as
-/// it took, but at least `EXTRA_NODES.start` (about 0.04 s) and at most `EXTRA_NODES.end`
-/// (about 0.15 s), keeping any shorter solution: short scrambles then get short answers
-/// (`R U R' U'` 4 moves instead of 11) for at most 0.15 s more.
-const EXTRA_NODES: std::ops::Range<u64> = (1 << 18)..(1 << 20);
 
 /// Whether `mv` is one of G1's moves: any turn of U or D, a half turn of the others.
 fn keeps_g1(mv: Move) -> bool {
@@ -87,84 +90,172 @@ fn compact(table: &[u32], moves: &[Move]) -> Vec<u16> {
     out
 }
 
+/// Where the four U-layer corners are (which 4 of the 8 positions: 70 sets, ranked in
+/// lexicographic order of the position bits' combination) and the parity of the corner
+/// permutation: 140 values, 0 when solved. In G1 its parity is the parity of all the edges,
+/// so it says of the middle-layer edges' permutation what the U/D edges' does not.
+fn corner_comb(c: &CubieCube) -> usize {
+    let mut rank = 0;
+    let mut seen = 0;
+    // The rank of a 4-set among 8 positions in the combinatorial number system.
+    for (i, &corner) in c.cp.iter().enumerate() {
+        if corner < 4 {
+            seen += 1;
+            rank += binomial(i, seen);
+        }
+    }
+    rank + COMBS * usize::from(crate::cubie::parity(&c.cp))
+}
+
+/// A cube of G1 with this [`corner_comb`].
+fn set_corner_comb(value: usize) -> CubieCube {
+    let (mut rank, odd) = (value % COMBS, value >= COMBS);
+    let mut c = CubieCube::SOLVED;
+    // Positions from the highest down: the combinatorial number system's greedy decoding.
+    let (mut up, mut down) = (4u8, 8u8);
+    let mut k = 4;
+    for i in (0..8).rev() {
+        if k > 0 && binomial(i, k) <= rank {
+            rank -= binomial(i, k);
+            k -= 1;
+            up -= 1;
+            c.cp[i] = up;
+        } else {
+            down -= 1;
+            c.cp[i] = down;
+        }
+    }
+    if crate::cubie::parity(&c.cp) != odd {
+        let (a, b) = (
+            c.cp.iter().position(|&x| x == 0),
+            c.cp.iter().position(|&x| x == 1),
+        );
+        c.cp.swap(
+            a.expect("corner 0 is somewhere"),
+            b.expect("corner 1 is somewhere"),
+        );
+    }
+    c
+}
+
+/// The combinations of 4 corner positions among 8.
+const COMBS: usize = 70;
+/// [`corner_comb`]'s values.
+const CORNER_COMBS: usize = 2 * COMBS;
+
+/// `n` choose `k` (0 when `k > n`), for small numbers.
+const fn binomial(n: usize, k: usize) -> usize {
+    if k > n {
+        return 0;
+    }
+    let mut out = 1;
+    let mut i = 0;
+    while i < k {
+        out = out * (n - i) / (i + 1);
+        i += 1;
+    }
+    out
+}
+
 /// The distance tables of phase 2, by [`TableKind`]: built by breadth-first search in G1.
 pub(crate) fn phase2_table(kind: TableKind) -> Vec<u8> {
     let moves = phase2_moves();
-    let slices = move_table(SLICE_PERMS, set_slice_perm, slice_perm, &moves);
-    let (other, size) = match kind {
+    let edges = || move_table(EDGE8_PERMS, set_edge8_perm, edge8_perm, &moves);
+    let (first, second) = match kind {
         TableKind::CornersInG1 => (
-            move_table(CORNER_PERMS, set_corner_perm, corner_perm, &moves),
-            CORNER_PERMS,
+            (
+                move_table(CORNER_PERMS, set_corner_perm, corner_perm, &moves),
+                CORNER_PERMS,
+            ),
+            (
+                move_table(SLICE_PERMS, set_slice_perm, slice_perm, &moves),
+                SLICE_PERMS,
+            ),
+        ),
+        TableKind::EdgesCornersInG1 => (
+            (edges(), EDGE8_PERMS),
+            (
+                move_table(CORNER_COMBS, set_corner_comb, corner_comb, &moves),
+                CORNER_COMBS,
+            ),
         ),
         _ => (
-            move_table(EDGE8_PERMS, set_edge8_perm, edge8_perm, &moves),
-            EDGE8_PERMS,
+            (edges(), EDGE8_PERMS),
+            (
+                move_table(SLICE_PERMS, set_slice_perm, slice_perm, &moves),
+                SLICE_PERMS,
+            ),
         ),
     };
-    product_distances((&other, size), (&slices, SLICE_PERMS), 0, &moves)
+    product_distances((&first.0, first.1), (&second.0, second.1), 0, &moves)
 }
 
-/// Kociemba's two-phase algorithm: a short solution of any cube in a fraction of a second, not
-/// necessarily the shortest.
+/// Kociemba's two-phase algorithm: a solution of any cube within a bound (20 moves or more:
+/// always; fewer: when two-phase finds one), fast, not necessarily the shortest.
 ///
 /// Phase 1 takes the cube into the subgroup G1 = <U, D, R2, L2, F2, B2>, where no corner is
 /// twisted, no edge flipped, and the four middle-layer edges are in the middle layer; phase 2
-/// solves it with G1's ten moves, which never leave it. Each phase is an IDA* over small
-/// coordinates of the cube (numbers read off the cubie model) with move tables and exact
-/// distance tables of projections as its heuristic:
+/// solves it with G1's ten moves, which never leave it. Each phase is a depth-first search
+/// over small coordinates of the cube (numbers read off the cubie model) with move tables:
 ///
-/// - phase 1: corner twist (2,187 values), edge flip (2,048) and the positions of the
-///   middle-layer edges (495), bounded by the [`Heuristic`]'s HTM tables twist x flip,
-///   twist x slice and flip x slice, which measure exactly the distance to G1's projections;
-/// - phase 2: the corner permutation (40,320), the permutation of the eight U and D layer edges
-///   (40,320) and of the four middle-layer edges (24), bounded by two tables of distances
-///   within G1: corners x middle edges and U/D edges x middle edges (967,680 entries each),
-///   cached on disk like the [`Heuristic`]'s.
+/// - phase 1 knows the exact distance to G1 of every node, from the [`Optimal`] solver's
+///   table (64,430 symmetry classes of flip and middle-edge positions x 2,187 twists, the
+///   distance modulo 3 in two bits, 35 MB); it walks only along paths that reach G1 in the
+///   length it tries;
+/// - phase 2 is bounded by three tables of distances within G1: corner permutation x
+///   middle-edge permutation and U/D-edge permutation x middle-edge permutation (967,680
+///   entries each), and U/D-edge permutation x where the U corners are and the corners'
+///   parity (5.6 million entries), this one read for the cube and for its inverse too. The
+///   bound is checked before phase 2 is entered; phase 2 may take at most 11 moves after a
+///   phase 1 of at least one move (a longer phase 1 with a shorter phase 2 is tried
+///   instead), and starts from the cube phase 1 reached (kept move by move along its path).
 ///
-/// The phase-1 solutions are tried in order of length, each followed by the shortest phase 2
-/// that beats the best solution so far, until a solution is at most the target length (and a
-/// short extra search after it, see [`TwoPhase::solve`]) or no phase 1 is short enough to
-/// improve on the best. A phase-1 solution must end with a quarter turn of R, L, F or B: one
-/// ending with a G1 move reached G1 one move earlier, and that shorter phase 1 is tried too.
-/// Six problems are searched side by side, phase-1 length by phase-1 length: the cube and its
-/// inverse, each seen along the three axes; their phase 1s differ, and a solution of any of
-/// them maps back to the cube move by move (100 random cubes: 9.3-10.1 s; the first build,
-/// with the cube alone and a longer extra search, took 80.7 s).
+/// Phase-1 lengths are tried in increasing order, each for six problems side by side: the
+/// cube and its inverse, each seen along the three axes (a rotated view has other phase 1s,
+/// and its solutions map back move by move). [`TwoPhase::solve`] stops at the first
+/// solution within the bound; [`TwoPhase::solve_with_effort`] then searches a number of nodes
+/// more and keeps any shorter one. A phase-1 solution must end with a quarter turn of R, L, F
+/// or B: one ending with a G1 move reached G1 one move earlier, and that shorter phase 1 is
+/// tried too.
 ///
 /// ```
-/// use frontier_cube::{Cube, Facelets, Notation, TwoPhase};
+/// use frontier_cube::{Cube, Notation, TwoPhase};
 /// use frontier_search::{Config, Status};
 ///
-/// // The superflip: every edge flipped in place. Optimal in 20 moves (Reid 1995).
-/// let superflip = "U R2 F B R B2 R U2 L B2 R U' D' R2 F R' L B2 U2 F2";
-/// let cube = Cube::from_scramble(superflip, Notation::Wca).unwrap();
 /// // The tables of frontier's cache are [`TwoPhase::get`]'s; a cache of one's own:
 /// let cache = frontier_tables::Cache::at(std::env::temp_dir().join("frontier-doc-cache"));
-/// let outcome = TwoPhase::load_or_build(&cache).solve(cube, 24, &Config::default());
+/// let solver = TwoPhase::load_or_build(&cache);
+/// let cube = Cube::from_scramble("R U R' U' F2 D B' L2 U R' F D2", Notation::Wca).unwrap();
+/// // A solution of at most 20 moves, in one call.
+/// let outcome = solver.solve(cube, 20, &Config::default());
 /// assert_eq!(outcome.status(), Status::Solved);
 /// let solution = outcome.into_solution().unwrap();
-/// assert!(solution.len() <= 24);
+/// assert!(solution.len() <= 20);
 /// assert!(cube.apply_all(&solution.moves).is_solved());
 /// ```
 ///
-/// A `TwoPhase` holds the move tables of the six coordinates and the distance tables that bound
-/// each phase (3.7 MB, and the HTM [`Heuristic`]'s 6.5 MB); [`TwoPhase::get`] shares one per
-/// process.
+/// A `TwoPhase` holds the phase-1 table and what it is looked up with (the [`Optimal`]
+/// solver's, about 40 MB) and phase 2's move and distance tables (9 MB), all cached on disk:
+/// the first build is mostly the phase-1 table's (shared with the optimal solver), a load
+/// mostly reading it. [`TwoPhase::get`] shares one per process.
 pub struct TwoPhase {
-    /// Phase 1's bounds: twist x flip, twist x slice, flip x slice (the HTM [`Heuristic`]).
-    phase1: Heuristic,
-    /// `twist_moves[t * 18 + m]`: the twist after move `m`; likewise flip and slice.
-    twist_moves: Vec<u16>,
-    flip_moves: Vec<u16>,
-    slice_moves: Vec<u16>,
+    /// Phase 1's exact distances and coordinates (the HTM optimal solver's tables).
+    phase1: Optimal,
     /// Phase 2's moves, and its move tables over them: `corner_moves[c * 10 + k]`.
     moves2: [Move; 10],
     corner_moves: Vec<u16>,
     edge_moves: Vec<u16>,
     slice_perm_moves: Vec<u16>,
-    /// Phase 2's bounds: corners x middle edges, U/D edges x middle edges.
+    /// The rank of the inverse of each permutation of eight, by rank: the inverse cube's
+    /// corner and U/D edge permutations.
+    inverses: Vec<u16>,
+    /// Phase 2's bounds: corners x middle edges, U/D edges x middle edges, U/D edges x
+    /// [`corner_comb`].
     corners_in_g1: Vec<u8>,
     edges_in_g1: Vec<u8>,
+    edges_corners_in_g1: Vec<u8>,
+    /// The [`corner_comb`] of each corner permutation, by rank.
+    comb_of: Vec<u8>,
     /// Two rotations that take the U-D axis to the R-L and to the F-B axis, and for each, the
     /// move of the real cube behind each move of the rotated view (by move index).
     axes: [(usize, [Move; 18]); 2],
@@ -176,7 +267,7 @@ pub struct TwoPhase {
 impl std::fmt::Debug for TwoPhase {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("TwoPhase")
-            .field("reports", &self.reports)
+            .field("reports", &self.cache_report().collect::<Vec<_>>())
             .finish_non_exhaustive()
     }
 }
@@ -239,6 +330,43 @@ fn axes() -> [(usize, [Move; 18]); 2] {
     })
 }
 
+/// Phase 2's move tables of the corner and U/D edge permutations and the inverse of each
+/// permutation of eight (both coordinates rank them alike), as the bytes of their cached
+/// file ([`TableKind::G1Moves`]): `corner_moves[c * 10 + k]`, then `edge_moves`, then
+/// `inverses[p]`, then the [`corner_comb`] of each corner permutation; each entry two bytes,
+/// little-endian.
+fn g1_moves_bytes(moves: &[Move; 10]) -> Vec<u8> {
+    let corners = compact(
+        &move_table(CORNER_PERMS, set_corner_perm, corner_perm, moves),
+        moves,
+    );
+    let edges = compact(
+        &move_table(EDGE8_PERMS, set_edge8_perm, edge8_perm, moves),
+        moves,
+    );
+    let inverses = inverse_ranks(8, CORNER_PERMS);
+    let combs: Vec<u16> = (0..CORNER_PERMS)
+        .map(|rank| corner_comb(&set_corner_perm(rank)) as u16)
+        .collect();
+    (corners.iter().chain(&edges).chain(&inverses).chain(&combs))
+        .flat_map(|x| x.to_le_bytes())
+        .collect()
+}
+
+/// The rank of the inverse of each permutation of `n` elements, by rank.
+fn inverse_ranks(n: usize, count: usize) -> Vec<u16> {
+    (0..count)
+        .map(|rank| {
+            let perm = perm_unrank(rank, n);
+            let mut inverse = vec![0u8; n];
+            for (i, &p) in perm.iter().enumerate() {
+                inverse[usize::from(p)] = i as u8;
+            }
+            perm_rank(&inverse) as u16
+        })
+        .collect()
+}
+
 /// What the workers of one solve share: the best solution, the limits' verdict, the counts.
 struct Shared<'a> {
     tables: &'a TwoPhase,
@@ -251,7 +379,12 @@ struct Shared<'a> {
     /// solution still wanted: phase 2 is bounded by it.
     best: Mutex<Option<Vec<Move>>>,
     best_len: AtomicUsize,
-    target: usize,
+    /// The nodes each worker searches after the first solution, for a shorter one.
+    effort: u64,
+    /// Whether a solution was found: then each worker searches its `effort` nodes more.
+    found: AtomicBool,
+    /// Whether the workers must end: a solution was found and there is no effort left.
+    done: AtomicBool,
     /// The longest phase 1 searched so far.
     phase1_len: AtomicUsize,
 }
@@ -263,12 +396,16 @@ struct Search<'a> {
     variant: Variant,
     /// The moves of the current phase 1 and phase 2, in order.
     path: [Move; LONGEST + PHASE2_MOST + 1],
-    /// Once the target is met: the node count at which this worker ends.
+    /// `cubes[d]`: the variant's cube after the first `d` moves of the path, for
+    /// `d <= valid` (phase 2 starts from it; filled in only when a phase 1 ends).
+    cubes: [Cube; LONGEST + 1],
+    valid: usize,
+    /// Once a solution is found: the node count at which this worker ends.
     until: Option<u64>,
     expanded: u64,
     generated: u64,
-    /// Whether this worker must end now: a limit stopped the search or its extra nodes are
-    /// spent.
+    /// Whether this worker must end now: a limit stopped the search, or a solution was found
+    /// and its effort is spent.
     halted: bool,
 }
 
@@ -276,81 +413,107 @@ struct Search<'a> {
 type Stop = bool;
 
 impl TwoPhase {
-    /// About the bytes its tables take, built or loaded: phase 1's heuristic tables (6.6 MB),
-    /// phase 2's pruning tables (1.9 MB) and the move tables. Measured: a first run peaked at
-    /// 21 MB, against 5 MB for a run that loads no table.
-    pub const BYTES: u64 = 16 << 20;
+    /// About the bytes its tables take to build: the phase-1 table's build (as
+    /// [`Optimal::BUILD_BYTES`]), and the rest (16 MB). Loaded from the cache, they take about
+    /// 50 MB.
+    pub const BYTES: u64 = Optimal::BUILD_BYTES + (16 << 20);
 
-    /// The solver's tables, loaded on first use (phase 1's from the HTM [`Heuristic`], phase
-    /// 2's from the disk cache, or built in about 0.1 s and saved there) and shared by the
-    /// whole process.
+    /// Random-state scrambles from `seed` (the same seed, the same scrambles); see
+    /// [`Scrambles`].
+    ///
+    /// ```
+    /// use frontier_cube::{Cube, TwoPhase};
+    ///
+    /// let cache = frontier_tables::Cache::at(std::env::temp_dir().join("frontier-doc-cache"));
+    /// let solver = TwoPhase::load_or_build(&cache);
+    /// for scramble in solver.scrambles(7).take(3) {
+    ///     assert!((2..=20).contains(&scramble.moves.len()));
+    ///     assert_eq!(Cube::SOLVED.apply_all(&scramble.moves), scramble.cube);
+    /// }
+    /// ```
+    pub fn scrambles(&self, seed: u64) -> Scrambles<'_> {
+        Scrambles {
+            solver: self,
+            rng: SplitMix(seed),
+        }
+    }
+
+    /// The solver's tables, loaded on first use from the disk cache (or built the first time
+    /// and saved there) and shared by the whole process.
     pub fn get() -> &'static TwoPhase {
         static TABLES: OnceLock<TwoPhase> = OnceLock::new();
         TABLES.get_or_init(|| TwoPhase::load_or_build(&cache::default_cache()))
     }
 
-    /// The tables, phase 1's (the HTM [`Heuristic`]'s) and phase 2's read from `cache` or
-    /// built and written there (as [`Heuristic::load_or_build`] does).
+    /// The tables, read from `cache` or built and written there (as
+    /// [`Heuristic::load_or_build`](crate::Heuristic::load_or_build) does).
     pub fn load_or_build(cache: &Cache) -> TwoPhase {
-        let all = Move::ALL;
+        TwoPhase::load_or_build_with(cache, &|_| {}, &|| None)
+            .expect("a build with no limit check ends")
+    }
+
+    /// [`TwoPhase::load_or_build`], reporting the phase-1 table's build to `progress` and
+    /// stopped by the limit `stop` returns, if it does during that build (then nothing is
+    /// written and the limit is returned).
+    pub fn load_or_build_with(
+        cache: &Cache,
+        progress: &(dyn Fn(BuildProgress) + Sync),
+        stop: &(dyn Fn() -> Option<Limit> + Sync),
+    ) -> Result<TwoPhase, Limit> {
+        let phase1 = Optimal::load_or_build(cache, Metric::Htm, progress, stop)?;
         let moves2 = phase2_moves();
-        let u16s = |table: Vec<u32>| table.into_iter().map(|x| x as u16).collect();
         let mut reports = Vec::new();
-        let [corners_in_g1, edges_in_g1] =
-            [TableKind::CornersInG1, TableKind::EdgesInG1].map(|kind| {
-                let spec = cache::spec(kind, Metric::Htm);
-                let build = || Ok(phase2_table(kind));
-                let (table, report) = cache
-                    .load_or_build(&spec, |len| vec![0; len], build)
-                    .expect("a build with no limit check ends");
-                reports.push(report);
-                table
-            });
-        TwoPhase {
-            phase1: Heuristic::load_or_build(cache, Metric::Htm),
-            twist_moves: u16s(move_table(TWISTS, set_twist, twist, &all)),
-            flip_moves: u16s(move_table(FLIPS, set_flip, flip, &all)),
-            slice_moves: u16s(move_table(SLICES, set_slice, slice, &all)),
+        let [corners_in_g1, edges_in_g1, edges_corners_in_g1] = [
+            TableKind::CornersInG1,
+            TableKind::EdgesInG1,
+            TableKind::EdgesCornersInG1,
+        ]
+        .map(|kind| {
+            let spec = cache::spec(kind, Metric::Htm);
+            let build = || Ok(phase2_table(kind));
+            let (table, report) = cache
+                .load_or_build(&spec, |len| vec![0; len], build)
+                .expect("a build with no limit check ends");
+            reports.push(report);
+            table
+        });
+        let spec = cache::spec(TableKind::G1Moves, Metric::Htm);
+        let (bytes, report) = cache
+            .load_or_build(&spec, |len| vec![0; len], || Ok(g1_moves_bytes(&moves2)))
+            .expect("a build with no limit check ends");
+        reports.push(report);
+        let u16s: Vec<u16> = (bytes.chunks_exact(2))
+            .map(|b| u16::from_le_bytes([b[0], b[1]]))
+            .collect();
+        let (corner_moves, rest) = u16s.split_at(CORNER_PERMS * 10);
+        let (edge_moves, rest) = rest.split_at(EDGE8_PERMS * 10);
+        let (inverses, combs) = rest.split_at(CORNER_PERMS);
+        Ok(TwoPhase {
+            phase1,
             moves2,
-            corner_moves: compact(
-                &move_table(CORNER_PERMS, set_corner_perm, corner_perm, &moves2),
-                &moves2,
-            ),
-            edge_moves: compact(
-                &move_table(EDGE8_PERMS, set_edge8_perm, edge8_perm, &moves2),
-                &moves2,
-            ),
+            corner_moves: corner_moves.to_vec(),
+            edge_moves: edge_moves.to_vec(),
+            inverses: inverses.to_vec(),
             slice_perm_moves: compact(
                 &move_table(SLICE_PERMS, set_slice_perm, slice_perm, &moves2),
                 &moves2,
             ),
             corners_in_g1,
             edges_in_g1,
+            edges_corners_in_g1,
+            comb_of: combs.iter().map(|&c| c as u8).collect(),
             axes: axes(),
             reports,
-        }
+        })
     }
 
     /// What happened to each of the solver's tables (loaded, built, rebuilt and why, not
-    /// cached and why): phase 1's (the HTM [`Heuristic`]'s), then phase 2's two.
+    /// cached and why): phase 1's (its distances, then what they are looked up with), then
+    /// phase 2's three (corner and edge distances, move tables).
     pub fn cache_report(&self) -> impl Iterator<Item = &TableReport> {
-        self.phase1.cache_report().iter().chain(&self.reports)
-    }
-
-    /// A lower bound of the moves that take a cube with these coordinates into G1. The three
-    /// tables are all read (the reads overlap in memory). Measured on 100 random cubes:
-    /// stopping after the first table that cuts the node off was slower (16.7-17.5 s against
-    /// 13.4-15.5 s, on a loaded machine); reading the 4.5 MB twist x flip table only when the
-    /// two 1 MB ones let the node through was no faster (9.8-10.2 s both, alternating).
-    #[inline]
-    fn phase1_bound(&self, twist: usize, flip: usize, slice: usize) -> usize {
-        let table = |kind| self.phase1.table(kind);
-        let bounds = [
-            table(TableKind::TwistSlice)[twist * SLICES + slice],
-            table(TableKind::FlipSlice)[flip * SLICES + slice],
-            table(TableKind::TwistFlip)[twist * FLIPS + flip],
-        ];
-        usize::from(bounds.into_iter().max().unwrap_or(0))
+        [self.phase1.cache_report(), self.phase1.coordinates_report()]
+            .into_iter()
+            .chain(&self.reports)
     }
 
     /// A lower bound of the G1 moves that solve a cube of G1 with these coordinates.
@@ -361,34 +524,61 @@ impl TwoPhase {
         usize::from(c.max(e))
     }
 
-    /// Solves `cube` in at most `target` moves (HTM) if two-phase can. Once a solution that
-    /// short is found, the search goes on for as many nodes again (between 2^18 and 2^20)
-    /// and returns the shortest it saw; if the phase-1 lengths run out first, the shortest
-    /// found (at most 30 moves, or `config.max_depth` if smaller). Every cube has a
-    /// solution of at most 20 moves (God's number: Rokicki, Kociemba, Davidson, Dethridge
-    /// 2010), so a target of 20 or more is always reachable, though two-phase may need long
-    /// for 20 (the superflip: about 2.3 s). A target below the cube's optimal length can never
-    /// be met: the search then runs through every phase-1 length up to 30, which takes very
-    /// long; give a timeout, and compare the answer's length with the target (the status
-    /// alone does not say it was missed). [`Optimal`](crate::Optimal) finds the shortest.
+    /// A second lower bound, from the U/D edges and the U corners' positions, of the cube and
+    /// of its inverse (which is as far from solved, and whose corner positions are not the
+    /// cube's).
+    #[inline]
+    fn comb_bound(&self, corners: usize, edges: usize) -> usize {
+        let entry = |e: usize, c: usize| {
+            self.edges_corners_in_g1[e * CORNER_COMBS + usize::from(self.comb_of[c])]
+        };
+        let inverse = entry(
+            usize::from(self.inverses[edges]),
+            usize::from(self.inverses[corners]),
+        );
+        usize::from(entry(edges, corners).max(inverse))
+    }
+
+    /// Solves `cube` in at most `bound` moves (HTM; at most `config.max_depth` if smaller):
+    /// the first solution found that short. Every cube has a solution of at most 20 moves
+    /// (God's number: Rokicki, Kociemba, Davidson, Dethridge 2010); two-phase finds one of 21
+    /// sooner than one of 20, and a few cubes take far longer than most at 20. A bound
+    /// below the cube's optimal length can never be met: the search then runs through every
+    /// phase-1 length up to the bound, which takes very long; give a timeout.
+    /// [`Optimal`] finds the shortest.
     ///
-    /// Limits: `config.max_depth` (no solution longer; [`Limit::Depth`] if none is found),
-    /// `config.timeout` (the best solution so far is returned as solved; [`Limit::Time`]
-    /// if there is none yet) and `config.cancel` ([`Limit::Cancelled`]). It stores nothing, so
+    /// Limits: `config.timeout` ([`Limit::Time`]) and `config.cancel` ([`Limit::Cancelled`]);
+    /// [`Limit::Depth`] if the phase-1 lengths up to the bound ran out. It stores nothing, so
     /// `max_states` does not apply. `config.threads` workers (at most six) share out the six
-    /// variants and the best solution; with more than one, which solution comes first may vary
-    /// from run to run.
-    pub fn solve(&self, cube: Cube, target: usize, config: &Config) -> Outcome<Cube, Move> {
-        let longest = config
-            .max_depth
-            .map_or(LONGEST, |d| (d as usize).min(LONGEST));
+    /// variants; with more than one, which solution comes first may vary from run to run.
+    pub fn solve(&self, cube: Cube, bound: usize, config: &Config) -> Outcome<Cube, Move> {
+        self.solve_with_effort(cube, bound, 0, config)
+    }
+
+    /// [`TwoPhase::solve`], then `effort` nodes more (phase-1 and phase-2 nodes, for each
+    /// worker) looking for a shorter solution: the shortest found is returned. Short
+    /// scrambles then get short answers (`R U R' U'`: 4 moves, where the first solution has
+    /// more). A limit hit during the extra search
+    /// returns the best solution so far, as solved.
+    pub fn solve_with_effort(
+        &self,
+        cube: Cube,
+        bound: usize,
+        effort: u64,
+        config: &Config,
+    ) -> Outcome<Cube, Move> {
+        let longest = (config.max_depth)
+            .map_or(LONGEST, |d| (d as usize).min(LONGEST))
+            .min(bound);
         let shared = Shared {
             tables: self,
             watch: Watch::new(config),
             variants: Variant::all(cube, self),
             best: Mutex::new(cube.is_solved().then(Vec::new)),
             best_len: AtomicUsize::new(longest + 1),
-            target: target.min(longest),
+            effort,
+            found: AtomicBool::new(false),
+            done: AtomicBool::new(false),
             phase1_len: AtomicUsize::new(0),
         };
         let threads = config.threads.clamp(1, shared.variants.len());
@@ -437,12 +627,63 @@ impl TwoPhase {
     }
 }
 
+/// A random-state scramble: a uniformly random cube, and moves that take the solved cube
+/// there (the inverse of a two-phase solution of at most 20 moves).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Scramble {
+    /// The moves, from the solved cube.
+    pub moves: Vec<Move>,
+    /// The cube they make.
+    pub cube: Cube,
+}
+
+/// Random-state scrambles from a seed, as the WCA's scrambler makes them: each cube drawn
+/// uniformly from all 43,252,003,274,489,856,000 (uniform corner and edge permutations of equal
+/// parity, uniform twist and flip), drawn again if it lies within one move of solved, and
+/// written as the inverse of a two-phase solution of at most 20 moves. Made by
+/// [`TwoPhase::scrambles`]; endless.
+pub struct Scrambles<'a> {
+    solver: &'a TwoPhase,
+    rng: SplitMix,
+}
+
+impl Scrambles<'_> {
+    /// The next scramble, its solve under `config`'s limits (a timeout, a cancel flag): the
+    /// limit that stopped it, if one did.
+    pub fn next_within(&mut self, config: &Config) -> Result<Scramble, Limit> {
+        loop {
+            let cube = Cube::from_cubie(&CubieCube::random_from(&mut self.rng));
+            let near = cube.is_solved() || Move::ALL.iter().any(|&mv| cube.apply(mv).is_solved());
+            if near {
+                continue;
+            }
+            let solution = match self.solver.solve(cube, 20, config) {
+                Outcome::Solved { solution, .. } => solution,
+                outcome => return Err(outcome.limit().unwrap_or(Limit::Depth)),
+            };
+            let moves = solution.moves.iter().rev().map(|mv| mv.inverse()).collect();
+            return Ok(Scramble { moves, cube });
+        }
+    }
+}
+
+impl Iterator for Scrambles<'_> {
+    type Item = Scramble;
+
+    fn next(&mut self) -> Option<Scramble> {
+        let scramble = self.next_within(&Config::default());
+        Some(scramble.expect("two-phase finds 20 moves for every cube, with no limit"))
+    }
+}
+
 impl<'a> Search<'a> {
     fn new(shared: &'a Shared<'a>) -> Search<'a> {
         Search {
             shared,
             variant: shared.variants[0],
             path: [Move::ALL[0]; LONGEST + PHASE2_MOST + 1],
+            cubes: [Cube::SOLVED; LONGEST + 1],
+            valid: 0,
             until: None,
             expanded: 0,
             generated: 0,
@@ -454,6 +695,7 @@ impl<'a> Search<'a> {
     /// Returns the nodes expanded and generated.
     fn run(mut self, worker: usize, threads: usize) -> (u64, u64) {
         let shared = self.shared;
+        let phase1 = &shared.tables.phase1;
         let variants = &shared.variants;
         let mine: Vec<usize> = (worker..variants.len())
             .step_by(threads)
@@ -461,28 +703,28 @@ impl<'a> Search<'a> {
             // is searched once.
             .filter(|&k| !variants[..k].iter().any(|v| v.cube == variants[k].cube))
             .collect();
-        let coordinates: Vec<(usize, usize, usize)> = (mine.iter())
+        let roots: Vec<AxisNode> = (mine.iter())
             .map(|&k| {
-                let c = variants[k].cube.to_cubie();
-                (twist(&c), flip(&c), slice(&c))
+                let mut node = Optimal::coordinates(variants[k].cube);
+                node.distance = phase1.phase1_distance(node);
+                node
             })
             .collect();
-        let bounds: Vec<usize> = (coordinates.iter())
-            .map(|&(t, f, s)| shared.tables.phase1_bound(t, f, s))
-            .collect();
-        let mut length = bounds.iter().copied().min().unwrap_or(usize::MAX);
-        while length < shared.best_len.load(Ordering::Relaxed) {
-            shared.phase1_len.fetch_max(length, Ordering::Relaxed);
-            for (i, &(t, f, s)) in coordinates.iter().enumerate() {
-                if bounds[i] > length || length >= shared.best_len.load(Ordering::Relaxed) {
+        let mut length = roots.iter().map(|n| usize::from(n.distance)).min();
+        while let Some(l) = length.filter(|&l| l < shared.best_len.load(Ordering::Relaxed)) {
+            shared.phase1_len.fetch_max(l, Ordering::Relaxed);
+            for (i, root) in roots.iter().enumerate() {
+                if usize::from(root.distance) > l || l >= shared.best_len.load(Ordering::Relaxed) {
                     continue;
                 }
                 self.variant = variants[mine[i]];
-                if self.phase1(t, f, s, 0, length) {
+                self.cubes[0] = self.variant.cube;
+                self.valid = 0;
+                if self.phase1(*root, 0, l) {
                     return (self.expanded, self.generated);
                 }
             }
-            length += 1;
+            length = Some(l + 1);
         }
         (self.expanded, self.generated)
     }
@@ -494,16 +736,21 @@ impl<'a> Search<'a> {
         true
     }
 
-    /// Counts a node; at each checkpoint, looks at the limits, the other workers and the
-    /// extra nodes, and reports progress. Returns whether this worker must end (`halted`).
+    /// Counts a node; ends this worker once its effort after a solution is spent; at each
+    /// checkpoint, looks at the limits and the other workers, and reports progress. Returns
+    /// whether this worker must end (`halted`).
     #[inline]
     fn count(&mut self) -> Stop {
         self.expanded += 1;
+        if self.until.is_some_and(|end| self.expanded >= end) {
+            self.halted = true;
+            return true;
+        }
         if !Watch::due(self.expanded) {
             return false;
         }
         let shared = self.shared;
-        if shared.watch.stopped().is_some() {
+        if shared.watch.stopped().is_some() || shared.done.load(Ordering::Relaxed) {
             self.halted = true;
             return true;
         }
@@ -514,97 +761,145 @@ impl<'a> Search<'a> {
         {
             return self.stop(limit);
         }
-        // A solution within the target was found: this worker searches its extra nodes.
-        if self.until.is_none() && shared.best_len.load(Ordering::Relaxed) <= shared.target {
-            let extra = self.expanded.clamp(EXTRA_NODES.start, EXTRA_NODES.end);
-            self.until = Some(self.expanded + extra);
-        }
-        if self.until.is_some_and(|end| self.expanded >= end) {
-            self.halted = true;
-            return true;
+        // Another worker found a solution: this one searches its effort too.
+        if self.until.is_none() && shared.found.load(Ordering::Relaxed) {
+            self.until = Some(self.expanded.saturating_add(shared.effort));
         }
         false
     }
 
-    /// Phase 1 from the coordinates `(t, f, s)` after `depth` moves, with `left` more to
-    /// make: at the end, a cube in G1 goes on to phase 2.
-    fn phase1(&mut self, t: usize, f: usize, s: usize, depth: usize, left: usize) -> Stop {
+    /// Phase 1 from `node` (its coordinates and exact distance to G1) after `depth` moves,
+    /// with `left` more to make: at the end, a cube in G1 goes on to phase 2. A child is
+    /// searched only if it is within `left - 1` moves of G1.
+    fn phase1(&mut self, node: AxisNode, depth: usize, left: usize) -> Stop {
         if left == 0 {
-            // The bound is 0 only in G1. Its last move must leave G1's moves behind.
-            if depth.checked_sub(1).is_some_and(|d| keeps_g1(self.path[d])) {
-                return false;
-            }
             return self.phase2_from(depth);
+        }
+        if node.distance == 0 && left < EXCURSION {
+            return false;
         }
         if self.count() {
             return true;
         }
-        let tables = self.shared.tables;
-        for mv in Move::ALL {
-            if depth > 0 && !Metric::Htm.may_follow(self.path[depth - 1], mv) {
-                continue;
+        let phase1 = &self.shared.tables.phase1;
+        if left == 1 {
+            // The last move takes the cube into G1, which the coordinates say without a table;
+            // it is a quarter turn of R, L, F or B.
+            for mv in Move::ALL {
+                if keeps_g1(mv) || (depth > 0 && !Metric::Htm.may_follow(self.path[depth - 1], mv))
+                {
+                    continue;
+                }
+                self.generated += 1;
+                if Optimal::in_g1(&phase1.moved(&node, mv.index())) {
+                    self.path[depth] = mv;
+                    self.valid = self.valid.min(depth);
+                    if self.phase2_from(depth + 1) {
+                        return true;
+                    }
+                }
             }
-            self.generated += 1;
-            let m = mv.index();
-            let t2 = usize::from(tables.twist_moves[t * 18 + m]);
-            let f2 = usize::from(tables.flip_moves[f * 18 + m]);
-            let s2 = usize::from(tables.slice_moves[s * 18 + m]);
-            if tables.phase1_bound(t2, f2, s2) >= left {
+            return false;
+        }
+        // The children's entries are read in two rounds, all children at each (the class of
+        // their flip and slice, then their entry), so that their reads of memory overlap.
+        let mut moves = [0u8; 18];
+        let mut alive = 0;
+        for mv in Move::ALL {
+            if depth == 0 || Metric::Htm.may_follow(self.path[depth - 1], mv) {
+                moves[alive] = mv.index() as u8;
+                alive += 1;
+            }
+        }
+        self.generated += alive as u64;
+        let mut children = [node; 18];
+        for k in 0..alive {
+            children[k] = phase1.moved(&node, usize::from(moves[k]));
+            phase1.prefetch_class(&children[k]);
+        }
+        let mut entries = [0usize; 18];
+        for k in 0..alive {
+            entries[k] = phase1.entry_of(&children[k]);
+            phase1.prefetch_entry(entries[k]);
+        }
+        for k in 0..alive {
+            let child = &mut children[k];
+            child.distance = phase1.distance_after(node.distance, entries[k]);
+            let mv = Move::ALL[usize::from(moves[k])];
+            if usize::from(child.distance) >= left {
                 continue;
             }
             self.path[depth] = mv;
-            if self.phase1(t2, f2, s2, depth + 1, left - 1) {
+            self.valid = self.valid.min(depth);
+            if self.phase1(*child, depth + 1, left - 1) {
                 return true;
             }
         }
         false
     }
 
-    /// Phase 2 after a phase 1 of `depth` moves: the shortest one that makes a solution
-    /// shorter than the best so far. Returns whether this worker must end.
+    /// Phase 2 after a phase 1 of `depth` moves: the shortest one, if it makes a solution
+    /// within the bound. Returns whether this worker must end.
     fn phase2_from(&mut self, depth: usize) -> Stop {
-        let cube = self.variant.cube.apply_all(&self.path[..depth]).to_cubie();
-        let (c, e, s) = (corner_perm(&cube), edge8_perm(&cube), slice_perm(&cube));
-        debug_assert_eq!(
-            slice(&cube),
-            slice(&CubieCube::SOLVED),
-            "phase 1 ends in G1"
-        );
         let shared = self.shared;
-        let Some(most) = shared
-            .best_len
-            .load(Ordering::Relaxed)
+        if shared.done.load(Ordering::Relaxed) {
+            self.halted = true;
+            return true;
+        }
+        let cap = if depth == 0 { PHASE2_MOST } else { PHASE2_CAP };
+        let Some(most) = (shared.best_len.load(Ordering::Relaxed))
             .checked_sub(1 + depth)
+            .map(|most| most.min(cap))
         else {
             return false;
         };
-        let bound = shared.tables.phase2_bound(c, e, s);
-        for length in bound..=most.min(PHASE2_MOST) {
-            if self.phase2(c, e, s, depth, length) {
+        for d in self.valid..depth {
+            self.cubes[d + 1] = self.cubes[d].apply(self.path[d]);
+        }
+        self.valid = depth;
+        let cube = self.cubes[depth].to_cubie();
+        let (c, e, s) = (corner_perm(&cube), edge8_perm(&cube), slice_perm(&cube));
+        let tables = shared.tables;
+        // Iterative deepening from the tables' bound: the shortest phase 2 of this phase 1.
+        let bound = tables.phase2_bound(c, e, s).max(tables.comb_bound(c, e));
+        for limit in bound..=most {
+            let Some(used) = self.phase2(c, e, s, depth, limit) else {
                 if self.halted {
                     return true;
                 }
-                let total = depth + length;
+                continue;
+            };
+            let total = depth + used;
+            {
                 let mut best = lock(&shared.best);
                 // Another worker may have found a shorter one meanwhile.
                 if total < shared.best_len.load(Ordering::Relaxed) {
-                    *best = Some(self.variant.solution(&self.path[..total], shared.tables));
+                    *best = Some(self.variant.solution(&self.path[..total], tables));
                     shared.best_len.store(total, Ordering::Relaxed);
                 }
-                return false;
             }
+            shared.found.store(true, Ordering::Relaxed);
+            if shared.effort == 0 {
+                shared.done.store(true, Ordering::Relaxed);
+                self.halted = true;
+                return true;
+            }
+            self.until
+                .get_or_insert(self.expanded.saturating_add(shared.effort));
+            return false;
         }
         false
     }
 
-    /// Phase 2 from the coordinates `(c, e, s)` at `depth`, with `left` G1 moves to make.
-    /// Returns whether it solved the cube or this worker must end (see `halted`).
-    fn phase2(&mut self, c: usize, e: usize, s: usize, depth: usize, left: usize) -> bool {
-        if left == 0 {
-            return c == 0 && e == 0 && s == 0;
+    /// Phase 2 from the coordinates `(c, e, s)` at `depth`, with at most `left` G1 moves to
+    /// make: the number of moves that solved the cube, or `None` if none did or this worker
+    /// must end (see `halted`).
+    fn phase2(&mut self, c: usize, e: usize, s: usize, depth: usize, left: usize) -> Option<usize> {
+        if c == 0 && e == 0 && s == 0 {
+            return Some(0);
         }
-        if self.count() {
-            return true;
+        if left == 0 || self.count() {
+            return None;
         }
         let tables = self.shared.tables;
         for (k, &mv) in tables.moves2.iter().enumerate() {
@@ -615,15 +910,18 @@ impl<'a> Search<'a> {
             let c2 = usize::from(tables.corner_moves[c * 10 + k]);
             let e2 = usize::from(tables.edge_moves[e * 10 + k]);
             let s2 = usize::from(tables.slice_perm_moves[s * 10 + k]);
-            if tables.phase2_bound(c2, e2, s2) >= left {
+            if tables.phase2_bound(c2, e2, s2) >= left || tables.comb_bound(c2, e2) >= left {
                 continue;
             }
             self.path[depth] = mv;
-            if self.phase2(c2, e2, s2, depth + 1, left - 1) {
-                return true;
+            if let Some(used) = self.phase2(c2, e2, s2, depth + 1, left - 1) {
+                return Some(used + 1);
+            }
+            if self.halted {
+                return None;
             }
         }
-        false
+        None
     }
 }
 
@@ -637,6 +935,7 @@ mod tests {
 
     use super::*;
     use crate::facelet::Facelets;
+    use crate::heuristic::{flip, slice, twist};
     use crate::notation::Notation;
     use crate::symmetry::move_of;
     use frontier_tables::Origin;
@@ -652,6 +951,21 @@ mod tests {
             facelets.apply(mv);
         }
         assert_eq!(facelets, Facelets::SOLVED, "{moves:?}");
+    }
+
+    #[test]
+    fn corner_combinations_round_trip_and_follow_the_moves() {
+        for value in 0..CORNER_COMBS {
+            assert_eq!(corner_comb(&set_corner_comb(value)), value);
+        }
+        assert_eq!(corner_comb(&CubieCube::SOLVED), 0);
+        // A quarter turn of U keeps the U corners in the U layer and flips the parity; R2
+        // swaps two of them with two D corners and keeps the parity.
+        let u = Cube::move_cube(Move::new(crate::Face::U, 1));
+        assert_eq!(corner_comb(&u), COMBS);
+        let r2 = corner_comb(&Cube::move_cube(Move::new(crate::Face::R, 2)));
+        assert!(r2 != 0 && r2 < COMBS, "{r2}");
+        assert_eq!(binomial(8, 4), COMBS);
     }
 
     #[test]
@@ -688,12 +1002,17 @@ mod tests {
         // Every cube of G1 is solved in at most 18 of its moves (Kociemba), so no projection
         // of one is farther; each table reaches all its entries.
         let tables = TwoPhase::get();
-        for table in [&tables.corners_in_g1, &tables.edges_in_g1] {
-            assert_eq!(table.len(), EDGE8_PERMS * SLICE_PERMS);
+        for table in [
+            &tables.corners_in_g1,
+            &tables.edges_in_g1,
+            &tables.edges_corners_in_g1,
+        ] {
             assert_eq!(table[0], 0);
             let deepest = *table.iter().max().unwrap();
             assert!((10..=18).contains(&deepest), "deepest {deepest}");
         }
+        assert_eq!(tables.corners_in_g1.len(), CORNER_PERMS * SLICE_PERMS);
+        assert_eq!(tables.edges_corners_in_g1.len(), EDGE8_PERMS * CORNER_COMBS);
         // A single half turn of R is 1 move from solved in both projections.
         let r2 = Cube::move_cube(Move::new(crate::Face::R, 2));
         assert_eq!(
@@ -728,16 +1047,24 @@ mod tests {
     }
 
     #[test]
-    fn random_cubes_are_solved_in_at_most_20_moves() {
+    fn random_cubes_are_solved_within_their_bound() {
+        // 200 seeded uniformly random cubes, bound 20 (God's number: Rokicki, Kociemba,
+        // Davidson, Dethridge 2010), and a few at 21 and with threads; every solution is
+        // replayed on the facelet model.
         let solver = TwoPhase::get();
-        for seed in 0..6 {
+        for seed in 0..200 {
             let cube = Cube::random(seed);
             // One worker, then workers that share the variants (2, and more than there are).
-            let threads = [1, 2, 9][seed as usize % 3];
-            let outcome = solver.solve(cube, 20, &Config::default().threads(threads));
+            let (bound, threads) = match seed % 20 {
+                1 => (21, 1),
+                2 => (20, 2),
+                3 => (20, 9),
+                _ => (20, 1),
+            };
+            let outcome = solver.solve(cube, bound, &Config::default().threads(threads));
             assert_eq!(outcome.status(), Status::Solved);
             let solution = outcome.solution().unwrap();
-            assert!(solution.len() <= 20, "{} moves", solution.len());
+            assert!(solution.len() <= bound, "{} moves", solution.len());
             assert_eq!(solution.cost, solution.len() as u64);
             assert_eq!(solution.states.len(), solution.len() + 1);
             assert!(solution.states.last().unwrap().is_solved());
@@ -746,18 +1073,39 @@ mod tests {
     }
 
     #[test]
+    fn scrambles_make_their_cubes_and_are_never_within_a_move() {
+        let solver = TwoPhase::get();
+        let scrambles: Vec<Scramble> = solver.scrambles(5).take(20).collect();
+        for scramble in &scrambles {
+            assert!((2..=20).contains(&scramble.moves.len()), "{scramble:?}");
+            let mut facelets = Facelets::SOLVED;
+            for &mv in &scramble.moves {
+                facelets.apply(mv);
+            }
+            assert_eq!(facelets, scramble.cube.to_facelets());
+        }
+        // Seeded: the same seed, the same scrambles; another seed, others.
+        assert_eq!(solver.scrambles(5).take(20).collect::<Vec<_>>(), scrambles);
+        assert_ne!(solver.scrambles(6).next().unwrap(), scrambles[0]);
+    }
+
+    #[test]
     fn short_scrambles_get_short_answers_and_solved_an_empty_one() {
         let solver = TwoPhase::get();
         let outcome = solver.solve(Cube::SOLVED, 20, &Config::default());
         assert_eq!(outcome.status(), Status::Solved);
         assert!(outcome.solution().unwrap().is_empty());
-        // The first solution within 20 moves has 11; the extra nodes find the 4.
+        // The first solution within 20 moves is longer; the effort finds the 4.
         let cube = Cube::from_scramble("R U R' U'", Notation::Wca).unwrap();
+        let first = solver.solve(cube, 20, &Config::default());
+        let first = first.into_solution().unwrap();
+        assert_solves(cube, &first.moves);
         let solution = solver
-            .solve(cube, 20, &Config::default())
+            .solve_with_effort(cube, 20, 1 << 20, &Config::default())
             .into_solution()
             .unwrap();
         assert_eq!(solution.len(), 4);
+        assert!(first.len() > 4, "{} moves", first.len());
         assert_solves(cube, &solution.moves);
         // A cube already in G1 needs no phase 1.
         let cube = Cube::from_scramble("U R2 D' F2 L2", Notation::Wca).unwrap();
@@ -782,7 +1130,7 @@ mod tests {
         assert!(outcome.solution().is_none());
         // With a solution in hand, the clock ends the search with it.
         let config = Config::default().timeout(Duration::from_millis(200));
-        let outcome = solver.solve(superflip, 0, &config);
+        let outcome = solver.solve_with_effort(superflip, 24, u64::MAX, &config);
         assert_eq!(outcome.status(), Status::Solved);
         assert_solves(superflip, &outcome.solution().unwrap().moves);
         let cancel = Arc::new(AtomicBool::new(true));
@@ -802,21 +1150,36 @@ mod tests {
     fn phase2_tables_are_cached_and_checked() {
         let dir = cache::temp_dir("twophase");
         let cache = Cache::at(&dir);
+        // Phase 1's two files come from the optimal solver, copied in to save their build.
+        let optimal = cache::default_cache();
+        let _ = Optimal::load_or_build(&optimal, Metric::Htm, &|_| {}, &|| None);
+        std::fs::create_dir_all(&dir).unwrap();
+        for kind in [TableKind::Phase1, TableKind::Phase1Coordinates] {
+            let name = cache::file_name(kind, Metric::Htm);
+            std::fs::copy(optimal.dir().join(&name), dir.join(&name)).unwrap();
+        }
         let built = TwoPhase::load_or_build(&cache);
-        // Phase 2's: the reports after the heuristic's four.
         let origins =
-            |t: &TwoPhase| -> Vec<Origin> { t.cache_report().skip(4).map(|r| r.origin).collect() };
-        assert_eq!(origins(&built), [Origin::Built; 2]);
+            |t: &TwoPhase| -> Vec<Origin> { t.cache_report().map(|r| r.origin).collect() };
+        let [cached, built_here] = [Origin::Cache, Origin::Built];
+        assert_eq!(
+            origins(&built),
+            [cached, cached, built_here, built_here, built_here, built_here]
+        );
         let loaded = TwoPhase::load_or_build(&cache);
-        assert_eq!(origins(&loaded), [Origin::Cache; 2]);
+        assert_eq!(origins(&loaded), [Origin::Cache; 6]);
         assert!(loaded.corners_in_g1 == built.corners_in_g1);
         assert!(loaded.edges_in_g1 == built.edges_in_g1);
+        assert!(loaded.edges_corners_in_g1 == built.edges_corners_in_g1);
+        assert!(loaded.corner_moves == built.corner_moves && loaded.inverses == built.inverses);
         let path = dir.join(cache::file_name(TableKind::EdgesInG1, Metric::Htm));
         let mut bytes = std::fs::read(&path).unwrap();
         bytes[500_000] ^= 1;
         std::fs::write(&path, &bytes).unwrap();
         let repaired = TwoPhase::load_or_build(&cache);
-        assert_eq!(origins(&repaired), [Origin::Cache, Origin::Rebuilt]);
+        let mut expected = [Origin::Cache; 6];
+        expected[3] = Origin::Rebuilt;
+        assert_eq!(origins(&repaired), expected);
         assert!(repaired.edges_in_g1 == built.edges_in_g1);
         std::fs::remove_dir_all(&dir).unwrap();
     }

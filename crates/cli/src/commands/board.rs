@@ -102,7 +102,7 @@ fn load(input: &OsStr, search: &SearchArgs, ctx: &Context) -> anyhow::Result<Boa
     let name = input_name(input);
     // A large board takes a while to parse: the clock and Ctrl-C hold there too.
     let clock = Stopwatch::new(search, ctx);
-    let board = Board::from_bytes_until(&bytes, cells, &|| clock.stop());
+    let board = Board::from_bytes_until(&bytes, cells, &|| clock.limit().is_some());
     drop(bytes);
     board.map_err(|error| {
         if error.kind == ParseErrorKind::Stopped {

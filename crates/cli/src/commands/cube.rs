@@ -6,13 +6,15 @@ use std::process::ExitCode;
 
 use anyhow::{bail, Context as _};
 use frontier_cube::{
-    cache, scramble_facelets, unfold, BuildProgress, Cube, CubeError, CubeSpace, Facelets,
-    Heuristic, Metric, Move, Notation, Optimal, SymmetricCubeSpace, TwoPhase,
+    cache, scramble_facelets, unfold, write_moves, BuildProgress, Cube, CubeError, CubeSpace,
+    Facelets, Heuristic, Metric, Move, Notation, Optimal, SymmetricCubeSpace, TwoPhase,
 };
 use frontier_search::{search_tree, Limit, Outcome, SearchTree, Solution, Status};
+use serde_json::json;
 
 use crate::common::{
-    report_exploration, warn_tables, Algo, BuildBar, Context, SearchArgs, Stopwatch, TableNeed,
+    emit, exit_code, json_answer, limit_message, report_exploration, to_stderr, warn_tables, Algo,
+    BuildBar, Context, SearchArgs, Stopwatch, TableNeed,
 };
 use crate::driver::{self, short_answer, walk_through, Domain};
 
@@ -24,9 +26,33 @@ pub struct Args {
     /// letters with --notation seed. An empty scramble is the solved cube
     #[arg(value_name = "SCRAMBLE")]
     pub scramble: Option<String>,
-    /// The cube as 54 facelet letters, faces in the order U R F D L B (Kociemba's format)
-    #[arg(long, value_name = "STRING")]
+    /// The cube as 54 facelet letters, faces in the order U R F D L B (Kociemba's format);
+    /// with --batch and no STRING, the file's lines are facelet strings
+    #[arg(long, value_name = "STRING", num_args = 0..=1, default_missing_value = "")]
     pub facelets: Option<String>,
+    /// Print N random-state scrambles instead of solving: each a uniformly random cube, no
+    /// closer than 2 moves to solved, written as the inverse of a two-phase solution of at
+    /// most 20 moves (--json: {"scramble": ..., "facelets": ...} a line)
+    #[arg(long = "scramble", value_name = "N")]
+    pub scrambles: Option<u64>,
+    /// The seed of --scramble's random cubes (the same seed, the same scrambles) [default:
+    /// from the clock]
+    #[arg(long, value_name = "S", requires = "scrambles")]
+    pub seed: Option<u64>,
+    /// Solve every cube of FILE (- for standard input), one a line (a scramble, or with
+    /// --facelets a facelet string): one answer a line, in input order, the cubes spread over
+    /// --threads; a line that cannot be read is reported on stderr with its number and the
+    /// batch goes on (exit 2 at the end)
+    #[arg(long, value_name = "FILE")]
+    pub batch: Option<String>,
+    /// Solve to this pattern (54 facelet letters) instead of to the solved cube: the moves
+    /// take the cube to it
+    #[arg(long, value_name = "FACELETS")]
+    pub target: Option<String>,
+    /// With --solver twophase: after the first solution within the bound, search NODES more
+    /// nodes (each worker) for a shorter one [default: 0, the first solution]
+    #[arg(long, value_name = "NODES")]
+    pub effort: Option<u64>,
     /// How moves are counted: htm (18 face moves, each 1) or qtm (12 quarter turns)
     /// [default: htm; with --notation seed always qtm, whose letters are quarter turns]
     #[arg(long, value_enum)]
@@ -105,19 +131,25 @@ enum Solver {
 /// random cube.
 const TWOPHASE_TARGET: u32 = 20;
 
+/// A facelet string read, its errors headed by `what` (`--facelets`): cannot be read, or not
+/// a solvable cube.
+fn read_facelets(text: &str, what: &str) -> anyhow::Result<Facelets> {
+    // Whitespace between facelets is ignored (a face a group), and columns count it.
+    text.parse::<Facelets>().map_err(|e| {
+        let heading = match e {
+            CubeError::Length(_) | CubeError::FaceLength { .. } | CubeError::Letter { .. } => {
+                format!("cannot read {what}")
+            }
+            _ => format!("{what} is not a solvable cube"),
+        };
+        anyhow::Error::new(e).context(heading)
+    })
+}
+
 /// The start cube: `--facelets` (or solved) with the scramble applied.
 fn start_cube(args: &Args, notation: Notation) -> anyhow::Result<Facelets> {
     let start = match &args.facelets {
-        // Whitespace between facelets is ignored (a face a group), and columns count it.
-        Some(text) => text.parse::<Facelets>().map_err(|e| {
-            let heading = match e {
-                CubeError::Length(_) | CubeError::FaceLength { .. } | CubeError::Letter { .. } => {
-                    "cannot read --facelets"
-                }
-                _ => "--facelets is not a solvable cube",
-            };
-            anyhow::Error::new(e).context(heading)
-        })?,
+        Some(text) => read_facelets(text, "--facelets")?,
         None if args.scramble.is_none() => {
             bail!("give a scramble (e.g. frontier cube \"R U R' U'\") or --facelets STRING")
         }
@@ -171,39 +203,322 @@ pub fn run(args: Args, ctx: &Context) -> anyhow::Result<ExitCode> {
     if twophase && metric == Metric::Qtm && args.search.max_depth.is_some() {
         bail!("--max-depth with --solver twophase bounds face turns (htm), but --notation seed counts quarter turns; use --solver optimal for at most N quarter turns, or drop --max-depth");
     }
+    if args.effort.is_some() && !twophase {
+        bail!("--effort counts two-phase's extra nodes; it goes with --solver twophase");
+    }
+    let target = match &args.target {
+        Some(text) => {
+            let facelets = read_facelets(text, "--target")?;
+            Some(Cube::from_facelets(&facelets).context("the --target cube is impossible")?)
+        }
+        None => None,
+    };
+    let mut domain = CubeRun {
+        cube: Cube::SOLVED,
+        start: Cube::SOLVED,
+        metric,
+        notation,
+        solver,
+        algo: args.search.algo,
+        effort: args.effort.unwrap_or(0),
+        optimal: None,
+        twophase: None,
+        show: args.show,
+        ansi: ctx.stdout_is_terminal,
+    };
+    if let Some(count) = args.scrambles {
+        if args.scramble.is_some() || args.facelets.is_some() || args.batch.is_some() {
+            bail!("--scramble N makes cubes; it takes no scramble, --facelets or --batch");
+        }
+        let seed = args.seed.unwrap_or_else(clock_seed);
+        return scrambles(&mut domain, count, seed, &args.search, ctx);
+    }
+    if let Some(file) = &args.batch {
+        if args.scramble.is_some() || args.facelets.as_deref().is_some_and(|f| !f.is_empty()) {
+            bail!("--batch reads its cubes from the file; give no scramble or --facelets STRING (--facelets alone reads facelet lines)");
+        }
+        return batch(
+            domain,
+            file,
+            args.facelets.is_some(),
+            target,
+            &args.search,
+            ctx,
+        );
+    }
     // The default is the optimal solver: from a dozen moves on, the fastest that finds a
     // shortest solution (crates/cube/README.md). Without --algo, --solver search is
     // bidirectional search.
     let facelets = start_cube(&args, notation)?;
     let cube = Cube::from_facelets(&facelets).context("the cube is impossible")?;
-    let domain = CubeRun {
-        cube,
-        metric,
-        notation,
-        solver,
-        algo: args.search.algo,
-        optimal: None,
-        show: args.show,
-        ansi: ctx.stdout_is_terminal,
-    };
+    domain.set_cube(cube, target);
     driver::run(domain, &args.search, ctx)
+}
+
+/// A seed for --scramble without --seed: the clock's nanoseconds.
+fn clock_seed() -> u64 {
+    let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH);
+    now.map_or(0, |d| d.as_nanos() as u64)
+}
+
+/// Prints `count` random-state scrambles from `seed`, one a line; the two-phase tables are
+/// loaded or built first, under the command's clock.
+fn scrambles(
+    domain: &mut CubeRun,
+    count: u64,
+    seed: u64,
+    search: &SearchArgs,
+    ctx: &Context,
+) -> anyhow::Result<ExitCode> {
+    domain.solver = Solver::TwoPhase;
+    let clock = Stopwatch::new(search, ctx);
+    if !domain.build(ctx, search, &clock)? {
+        return driver::answer(&*domain, search, ctx, &clock.stopped());
+    }
+    let Some(solver) = &domain.twophase else {
+        bail!("internal error: two-phase has no tables");
+    };
+    let mut scrambles = solver.scrambles(seed);
+    for _ in 0..count {
+        let config = search.config::<Cube, Move>(ctx).threads(1);
+        let scramble = match scrambles.next_within(&config) {
+            Ok(scramble) => scramble,
+            Err(limit) => {
+                let outcome: Outcome<Cube, Move> = Outcome::Stopped {
+                    limit,
+                    stats: Default::default(),
+                };
+                return driver::answer(&*domain, search, ctx, &outcome);
+            }
+        };
+        let moves = match domain.notation {
+            Notation::Wca => scramble.moves,
+            Notation::Seed => Move::in_quarter_turns(&scramble.moves),
+        };
+        let text = write_moves(&moves, domain.notation);
+        emit(|out| match search.json {
+            true => writeln!(
+                out,
+                "{}",
+                json!({"scramble": text, "facelets": scramble.cube.to_facelets().to_string()})
+            ),
+            false => writeln!(out, "{text}"),
+        })?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// A batch line's answer, or why the line could not be solved.
+type Answer = anyhow::Result<Outcome<Cube, Move>>;
+
+/// Solves every cube of `file` (`-`: standard input), one a line, with the command's solver:
+/// the answers in input order, the cubes spread over `--threads` workers (each solve on one
+/// thread). A line that cannot be read is reported on stderr with its number; the exit code is
+/// then 2, else the worst of the answers'.
+fn batch(
+    mut domain: CubeRun,
+    file: &str,
+    facelets: bool,
+    target: Option<Cube>,
+    search: &SearchArgs,
+    ctx: &Context,
+) -> anyhow::Result<ExitCode> {
+    let text = if file == "-" {
+        io::read_to_string(io::stdin()).context("cannot read the cubes from standard input")?
+    } else {
+        std::fs::read_to_string(file).with_context(|| format!("cannot read {file}"))?
+    };
+    let clock = Stopwatch::new(search, ctx);
+    if let Some(tables) = domain.tables()? {
+        if let Some(code) = tables.refuse_beyond(ctx, search, "cube", domain.algorithm())? {
+            return Ok(code);
+        }
+    }
+    if !domain.build(ctx, search, &clock)? {
+        return driver::answer(&domain, search, ctx, &clock.stopped());
+    }
+    let lines: Vec<(usize, &str)> = (text.lines().enumerate())
+        .map(|(i, line)| (i + 1, line.trim()))
+        .filter(|(_, line)| !line.is_empty())
+        .collect();
+    let cube_of = |line: &str| -> anyhow::Result<Cube> {
+        let start = match facelets {
+            true => read_facelets(line, "the facelets")?,
+            false => scramble_facelets(Facelets::SOLVED, line, domain.notation)
+                .context("cannot read the scramble")?,
+        };
+        let cube = Cube::from_facelets(&start).context("the cube is impossible")?;
+        Ok(target.map_or(cube, |t| cube.toward(t)))
+    };
+    let one = SearchArgs {
+        threads: Some(1),
+        ..search.clone()
+    };
+    let answers: Vec<std::sync::Mutex<Option<Answer>>> =
+        lines.iter().map(|_| std::sync::Mutex::new(None)).collect();
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let workers = search.worker_threads().clamp(1, lines.len().max(1));
+    let domain_ref = &domain;
+    std::thread::scope(|scope| {
+        for _ in 0..workers {
+            scope.spawn(|| loop {
+                let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let Some(&(_, line)) = lines.get(i) else {
+                    break;
+                };
+                let answer = cube_of(line).and_then(|cube| domain_ref.solve_cube(cube, ctx, &one));
+                *answers[i].lock().unwrap_or_else(|p| p.into_inner()) = Some(answer);
+            });
+        }
+    });
+    ctx.clear_progress();
+    let mut code = ExitCode::SUCCESS;
+    let mut worst = Status::Solved;
+    let mut bad = false;
+    for (&(number, _), answer) in lines.iter().zip(answers) {
+        let answer = answer.into_inner().unwrap_or_else(|p| p.into_inner());
+        match answer {
+            Some(Ok(outcome)) => {
+                if outcome.status() != Status::Solved {
+                    worst = outcome.status();
+                }
+                emit(|out| domain.write_answer(out, search, number, &outcome))?;
+            }
+            Some(Err(e)) => {
+                bad = true;
+                to_stderr(format!("line {number}: {e:#}"));
+            }
+            None => bail!("internal error: line {number} has no answer"),
+        }
+    }
+    if bad {
+        code = ExitCode::from(2);
+    } else if worst != Status::Solved {
+        code = exit_code(worst);
+    }
+    Ok(code)
 }
 
 /// One run of `frontier cube`: the cube, how its moves are counted and written, and the
 /// solver.
 struct CubeRun {
+    /// The cube the solver solves: the start cube, or with --target the cube whose
+    /// solutions take the start cube to the target.
     cube: Cube,
+    /// The start cube, whose path the answer shows.
+    start: Cube,
     metric: Metric,
     notation: Notation,
     solver: Solver,
     /// `--algo`, for [`Solver::Search`].
     algo: Option<Algo>,
+    /// `--effort`: two-phase's nodes after the first solution.
+    effort: u64,
     /// The optimal solver, once its table is loaded or built.
     optimal: Option<Optimal>,
+    /// Two-phase, once its tables are loaded or built.
+    twophase: Option<TwoPhase>,
     /// `--show`: the cube after each move.
     show: bool,
     /// Whether the drawing may use colours.
     ansi: bool,
+}
+
+impl CubeRun {
+    /// The cube to solve: `cube`, or with `target` the cube whose solutions take it there.
+    fn set_cube(&mut self, cube: Cube, target: Option<Cube>) {
+        self.start = cube;
+        self.cube = target.map_or(cube, |t| cube.toward(t));
+    }
+
+    /// Runs the solver on `cube` (its tables built): the answer's states are the path from
+    /// the start cube.
+    fn solve_cube(
+        &self,
+        cube: Cube,
+        ctx: &Context,
+        search: &SearchArgs,
+    ) -> anyhow::Result<Outcome<Cube, Move>> {
+        let config = || search.config::<Cube, Move>(ctx);
+        let graph = matches!(self.algo, None | Some(Algo::Bfs | Algo::Bidirectional));
+        let mut outcome = match (self.solver, &self.optimal, &self.twophase) {
+            (Solver::Optimal, Some(optimal), _) => optimal.solve(cube, &config()),
+            (Solver::TwoPhase, _, Some(twophase)) => {
+                let bound = search.max_depth.unwrap_or(TWOPHASE_TARGET) as usize;
+                let mut outcome = twophase.solve_with_effort(cube, bound, self.effort, &config());
+                if let (Metric::Qtm, Outcome::Solved { solution, .. }) = (self.metric, &mut outcome)
+                {
+                    // Two-phase counts in htm; written in quarter turns, a half turn is two
+                    // of them.
+                    let quarters = Move::in_quarter_turns(&solution.moves);
+                    solution.cost = quarters.len() as u64;
+                    solution.moves = quarters;
+                }
+                outcome
+            }
+            (Solver::Optimal | Solver::TwoPhase, _, _) => {
+                bail!("internal error: the solver has no tables")
+            }
+            (Solver::Search, _, _) if graph => search_classes(search, ctx, cube, self.metric)?,
+            (Solver::Search, _, _) => {
+                let space = CubeSpace::new(cube, self.metric);
+                search.solve(ctx, &space, Algo::Idastar).1
+            }
+        };
+        if let Outcome::Solved { solution, .. } = &mut outcome {
+            // With --target the solved cube is the relative one; the drawing shows the real
+            // cube on its way to the target.
+            let start = if cube == self.cube {
+                self.start
+            } else {
+                self.start_of(cube)
+            };
+            solution.states = start.path(&solution.moves);
+        }
+        Ok(outcome)
+    }
+
+    /// The start cube of a batch line's cube: the cube itself (a batch with --target draws
+    /// nothing, and its answers' states are not shown).
+    fn start_of(&self, cube: Cube) -> Cube {
+        cube
+    }
+
+    /// One batch answer: its JSON object with the line number, or the moves on one line (or
+    /// why there are none).
+    fn write_answer(
+        &self,
+        out: &mut dyn Write,
+        search: &SearchArgs,
+        line: usize,
+        outcome: &Outcome<Cube, Move>,
+    ) -> io::Result<()> {
+        if search.json {
+            let name = |mv: &Move| json!(self.move_name(mv));
+            return json_answer(
+                out,
+                search,
+                "cube",
+                self.algorithm(),
+                outcome,
+                &name,
+                Some(line),
+            );
+        }
+        match outcome.solution() {
+            Some(solution) => self.write_moves(out, solution),
+            None => writeln!(
+                out,
+                "no answer: {}",
+                limit_message(
+                    outcome.limit().unwrap_or(Limit::Depth),
+                    search,
+                    outcome.stats(),
+                    Some(self.algorithm())
+                )
+            ),
+        }
+    }
 }
 
 impl Domain for CubeRun {
@@ -227,7 +542,7 @@ impl Domain for CubeRun {
             Solver::Optimal => Some(TableNeed {
                 what: "building the optimal solver's table".to_owned(),
                 bytes: Optimal::BUILD_BYTES,
-                instead: "use --solver twophase (16 MB of tables, not always the fewest moves)",
+                instead: "use --solver search (it stores states instead)",
             }),
             Solver::TwoPhase => Some(TableNeed {
                 what: "building or loading two-phase's tables".to_owned(),
@@ -270,12 +585,11 @@ impl Domain for CubeRun {
                 self.optimal = optimal_solver(self.metric, ctx, search.quiet, &|| clock.limit());
                 Ok(self.optimal.is_some())
             }
-            // Loading or building the tables cannot be stopped midway: a clock run out first
-            // leaves them unbuilt.
-            Solver::TwoPhase if clock.stop() => Ok(false),
+            // Building the phase-1 table (once, shared with the optimal solver) stops at
+            // --timeout and Ctrl-C like the search does.
             Solver::TwoPhase => {
-                warn_tables(TwoPhase::get().cache_report());
-                Ok(true)
+                self.twophase = twophase_solver(ctx, search.quiet, &|| clock.limit());
+                Ok(self.twophase.is_some())
             }
             // The heuristic's tables, loaded (or built) before the search that reads them, so
             // that a damaged or unwritable cache is told of.
@@ -288,32 +602,7 @@ impl Domain for CubeRun {
     }
 
     fn solve(&self, ctx: &Context, search: &SearchArgs) -> anyhow::Result<Outcome<Cube, Move>> {
-        let cube = self.cube;
-        let config = || search.config::<Cube, Move>(ctx);
-        let graph = matches!(self.algo, None | Some(Algo::Bfs | Algo::Bidirectional));
-        Ok(match (self.solver, &self.optimal) {
-            (Solver::Optimal, Some(optimal)) => optimal.solve(cube, &config()),
-            (Solver::Optimal, None) => bail!("internal error: the optimal solver has no table"),
-            (Solver::TwoPhase, _) => {
-                let target = search.max_depth.unwrap_or(TWOPHASE_TARGET);
-                let mut outcome = TwoPhase::get().solve(cube, target as usize, &config());
-                if let (Metric::Qtm, Outcome::Solved { solution, .. }) = (self.metric, &mut outcome)
-                {
-                    // Two-phase counts in htm; written in quarter turns, a half turn is two
-                    // of them.
-                    let quarters = Move::in_quarter_turns(&solution.moves);
-                    solution.cost = quarters.len() as u64;
-                    solution.states = cube.path(&quarters);
-                    solution.moves = quarters;
-                }
-                outcome
-            }
-            (Solver::Search, _) if graph => search_classes(search, ctx, cube, self.metric)?,
-            (Solver::Search, _) => {
-                let space = CubeSpace::new(cube, self.metric);
-                search.solve(ctx, &space, Algo::Idastar).1
-            }
-        })
+        self.solve_cube(self.cube, ctx, search)
     }
 
     fn move_name(&self, mv: &Move) -> String {
@@ -380,6 +669,39 @@ fn search_classes(
         solution.moves = moves;
     }
     Ok(outcome)
+}
+
+/// Two-phase, its tables loaded from the cache or built there (with a bar on stderr while the
+/// phase-1 table is built); `None` if `stop` ended the build.
+fn twophase_solver(
+    ctx: &Context,
+    quiet: bool,
+    stop: &(dyn Fn() -> Option<Limit> + Sync),
+) -> Option<TwoPhase> {
+    let cache = cache::default_cache();
+    let bar = BuildBar::new(ctx, quiet);
+    let progress = |p: BuildProgress| {
+        if let Some(bar) = &bar {
+            let message = format!(
+                "building two-phase's phase-1 table (once; cached in {}): distance {}",
+                cache.dir().display(),
+                p.depth
+            );
+            bar.update(p.reached, p.total, message);
+        }
+    };
+    if stop().is_some() {
+        return None;
+    }
+    let solver = TwoPhase::load_or_build_with(&cache, &progress, stop).ok();
+    if let Some(bar) = bar {
+        bar.finish();
+    }
+    // A damaged cache, or one that cannot be written (the tables are then built on every run).
+    if let Some(solver) = &solver {
+        warn_tables(solver.cache_report());
+    }
+    solver
 }
 
 /// The optimal solver for `metric`, its table loaded from the cache or built there (with a

@@ -145,11 +145,6 @@ impl<'a> Stopwatch<'a> {
         }
     }
 
-    /// Whether a build must stop now: Ctrl-C was pressed or the time is up.
-    pub fn stop(&self) -> bool {
-        self.limit().is_some()
-    }
-
     /// The limit a build must stop on now, if any: Ctrl-C, then the clock.
     pub fn limit(&self) -> Option<Limit> {
         if self.ctx.cancel.load(Ordering::Relaxed) {

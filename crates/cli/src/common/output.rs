@@ -263,6 +263,49 @@ pub fn emit(write: impl FnOnce(&mut dyn Write) -> io::Result<()>) -> anyhow::Res
     }
 }
 
+/// Writes a search's answer as DESIGN's JSON object, one line, with `"line": N` when it
+/// answers line N of a batch.
+pub fn json_answer<S, M>(
+    out: &mut dyn Write,
+    args: &SearchArgs,
+    domain: &str,
+    algorithm: &str,
+    outcome: &Outcome<S, M>,
+    move_json: &impl Fn(&M) -> Value,
+    line: Option<usize>,
+) -> io::Result<()> {
+    // Written field by field, the moves one at a time: a long answer (ten million moves on a
+    // board) is never held as JSON values, which would take several times the search's memory.
+    use serde::ser::{SerializeMap, Serializer};
+    let mut json = serde_json::Serializer::new(&mut *out);
+    let mut object = json.serialize_map(None)?;
+    if let Some(line) = line {
+        object.serialize_entry("line", &line)?;
+    }
+    object.serialize_entry("domain", domain)?;
+    object.serialize_entry("algorithm", algorithm)?;
+    let status = match outcome.status() {
+        Status::Solved => "solved",
+        Status::Exhausted => "unsolvable",
+        Status::Limit(_) => "limit",
+    };
+    object.serialize_entry("status", status)?;
+    if let Status::Limit(limit) = outcome.status() {
+        object.serialize_entry("limit", limit.name())?;
+    }
+    if let Some(solution) = outcome.solution() {
+        object.serialize_entry("length", &solution.len())?;
+        object.serialize_entry("cost", &solution.cost)?;
+        object.serialize_entry("moves", &JsonMoves(&solution.moves, move_json))?;
+    }
+    if let Some(w) = args.weight {
+        object.serialize_entry("weight", &w)?;
+    }
+    object.serialize_entry("stats", &stats_json(outcome.stats()))?;
+    object.end()?;
+    writeln!(out)
+}
+
 /// Prints a search's answer — JSON with `--json`, else text through `human` — and returns the
 /// exit code for its status.
 ///
@@ -279,35 +322,7 @@ pub fn report<S, M>(
 ) -> anyhow::Result<ExitCode> {
     ctx.clear_progress();
     if args.json {
-        // Written field by field, the moves one at a time: a long answer (ten million moves
-        // on a board) is never held as JSON values, which would take several times the search's memory.
-        emit(|out| {
-            use serde::ser::{SerializeMap, Serializer};
-            let mut json = serde_json::Serializer::new(&mut *out);
-            let mut object = json.serialize_map(None)?;
-            object.serialize_entry("domain", domain)?;
-            object.serialize_entry("algorithm", algorithm)?;
-            let status = match outcome.status() {
-                Status::Solved => "solved",
-                Status::Exhausted => "unsolvable",
-                Status::Limit(_) => "limit",
-            };
-            object.serialize_entry("status", status)?;
-            if let Status::Limit(limit) = outcome.status() {
-                object.serialize_entry("limit", limit.name())?;
-            }
-            if let Some(solution) = outcome.solution() {
-                object.serialize_entry("length", &solution.len())?;
-                object.serialize_entry("cost", &solution.cost)?;
-                object.serialize_entry("moves", &JsonMoves(&solution.moves, &move_json))?;
-            }
-            if let Some(w) = args.weight {
-                object.serialize_entry("weight", &w)?;
-            }
-            object.serialize_entry("stats", &stats_json(outcome.stats()))?;
-            object.end()?;
-            writeln!(out)
-        })?;
+        emit(|out| json_answer(out, args, domain, algorithm, outcome, &move_json, None))?;
     } else {
         emit(|out| {
             match outcome {

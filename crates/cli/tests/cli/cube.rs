@@ -152,7 +152,7 @@ fn tables_count_against_the_state_budget() {
     // A byte of a table counts as a stored state, as for the tiles' pattern databases: the
     // table solvers used to ignore --max-states altogether.
     for (solver, algo, way_out) in [
-        ("optimal", "optimal", "--solver twophase"),
+        ("optimal", "optimal", "--solver search"),
         ("twophase", "twophase", "--solver search"),
         // The generic solvers' heuristic: 6.6 MB of tables.
         ("search --algo astar", "astar", "--algo bidirectional"),
@@ -175,14 +175,14 @@ fn tables_count_against_the_state_budget() {
             (Some(algo), Some("states"))
         );
     }
-    // Two-phase's 16 MB fit in 20 million.
+    // Two-phase's tables (the phase-1 table's build is the most) fit in 250 million.
     let args = [
         "cube",
         EIGHT_MOVES,
         "--solver",
         "twophase",
         "--max-states",
-        "20000000",
+        "250000000",
     ];
     assert_eq!(frontier(&args).status.code(), Some(0));
 }
@@ -595,13 +595,16 @@ fn damaged_and_unwritable_caches_are_warned_of_once_per_table_even_off_a_termina
         bytes,
         "the table is rewritten whole"
     );
-    // A damaged heuristic table, read by --algo idastar.
+    // A damaged heuristic table, read by --algo idastar (built by its first run).
+    let idastar = ["cube", "R U", "--algo", "idastar", "--json"];
+    let built = run(&dir, &idastar);
+    assert_eq!(warnings(&built), Vec::<String>::new());
     let twist_flip = dir.join("cube/twist-flip-htm.table");
     let mut bytes = std::fs::read(&twist_flip).unwrap();
     let middle = bytes.len() / 2;
     bytes[middle] ^= 0x40;
     std::fs::write(&twist_flip, &bytes).unwrap();
-    let idastar = run(&dir, &["cube", "R U", "--algo", "idastar", "--json"]);
+    let idastar = run(&dir, &idastar);
     assert_eq!(idastar.status.code(), Some(0), "{}", stderr(&idastar));
     let said = warnings(&idastar);
     assert_eq!(said.len(), 1, "{said:?}");
@@ -611,9 +614,154 @@ fn damaged_and_unwritable_caches_are_warned_of_once_per_table_even_off_a_termina
     );
     // A cache that cannot be written: said once, for the first table that failed.
     std::fs::write(dir.join("file"), b"").unwrap();
-    let blocked = run(&dir.join("file"), &twophase);
+    let blocked = run(
+        &dir.join("file"),
+        &["cube", "R U", "--algo", "idastar", "--json"],
+    );
     assert_eq!(blocked.status.code(), Some(0), "{}", stderr(&blocked));
     let said = warnings(&blocked);
     assert_eq!(said.len(), 1, "{said:?}");
     assert!(said[0].contains("not cached"), "{said:?}");
+}
+
+/// The lines of a run's standard output, parsed as JSON.
+fn json_lines(out: &Output) -> Vec<Value> {
+    (String::from_utf8_lossy(&out.stdout).lines())
+        .map(|line| serde_json::from_str(line).expect("a JSON line"))
+        .collect()
+}
+
+#[test]
+fn scrambles_replay_to_their_facelets_and_follow_their_seed() {
+    let out = frontier(&["cube", "--scramble", "5", "--seed", "9", "--json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let lines = json_lines(&out);
+    assert_eq!(lines.len(), 5);
+    for line in &lines {
+        let scramble = line["scramble"].as_str().expect("a scramble");
+        let cube = Cube::from_scramble(scramble, Notation::Wca).expect("WCA moves");
+        assert_eq!(cube.to_facelets().to_string(), line["facelets"], "{line}");
+        let moves = scramble.split_whitespace().count();
+        assert!((2..=20).contains(&moves), "{line}");
+    }
+    // The same seed, the same scrambles, in text as in JSON.
+    let text = frontier(&["cube", "--scramble", "5", "--seed", "9"]);
+    let scrambles: Vec<String> = String::from_utf8_lossy(&text.stdout)
+        .lines()
+        .map(str::to_owned)
+        .collect();
+    let from_json: Vec<&str> = lines
+        .iter()
+        .map(|l| l["scramble"].as_str().unwrap())
+        .collect();
+    assert_eq!(scrambles, from_json);
+    let refused = frontier(&["cube", "R U", "--scramble", "2"]);
+    assert_eq!(refused.status.code(), Some(2));
+}
+
+#[test]
+fn batch_answers_equal_one_cube_answers_in_input_order() {
+    let cubes: Vec<String> = (0..12)
+        .map(|k| {
+            let moves =
+                frontier_cube::random_scramble(k, 8 + k as usize, frontier_cube::Metric::Htm);
+            frontier_cube::write_moves(&moves, Notation::Wca)
+        })
+        .collect();
+    let mut input = cubes.join("\n");
+    input.push_str("\nR U X\n");
+    for threads in ["1", "2"] {
+        let out = support::frontier([
+            "cube",
+            "--batch",
+            "-",
+            "--solver",
+            "twophase",
+            "--json",
+            "--threads",
+            threads,
+        ])
+        .cache(shared_cache("cube-cache"))
+        .stdin(input.clone())
+        .output();
+        // The bad last line is named on stderr; the others are answered, and the exit is 2.
+        assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+        assert!(stderr(&out).contains("line 13:"), "{}", stderr(&out));
+        let lines = json_lines(&out);
+        assert_eq!(lines.len(), cubes.len());
+        for (k, (line, scramble)) in lines.iter().zip(&cubes).enumerate() {
+            assert_eq!(line["line"], k + 1);
+            assert_eq!(line["status"], "solved");
+            let start = Cube::from_scramble(scramble, Notation::Wca).unwrap();
+            assert_solves(start.to_facelets(), line, Notation::Wca);
+            // The one-cube answer of the same solver is the same (two-phase is deterministic
+            // on one thread, and a batch solves each cube on one).
+            let (one, code) = json(&["cube", scramble, "--solver", "twophase", "--json"]);
+            assert_eq!(code, 0);
+            if one["length"].as_u64() > Some(6) {
+                assert_eq!(one["moves"], line["moves"], "{scramble}");
+            }
+        }
+    }
+}
+
+#[test]
+fn batch_reads_facelet_lines_and_targets_reach_their_pattern() {
+    let start = Cube::from_scramble("R U F' D2", Notation::Wca).unwrap();
+    let target = Cube::from_scramble("L2 B U'", Notation::Wca).unwrap();
+    let facelets = format!("{}\n", start.to_facelets());
+    let file = support::TempFile::new("cubes.txt", facelets);
+    let target_text = target.to_facelets().to_string();
+    let out = frontier(&[
+        "cube",
+        "--batch",
+        file.to_str().unwrap(),
+        "--facelets",
+        "--target",
+        &target_text,
+        "--solver",
+        "twophase",
+        "--json",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let lines = json_lines(&out);
+    assert_eq!(lines.len(), 1);
+    let moves: Vec<&str> = lines[0]["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap())
+        .collect();
+    let moves = parse_moves(&moves.join(" "), Notation::Wca).unwrap();
+    assert_eq!(start.apply_all(&moves), target);
+    // One cube to a target, the optimal solver: the moves take it there, and no fewer do.
+    let (value, code) = json(&["cube", "R U F' D2", "--target", &target_text, "--json"]);
+    assert_eq!(code, 0);
+    let moves: Vec<&str> = value["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap())
+        .collect();
+    let moves = parse_moves(&moves.join(" "), Notation::Wca).unwrap();
+    assert_eq!(start.apply_all(&moves), target);
+    assert!(moves.len() <= 7);
+}
+
+#[test]
+fn effort_finds_shorter_answers_and_belongs_to_twophase() {
+    // Past the short search's six moves, so two-phase answers; its first solution within 20
+    // moves is no shorter than what an effort finds.
+    let scramble = "R U R' U' F2 D B' L2";
+    let (first, code) = json(&["cube", scramble, "--solver", "twophase", "--json"]);
+    assert_eq!(code, 0);
+    let (searched, code) = json(&[
+        "cube", scramble, "--solver", "twophase", "--effort", "2000000", "--json",
+    ]);
+    assert_eq!(code, 0);
+    assert!(searched["length"].as_u64() <= first["length"].as_u64());
+    let start = Cube::from_scramble(scramble, Notation::Wca).unwrap();
+    assert_solves(start.to_facelets(), &searched, Notation::Wca);
+    let refused = frontier(&["cube", scramble, "--effort", "5"]);
+    assert_eq!(refused.status.code(), Some(2));
 }
