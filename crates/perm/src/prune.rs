@@ -1,0 +1,500 @@
+//! Pruning tables over projections of a puzzle: for one orbit of positions, where the pieces
+//! of some colours are (the others blanked out), ranked densely and filled by the table
+//! toolkit's breadth-first builder.
+
+use std::ops::ControlFlow;
+
+use frontier_search::Limit;
+use frontier_tables::{Builder, Cache, Coordinates, Table, TableReport, TableSpec, Visit, Width};
+
+use crate::group::orbits;
+use crate::perm::Perm;
+use crate::space::Model;
+
+/// No item at a position: its piece is blanked out.
+const BLANK: u8 = u8::MAX;
+/// The most tables made for one orbit.
+const TABLES_PER_ORBIT: usize = 2;
+/// The version of the tables' layout, in their cache key.
+const VERSION: u32 = 1;
+
+/// One projection: an orbit of compact positions, and the colours tracked in it (each an
+/// item, with the number of its pieces in the orbit). A rank is a sequence of combinations:
+/// where the first item's pieces are among the orbit's positions, where the second's are
+/// among the positions left, and so on.
+#[derive(Clone, Debug)]
+pub struct Projection {
+    orbit: Vec<u8>,
+    counts: Vec<u8>,
+    /// The item of each colour (`BLANK` if untracked).
+    item_of: Vec<u8>,
+    /// Each move's map of the orbit's local positions.
+    moves: Vec<Box<[u8]>>,
+    /// `binom[n][k]`, saturated, for `k` up to the largest count.
+    binom: Vec<Vec<u64>>,
+    radix: Vec<u64>,
+    len: usize,
+    /// The cells of the solved state.
+    solved: Vec<u8>,
+}
+
+impl Projection {
+    fn new(model: &Model, orbit: &[u8], colours: &[u8]) -> Projection {
+        let m = orbit.len();
+        let mut local = vec![BLANK; model.len()];
+        for (q, &i) in orbit.iter().enumerate() {
+            local[usize::from(i)] = q as u8;
+        }
+        let moves = model
+            .moves
+            .iter()
+            .map(|mv| {
+                orbit
+                    .iter()
+                    .map(|&i| local[usize::from(mv.map[usize::from(i)])])
+                    .collect()
+            })
+            .collect();
+        let mut item_of = vec![BLANK; model.colours];
+        let mut counts = Vec::new();
+        for &c in colours {
+            item_of[usize::from(c)] = counts.len() as u8;
+            let count = orbit
+                .iter()
+                .filter(|&&i| model.goal[usize::from(i)] == c)
+                .count();
+            counts.push(count as u8);
+        }
+        let kmax = counts.iter().copied().max().unwrap_or(0) as usize;
+        let mut binom = vec![vec![0u64; kmax + 1]; m + 1];
+        for n in 0..=m {
+            binom[n][0] = 1;
+            for k in 1..=kmax.min(n) {
+                binom[n][k] =
+                    binom[n - 1][k - 1].saturating_add(if k < n { binom[n - 1][k] } else { 0 });
+            }
+        }
+        let mut free = m;
+        let mut radix = Vec::new();
+        let mut len = 1u64;
+        for &c in &counts {
+            let r = binom[free][usize::from(c)];
+            radix.push(r);
+            len = len.saturating_mul(r);
+            free -= usize::from(c);
+        }
+        let mut p = Projection {
+            orbit: orbit.to_vec(),
+            counts,
+            item_of,
+            moves,
+            binom,
+            radix,
+            len: usize::try_from(len).unwrap_or(usize::MAX),
+            solved: Vec::new(),
+        };
+        p.solved = p.cells(&model.goal);
+        p
+    }
+
+    /// The projection's cells (an item or `BLANK` at each local position) of a state's
+    /// colours at the compact positions.
+    fn cells(&self, colours: &[u8]) -> Vec<u8> {
+        let mut cells = vec![BLANK; self.orbit.len()];
+        self.cells_into(colours, &mut cells);
+        cells
+    }
+
+    #[inline]
+    fn cells_into(&self, colours: &[u8], cells: &mut [u8]) {
+        for (cell, &i) in cells.iter_mut().zip(&self.orbit) {
+            *cell = self.item_of[usize::from(colours[usize::from(i)])];
+        }
+    }
+
+    /// The rank of some cells.
+    #[inline]
+    fn rank(&self, cells: &[u8]) -> usize {
+        let mut rank = 0u64;
+        let mut mult = 1u64;
+        // taken[q]: position q belongs to an earlier item.
+        let mut taken = [0u64; 4];
+        for (j, &radix) in self.radix.iter().enumerate() {
+            let mut k = 0usize;
+            let mut comb = 0u64;
+            let mut below = 0usize;
+            for (q, &cell) in cells.iter().enumerate() {
+                if taken[q / 64] >> (q % 64) & 1 == 1 {
+                    below += 1;
+                    continue;
+                }
+                if usize::from(cell) == j {
+                    k += 1;
+                    comb += self.binom[q - below][k];
+                }
+            }
+            for (q, &cell) in cells.iter().enumerate() {
+                if usize::from(cell) == j {
+                    taken[q / 64] |= 1 << (q % 64);
+                }
+            }
+            rank += comb * mult;
+            mult = mult.saturating_mul(radix);
+        }
+        rank as usize
+    }
+
+    /// The cells of a rank.
+    fn unrank(&self, mut rank: u64, cells: &mut [u8], picks: &mut Vec<usize>) {
+        cells.fill(BLANK);
+        let mut free = self.orbit.len();
+        for (j, &radix) in self.radix.iter().enumerate() {
+            let mut comb = rank % radix;
+            rank /= radix;
+            let c = usize::from(self.counts[j]);
+            picks.clear();
+            // Colex: the largest r with binom(r, k) <= comb, for k from c down to 1.
+            for k in (1..=c).rev() {
+                let mut r = k - 1;
+                while r + 1 < free && self.binom[r + 1][k] <= comb {
+                    r += 1;
+                }
+                comb -= self.binom[r][k];
+                picks.push(r);
+            }
+            picks.reverse();
+            let mut f = 0;
+            let mut next = picks.iter().peekable();
+            for cell in cells.iter_mut() {
+                if *cell != BLANK {
+                    continue;
+                }
+                if next.peek() == Some(&&f) {
+                    *cell = j as u8;
+                    next.next();
+                }
+                f += 1;
+            }
+            free -= c;
+        }
+    }
+}
+
+/// Scratch for one builder worker: the cells of a rank and of its successor.
+pub struct Scratch {
+    cells: Vec<u8>,
+    next: Vec<u8>,
+    picks: Vec<usize>,
+}
+
+impl Coordinates for Projection {
+    type Cursor = Scratch;
+
+    fn len(&self) -> usize {
+        self.len
+    }
+
+    fn branching(&self) -> usize {
+        self.moves.len()
+    }
+
+    fn cursor(&self) -> Scratch {
+        Scratch {
+            cells: vec![BLANK; self.orbit.len()],
+            next: vec![BLANK; self.orbit.len()],
+            picks: Vec::new(),
+        }
+    }
+
+    fn each_successor(
+        &self,
+        rank: usize,
+        s: &mut Scratch,
+        visit: &mut impl Visit,
+    ) -> ControlFlow<()> {
+        self.unrank(rank as u64, &mut s.cells, &mut s.picks);
+        for map in &self.moves {
+            for (q, &cell) in s.cells.iter().enumerate() {
+                s.next[usize::from(map[q])] = cell;
+            }
+            visit.visit(self.rank(&s.next))?;
+        }
+        ControlFlow::Continue(())
+    }
+}
+
+/// The pruning tables of a puzzle in one metric: for each orbit of its positions, one or two
+/// projections that fit the budget, each with its distances (4 bits an entry, 15 meaning 15
+/// or more). The estimate of a state, the largest of its projections' distances, never
+/// overestimates.
+#[derive(Debug)]
+pub struct Tables {
+    tables: Vec<(Projection, Table)>,
+    reports: Vec<TableReport>,
+}
+
+impl Tables {
+    /// The projections of `model` of at most `entries` ranks each: per orbit, the colours
+    /// in order (the pieces of distinct points spread over the orbit's blocks, such as the
+    /// facets of one cube corner, so that one facet of each piece is tracked first), as
+    /// many as fit, then the next ones in a second table.
+    pub fn plan(model: &Model, entries: usize) -> Vec<Projection> {
+        let gens: Vec<Perm> = model
+            .moves
+            .iter()
+            .map(|m| Perm::from_images(m.map.to_vec()).expect("a move permutes the positions"))
+            .collect();
+        let mut plans = Vec::new();
+        for orbit in orbits(model.len(), &gens) {
+            if orbit.len() < 2 {
+                continue;
+            }
+            let mut order: Vec<u8> = Vec::new();
+            let distinct = {
+                let mut seen = vec![false; model.colours];
+                orbit.iter().all(|&i| {
+                    !std::mem::replace(&mut seen[usize::from(model.goal[usize::from(i)])], true)
+                })
+            };
+            let positions = if distinct {
+                spread(&orbit, &gens)
+            } else {
+                orbit.clone()
+            };
+            for &i in &positions {
+                let c = model.goal[usize::from(i)];
+                if !order.contains(&c) {
+                    order.push(c);
+                }
+            }
+            let mut start = 0;
+            for _ in 0..TABLES_PER_ORBIT {
+                let mut end = start;
+                while end < order.len() {
+                    if Projection::new(model, &orbit, &order[start..=end]).len > entries {
+                        break;
+                    }
+                    end += 1;
+                }
+                if end == start {
+                    break;
+                }
+                plans.push(Projection::new(model, &orbit, &order[start..end]));
+                start = end;
+                // An orbit tracked whole needs no second table.
+                if start == order.len() {
+                    break;
+                }
+            }
+        }
+        plans
+    }
+
+    /// The tables of `model` of at most `entries` ranks each, loaded from `cache` or built
+    /// there (and then saved) by `builder`; without a cache, built. The builder's limit
+    /// check stops the build.
+    pub fn build(
+        model: &Model,
+        entries: usize,
+        cache: Option<&Cache>,
+        builder: &Builder,
+    ) -> Result<Tables, Limit> {
+        let mut tables = Vec::new();
+        let mut reports = Vec::new();
+        for projection in Tables::plan(model, entries) {
+            let solved = projection.rank(&projection.solved);
+            let build = || {
+                let distances = builder.backwards(true).build(&projection, &[solved])?;
+                Ok(Table::pack(&distances, Width::Four).bytes().to_vec())
+            };
+            let bytes = match cache {
+                Some(cache) => {
+                    let key = key(model, &projection);
+                    let file = format!(
+                        "perm-{:016x}.table",
+                        xxhash_rust::xxh3::xxh3_64(key.as_bytes())
+                    );
+                    let spec = TableSpec::new(file, key, Width::Four, projection.len as u64);
+                    let (bytes, report) = cache.load_or_build(&spec, |len| vec![0; len], build)?;
+                    reports.push(report);
+                    bytes
+                }
+                None => build()?,
+            };
+            let table = Table::from_bytes(Width::Four, projection.len, bytes)
+                .expect("a table of the projection's size");
+            tables.push((projection, table));
+        }
+        Ok(Tables { tables, reports })
+    }
+
+    /// What happened to each table (loaded, built, rebuilt), when a cache was used.
+    pub fn reports(&self) -> &[TableReport] {
+        &self.reports
+    }
+
+    /// The number of tables.
+    pub fn len(&self) -> usize {
+        self.tables.len()
+    }
+
+    /// Whether there is none (no orbit has two positions).
+    pub fn is_empty(&self) -> bool {
+        self.tables.is_empty()
+    }
+
+    /// The entries of all the tables.
+    pub fn entries(&self) -> u64 {
+        self.tables.iter().map(|(p, _)| p.len as u64).sum()
+    }
+
+    /// The least number of moves a state (its colours at the compact positions) needs, as
+    /// far as the tables know.
+    #[inline]
+    pub fn estimate(&self, colours: &[u8]) -> u8 {
+        let mut cells = [BLANK; 256];
+        let mut best = 0;
+        for (projection, table) in &self.tables {
+            let cells = &mut cells[..projection.orbit.len()];
+            projection.cells_into(colours, cells);
+            best = best.max(table.get(projection.rank(cells)));
+        }
+        best
+    }
+}
+
+/// The cache key of a projection's table: everything its distances depend on.
+fn key(model: &Model, projection: &Projection) -> String {
+    let mut bytes = Vec::new();
+    for m in &model.moves {
+        bytes.extend_from_slice(&m.map);
+        bytes.push(0xff);
+    }
+    bytes.extend_from_slice(&model.goal);
+    format!(
+        "perm v{VERSION} {} moves {:016x} orbit {:?} counts {:?} colours {:?}",
+        model.metric(),
+        xxhash_rust::xxh3::xxh3_64(&bytes),
+        projection.orbit,
+        projection.counts,
+        projection
+            .item_of
+            .iter()
+            .enumerate()
+            .filter(|(_, &i)| i != BLANK)
+            .map(|(c, &i)| (c, i))
+            .collect::<Vec<_>>()
+    )
+}
+
+/// The orbit's positions ordered so that consecutive ones lie in different blocks (pieces):
+/// the first position of every block, then the second of every block, and so on. The blocks
+/// are the finest block system in which the orbit's first position has company (Atkinson's
+/// algorithm: join two positions, then their images under every move, until it closes).
+fn spread(orbit: &[u8], gens: &[Perm]) -> Vec<u8> {
+    let n = gens.first().map_or(0, |g| g.degree());
+    let mut best: Option<Vec<usize>> = None;
+    let mut best_size = orbit.len();
+    for &b in &orbit[1..] {
+        let mut parent: Vec<usize> = (0..n).collect();
+        fn find(parent: &mut [usize], mut x: usize) -> usize {
+            while parent[x] != x {
+                parent[x] = parent[parent[x]];
+                x = parent[x];
+            }
+            x
+        }
+        let mut queue = vec![(usize::from(orbit[0]), usize::from(b))];
+        let (r0, rb) = (find(&mut parent, queue[0].0), find(&mut parent, queue[0].1));
+        parent[r0.max(rb)] = r0.min(rb);
+        while let Some((x, y)) = queue.pop() {
+            for g in gens {
+                let (u, v) = (usize::from(g.image(x as u8)), usize::from(g.image(y as u8)));
+                let (ru, rv) = (find(&mut parent, u), find(&mut parent, v));
+                if ru != rv {
+                    parent[ru.max(rv)] = ru.min(rv);
+                    queue.push((u, v));
+                }
+            }
+        }
+        let root = find(&mut parent, usize::from(orbit[0]));
+        let size = orbit
+            .iter()
+            .filter(|&&p| find(&mut parent, usize::from(p)) == root)
+            .count();
+        if size < best_size {
+            best_size = size;
+            best = Some(
+                orbit
+                    .iter()
+                    .map(|&p| find(&mut parent, usize::from(p)))
+                    .collect(),
+            );
+        }
+    }
+    let Some(roots) = best else {
+        return orbit.to_vec();
+    };
+    let mut blocks: Vec<(usize, Vec<u8>)> = Vec::new();
+    for (&p, &r) in orbit.iter().zip(&roots) {
+        match blocks.iter_mut().find(|(root, _)| *root == r) {
+            Some((_, members)) => members.push(p),
+            None => blocks.push((r, vec![p])),
+        }
+    }
+    (0..best_size)
+        .flat_map(|k| blocks.iter().filter_map(move |(_, m)| m.get(k).copied()))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::preset;
+    use crate::space::Metric;
+
+    #[test]
+    fn ranks_and_unranks_agree() {
+        let puzzle = preset("cube2").unwrap().puzzle();
+        let model = Model::new(&puzzle, Metric::Htm);
+        for projection in Tables::plan(&model, 1 << 16) {
+            let mut s = projection.cursor();
+            let step = (projection.len / 997).max(1);
+            for rank in (0..projection.len).step_by(step) {
+                projection.unrank(rank as u64, &mut s.cells, &mut s.picks);
+                assert_eq!(projection.rank(&s.cells), rank);
+            }
+        }
+    }
+
+    #[test]
+    fn the_cube_corners_spread_over_their_pieces() {
+        // On the cube two facets belong to one piece when every face turn moves both or
+        // neither: the first eight corner facets tracked must come from eight corners.
+        let puzzle = preset("cube3").unwrap().puzzle();
+        let model = Model::new(&puzzle, Metric::Htm);
+        let gens: Vec<Perm> = puzzle.generators().iter().map(|g| g.perm.clone()).collect();
+        let compact: Vec<Perm> = model
+            .moves
+            .iter()
+            .map(|m| Perm::from_images(m.map.to_vec()).unwrap())
+            .collect();
+        let orbit = orbits(model.len(), &compact).remove(0);
+        let signature = |i: u8| -> Vec<bool> {
+            let p = model.points[usize::from(i)];
+            gens.iter().map(|g| g.image(p) != p).collect()
+        };
+        let first: Vec<Vec<bool>> = spread(&orbit, &compact)[..8]
+            .iter()
+            .map(|&i| signature(i))
+            .collect();
+        for a in 0..8 {
+            for b in a + 1..8 {
+                assert_ne!(first[a], first[b], "{a} {b}");
+            }
+        }
+        // One facet of each of three corners: 24 * 23 * 22 ranks.
+        let plans = Tables::plan(&model, 24 * 23 * 22);
+        assert_eq!(plans[0].len, 24 * 23 * 22);
+    }
+}
