@@ -147,25 +147,14 @@ impl Part {
     /// The rank of some cells.
     #[inline]
     fn rank(&self, cells: &[u8]) -> u64 {
-        if let Some(b) = &self.blocks {
+        if self.blocks.is_some() {
             let mut pos = [0u8; 128];
             for (q, &cell) in cells.iter().enumerate() {
                 if cell != BLANK {
                     pos[usize::from(cell)] = q as u8;
                 }
             }
-            let mut used = 0u128;
-            let mut rank = 0u64;
-            let mut mult = 1u64;
-            for (j, &radix) in self.radix.iter().enumerate() {
-                let q = usize::from(pos[j]);
-                let block = b.block_of[q];
-                let r = u64::from(block) - u64::from((used & ((1u128 << block) - 1)).count_ones());
-                used |= 1 << block;
-                rank += (r * b.size as u64 + u64::from(b.offset_of[q])) * mult;
-                mult *= radix;
-            }
-            return rank;
+            return self.rank_positions(&pos[..self.radix.len()]);
         }
         let mut rank = 0u64;
         let mut mult = 1u64;
@@ -196,27 +185,56 @@ impl Part {
         rank
     }
 
+    /// In block mode, the rank of the items' local positions.
+    #[inline]
+    fn rank_positions(&self, pos: &[u8]) -> u64 {
+        let b = self.blocks.as_ref().expect("block mode");
+        let mut used = 0u128;
+        let mut rank = 0u64;
+        let mut mult = 1u64;
+        for (&q, &radix) in pos.iter().zip(&self.radix) {
+            let q = usize::from(q);
+            let block = b.block_of[q];
+            let r = u64::from(block) - u64::from((used & ((1u128 << block) - 1)).count_ones());
+            used |= 1 << block;
+            rank += (r * b.size as u64 + u64::from(b.offset_of[q])) * mult;
+            mult *= radix;
+        }
+        rank
+    }
+
+    /// In block mode, the items' local positions of a rank.
+    fn unrank_positions(&self, mut rank: u64, pos: &mut [u8]) {
+        let b = self.blocks.as_ref().expect("block mode");
+        let mut used = 0u128;
+        for (p, &radix) in pos.iter_mut().zip(&self.radix) {
+            let d = rank % radix;
+            rank /= radix;
+            let (mut r, offset) = (d / b.size as u64, (d % b.size as u64) as usize);
+            let mut block = 0;
+            loop {
+                if used >> block & 1 == 0 {
+                    if r == 0 {
+                        break;
+                    }
+                    r -= 1;
+                }
+                block += 1;
+            }
+            used |= 1 << block;
+            *p = b.at[block * b.size + offset];
+        }
+    }
+
     /// The cells of a rank.
     fn unrank(&self, mut rank: u64, cells: &mut [u8], picks: &mut Vec<usize>) {
         cells.fill(BLANK);
-        if let Some(b) = &self.blocks {
-            let mut used = 0u128;
-            for (j, &radix) in self.radix.iter().enumerate() {
-                let d = rank % radix;
-                rank /= radix;
-                let (mut r, offset) = (d / b.size as u64, (d % b.size as u64) as usize);
-                let mut block = 0;
-                loop {
-                    if used >> block & 1 == 0 {
-                        if r == 0 {
-                            break;
-                        }
-                        r -= 1;
-                    }
-                    block += 1;
-                }
-                used |= 1 << block;
-                cells[usize::from(b.at[block * b.size + offset])] = j as u8;
+        if self.blocks.is_some() {
+            let mut pos = [0u8; 128];
+            let pos = &mut pos[..self.radix.len()];
+            self.unrank_positions(rank, pos);
+            for (j, &q) in pos.iter().enumerate() {
+                cells[usize::from(q)] = j as u8;
             }
             return;
         }
@@ -464,7 +482,7 @@ impl Tables {
         for projection in Tables::plan(model, entries) {
             let solved = projection.rank_of(&model.goal);
             let build = || {
-                let distances = builder.backwards(true).build(&projection, &[solved])?;
+                let distances = builder.backwards(false).build(&projection, &[solved])?;
                 Ok(Table::pack(&distances, Width::Four).bytes().to_vec())
             };
             let bytes = match cache {

@@ -191,15 +191,14 @@ impl Model {
     }
 
     /// Whether `next` may follow `last` in a canonical sequence: never the same generator
-    /// twice (in the quarter-turn metric, the same quarter turn again, short of the identity),
+    /// twice (in the quarter-turn metric, the same quarter turn again, unless two make the
+    /// identity),
     /// and two commuting generators only in increasing order.
     #[inline]
     pub fn may_follow(&self, last: Turn, next: Turn) -> bool {
         let (a, b) = (usize::from(last.generator), usize::from(next.generator));
         if a == b {
-            return self.metric == Metric::Qtm
-                && last.power == next.power
-                && u16::from(next.power) * 2 < u16::from(self.orders[a]);
+            return self.metric == Metric::Qtm && last.power == next.power && self.orders[a] > 2;
         }
         !(self.commute[a][b] && b < a)
     }
