@@ -1,10 +1,35 @@
 //! # frontier-perm
 //!
-//! Permutation puzzles defined by their generators.
+//! Permutation puzzles defined by their generators, in GAP's cycle notation.
 //!
-//! A [`Puzzle`] is read from a `.perm` file (see the crate README for the format) or taken
-//! from the [presets](preset); [`Group`] computes its exact order by Schreier-Sims, decides
-//! whether a position can be reached, and counts the states its colouring tells apart.
+//! - [`Puzzle`] reads a `.perm` file (named generators, `#` comments, an optional `colours:`
+//!   line of points carrying identical pieces; the README gives the format), scrambles
+//!   ([`Puzzle::parse_moves`]) and positions ([`Puzzle::parse_position`]), with errors that
+//!   name the line and column; [`PRESETS`] holds the 3x3x3 of the seed (GAP's 48 facets),
+//!   the 2x2x2, Pyraminx, Skewb, Megaminx and TopSpin.
+//! - [`Group`] is the generators' stabiliser chain (Schreier-Sims): the exact order,
+//!   membership, and the elements that keep the colouring; [`Analysis`] adds the orbits and
+//!   parity, and says why a position is [`Unreachable`].
+//! - [`Model`] is the puzzle in a [`Metric`] (`htm`: every power of a generator one move;
+//!   `qtm`: the generators and their inverses), with canonical move sequences; [`Tables`]
+//!   are its pruning tables over orbit projections, built and cached through
+//!   `frontier-tables`; [`solve`] and [`explore`] run the engine's solvers over it.
+//!
+//! ```
+//! use frontier_perm::{preset, solve, Analysis, Metric, Model, Tables};
+//! use frontier_search::{Algorithm, Config};
+//!
+//! let cube = preset("cube3").unwrap().puzzle();
+//! assert_eq!(Analysis::of(&cube).order.to_string(), "43252003274489856000");
+//! // The seed's scramble, B applied first, and its five quarter turns back.
+//! let position = cube.apply(&cube.parse_moves("B L' U L B")?);
+//! let model = Model::new(&cube, Metric::Qtm);
+//! let tables = Tables::build(&model, 1 << 12, None, &Default::default()).unwrap();
+//! let outcome = solve(&model, Some(&tables), &model.colours_of(&position), Algorithm::Idastar, &Config::default());
+//! let moves: Vec<String> = outcome.into_solution().unwrap().moves.iter().map(|&t| cube.turn_name(t)).collect();
+//! assert_eq!(moves, ["B'", "L'", "U'", "L", "B'"]);
+//! # Ok::<(), frontier_perm::ParseError>(())
+//! ```
 
 mod analysis;
 mod group;
