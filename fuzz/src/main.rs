@@ -228,9 +228,10 @@ fn text(bytes: &[u8]) -> Option<&str> {
 }
 
 /// A quick search of `space`: it must stop cleanly, whatever the puzzle.
-fn walk<P: frontier_search::Space>(space: &P)
+fn walk<P: frontier_search::Space + Sync>(space: &P)
 where
-    P::State: std::hash::Hash + Eq,
+    P::State: std::hash::Hash + Eq + Send + Sync,
+    P::Move: Send + Sync,
 {
     let config = Config::default().max_states(SEARCH_STATES);
     let _ = bfs(space, &config);
@@ -355,7 +356,13 @@ fn mutate(input: &mut Vec<u8>, rng: &mut Rng, tokens: &[&str], corpus: &[Vec<u8>
             5 if len > 0 => {
                 let from = rng.below(len);
                 let to = (from + 1 + rng.below(16)).min(len);
-                let times = 1 << rng.below(14);
+                // Mostly a few copies, now and then thousands: long inputs are slow to run,
+                // and a handful of them a second is enough to catch a parser that amplifies.
+                let times = if rng.below(16) == 0 {
+                    1 << rng.below(14)
+                } else {
+                    1 << rng.below(4)
+                };
                 let piece = input[from..to].to_vec();
                 let at = rng.below(len + 1);
                 let extra: Vec<u8> = piece

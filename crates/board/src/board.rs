@@ -204,6 +204,10 @@ pub enum ParseErrorKind {
     /// A row of letters below the `*` line or the start line.
     #[error("a row of letters after the '*' or start line")]
     RowAfterStart,
+    /// The caller's stop (a deadline, an interrupt) ended the reading at this line
+    /// ([`Board::from_bytes_until`]): not a fault of the file.
+    #[error("reading stopped before the end of the board")]
+    Stopped,
     /// A `*` line or start line before any row of letters.
     #[error("a '*' or start line before the board: the rows of letters come first")]
     StartBeforeRows,
@@ -334,13 +338,31 @@ impl Board {
     /// assert!(matches!(error.kind, ParseErrorKind::PastCellLimit { max: 12, .. }));
     /// ```
     pub fn parse_within(text: &str, max_cells: usize) -> Result<Board, ParseError> {
+        Board::parse_until(text, max_cells, &|| false)
+    }
+
+    /// [`Board::parse_within`], asking `stop` now and then (every few thousand lines or
+    /// megabyte) whether to go on: when it says yes, the error is [`ParseErrorKind::Stopped`]
+    /// at the line reached. A deadline then holds while a large board is read.
+    ///
+    /// ```
+    /// use frontier_board::{Board, ParseErrorKind};
+    ///
+    /// let error = Board::parse_until("AB\nAB\n", 100, &|| true).unwrap_err();
+    /// assert_eq!(error.kind, ParseErrorKind::Stopped);
+    /// ```
+    pub fn parse_until(
+        text: &str,
+        max_cells: usize,
+        stop: &dyn Fn() -> bool,
+    ) -> Result<Board, ParseError> {
         let parser = Parser {
             max_cells: max_cells.min(MAX_PADDED_CELLS),
             ..Parser::default()
         };
         // A byte-order mark, as some editors write at the start of a UTF-8 file, is not part of
         // the board (columns are counted after it).
-        parser.run(text.strip_prefix('\u{feff}').unwrap_or(text))
+        parser.run(text.strip_prefix('\u{feff}').unwrap_or(text), stop)
     }
 
     /// Reads a board file from bytes, refusing text that is not UTF-8 with its line and column.
@@ -350,8 +372,17 @@ impl Board {
 
     /// [`Board::from_bytes`] within a cell limit, as [`Board::parse_within`].
     pub fn from_bytes_within(bytes: &[u8], max_cells: usize) -> Result<Board, ParseError> {
+        Board::from_bytes_until(bytes, max_cells, &|| false)
+    }
+
+    /// [`Board::from_bytes_within`], stopped by `stop` as [`Board::parse_until`] is.
+    pub fn from_bytes_until(
+        bytes: &[u8],
+        max_cells: usize,
+        stop: &dyn Fn() -> bool,
+    ) -> Result<Board, ParseError> {
         match std::str::from_utf8(bytes) {
-            Ok(text) => Board::parse_within(text, max_cells),
+            Ok(text) => Board::parse_until(text, max_cells, stop),
             Err(e) => {
                 let good = &bytes[..e.valid_up_to()];
                 let line = good.iter().filter(|&&b| b == b'\n').count() + 1;
@@ -433,8 +464,12 @@ impl Board {
 
     /// The highest letter on the board (the default target).
     pub fn highest_letter(&self) -> char {
-        let top = self.cells.iter().filter(|&&c| c != OUTSIDE).max();
-        char::from(b'A' + top.copied().unwrap_or(0))
+        // A fold without a branch, so that it runs over wide words on a large board.
+        let top = self
+            .cells
+            .iter()
+            .fold(0, |top: u8, &c| top.max(if c == OUTSIDE { 0 } else { c }));
+        char::from(b'A' + top)
     }
 
     /// Whether some cell holds `letter`.
@@ -541,9 +576,18 @@ struct Parser {
 }
 
 impl Parser {
-    fn run(mut self, text: &str) -> Result<Board, ParseError> {
+    fn run(mut self, text: &str, stop: &dyn Fn() -> bool) -> Result<Board, ParseError> {
+        // Bytes read since `stop` was last asked: asked every megabyte or 4,096 lines.
+        let mut unchecked = 0usize;
         for (i, raw) in text.split('\n').enumerate() {
             let line = i + 1;
+            unchecked += raw.len() + 1;
+            if (unchecked >= 1 << 20 || i % 4096 == 0) && stop() {
+                return Err(err(line, 1, ParseErrorKind::Stopped));
+            }
+            if unchecked >= 1 << 20 {
+                unchecked = 0;
+            }
             let content = raw.trim_end_matches([' ', '\t', '\r']);
             if content.is_empty() {
                 if self.height > 0 && self.blank.is_none() {
@@ -774,6 +818,32 @@ mod tests {
     fn kind(text: &str) -> (usize, usize, ParseErrorKind) {
         let e = Board::parse(text).unwrap_err();
         (e.line, e.column, e.kind)
+    }
+
+    #[test]
+    fn a_stop_ends_the_reading_part_way_and_names_the_line() {
+        let text = "AB\n".repeat(10_000);
+        let asked = std::cell::Cell::new(0);
+        // Go on the first two times asked, stop the third: at line 2 * 4,096 + 1.
+        let stop = || {
+            asked.set(asked.get() + 1);
+            asked.get() > 2
+        };
+        let error = Board::parse_until(&text, usize::MAX, &stop).unwrap_err();
+        assert_eq!((error.line, error.kind), (8193, ParseErrorKind::Stopped));
+        // Never stopped, the same text reads whole.
+        assert_eq!(
+            Board::parse_until(&text, usize::MAX, &|| false)
+                .unwrap()
+                .height(),
+            10_000
+        );
+    }
+
+    #[test]
+    fn the_highest_letter_ignores_the_border() {
+        assert_eq!(Board::parse("AC\nBA\n").unwrap().highest_letter(), 'C');
+        assert_eq!(Board::parse("A\n").unwrap().highest_letter(), 'A');
     }
 
     #[test]

@@ -153,6 +153,18 @@ pub(crate) const ALL_LAYERS: Layers = 0b111;
 /// The facelet permutation of one clockwise quarter turn of `layers` about `axis`, as a
 /// "comes from" table: after the turn, facelet `j` shows what facelet `from[j]` showed before.
 pub(crate) fn quarter_turn(axis: Face, layers: Layers) -> [u8; 54] {
+    // Worked out from the geometry once: a scramble applies one per move.
+    static TURNS: std::sync::OnceLock<[[[u8; 54]; 8]; 6]> = std::sync::OnceLock::new();
+    let turns = TURNS.get_or_init(|| {
+        std::array::from_fn(|face| {
+            std::array::from_fn(|layers| turn_from_geometry(Face::ALL[face], layers as Layers))
+        })
+    });
+    turns[axis.index()][usize::from(layers & ALL_LAYERS)]
+}
+
+/// [`quarter_turn`], worked out from the facelets' places in space.
+fn turn_from_geometry(axis: Face, layers: Layers) -> [u8; 54] {
     let a = axis.normal();
     let mut from = [0u8; 54];
     for (i, _) in from.clone().iter().enumerate() {

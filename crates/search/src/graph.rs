@@ -38,7 +38,7 @@ fn with_arena<S: Clone + Hash + Eq, M: Clone>(
 }
 
 /// [`with_arena`] over a given arena.
-fn with_this_arena<S: Clone + Hash + Eq, M: Clone>(
+pub(crate) fn with_this_arena<S: Clone + Hash + Eq, M: Clone>(
     config: &Config,
     mut arena: Arena<S, M>,
     body: impl FnOnce(&mut Meter, &mut Arena<S, M>, &mut bool) -> End,

@@ -34,11 +34,16 @@ pub enum Algorithm {
     Idastar,
     /// [`crate::bidirectional`]
     Bidirectional,
+    /// Breadth-first search without a seen-set, over the search tree itself: every path is
+    /// queued, repeated states and all (the board seed's first program). A shortest solution
+    /// in moves, at a cost that grows with the number of paths; a baseline to compare with, not
+    /// a solver to use, so it has no function of its own.
+    TreeBfs,
 }
 
 impl Algorithm {
     /// The solver's function name: `dfs`, `bfs`, `iddfs`, `ucs`, `astar`, `idastar`,
-    /// `bidirectional`.
+    /// `bidirectional`; `tree-bfs` for [`Algorithm::TreeBfs`].
     pub fn name(self) -> &'static str {
         match self {
             Algorithm::Dfs => "dfs",
@@ -48,6 +53,7 @@ impl Algorithm {
             Algorithm::Astar => "astar",
             Algorithm::Idastar => "idastar",
             Algorithm::Bidirectional => "bidirectional",
+            Algorithm::TreeBfs => "tree-bfs",
         }
     }
 
@@ -97,7 +103,7 @@ impl fmt::Display for Algorithm {
 /// }
 ///
 /// use Algorithm::*;
-/// for algorithm in [Dfs, Bfs, Iddfs, Ucs, Astar, Idastar, Bidirectional] {
+/// for algorithm in [Dfs, Bfs, Iddfs, Ucs, Astar, Idastar, Bidirectional, TreeBfs] {
 ///     let outcome = solve(&Line, algorithm, &Config::default());
 ///     let moves = outcome.into_solution().unwrap().moves;
 ///     if algorithm != Algorithm::Dfs {
@@ -119,5 +125,6 @@ where
         Algorithm::Astar => crate::astar(space, config),
         Algorithm::Idastar => crate::idastar(space, config),
         Algorithm::Bidirectional => crate::bidirectional(space, config),
+        Algorithm::TreeBfs => crate::tree_bfs::tree_bfs(space, config),
     }
 }
