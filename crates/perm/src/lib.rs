@@ -49,5 +49,5 @@ pub use puzzle::{
     Generator, ParseError, Problem, Puzzle, Turn, COLOURS, MAX_FILE, MAX_GENERATORS, MAX_LINE,
     MAX_SCRAMBLE,
 };
-pub use solve::{explore, solve};
+pub use solve::{explore, solve, with_space, WithSpace};
 pub use space::{Metric, Model, Packed, PermSpace, UnknownMetric};

@@ -477,9 +477,24 @@ impl Tables {
         cache: Option<&Cache>,
         builder: &Builder,
     ) -> Result<Tables, Limit> {
+        Tables::build_each(model, entries, cache, builder, &|_, _| {})
+    }
+
+    /// [`Tables::build`], calling `starting(i, n)` before table `i` of `n` is loaded or
+    /// built (for a progress message).
+    pub fn build_each(
+        model: &Model,
+        entries: usize,
+        cache: Option<&Cache>,
+        builder: &Builder,
+        starting: &dyn Fn(usize, usize),
+    ) -> Result<Tables, Limit> {
+        let plans = Tables::plan(model, entries);
+        let n = plans.len();
         let mut tables = Vec::new();
         let mut reports = Vec::new();
-        for projection in Tables::plan(model, entries) {
+        for (i, projection) in plans.into_iter().enumerate() {
+            starting(i, n);
             let solved = projection.rank_of(&model.goal);
             let build = || {
                 let distances = builder.backwards(false).build(&projection, &[solved])?;
@@ -504,6 +519,14 @@ impl Tables {
             tables.push((projection, table));
         }
         Ok(Tables { tables, reports })
+    }
+
+    /// The bytes the tables of [`Tables::build`] take: 4 bits an entry.
+    pub fn bytes_for(model: &Model, entries: usize) -> u64 {
+        Tables::plan(model, entries)
+            .iter()
+            .map(|p| Width::Four.bytes(p.len as u64))
+            .sum()
     }
 
     /// What happened to each table (loaded, built, rebuilt), when a cache was used.

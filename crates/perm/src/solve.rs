@@ -1,6 +1,8 @@
 //! One door to the solvers: the width of a packed state is chosen here, from the model.
 
-use frontier_search::{Algorithm, Config, Exploration, Outcome};
+use std::hash::Hash;
+
+use frontier_search::{Algorithm, Config, Exploration, Outcome, Reversible};
 
 use crate::prune::Tables;
 use crate::puzzle::Turn;
@@ -36,6 +38,30 @@ macro_rules! with_words {
             }
         }
     };
+}
+
+/// What to do with a puzzle's space, whatever the width of its states: the caller's solver
+/// (the command line's, with its own flags and budgets) for [`with_space`].
+pub trait WithSpace {
+    /// What it returns.
+    type Output;
+    /// Runs on `space`.
+    fn run<P>(self, space: &P) -> Self::Output
+    where
+        P: Reversible<Move = Turn> + Sync,
+        P::State: Hash + Eq + Copy + Send + Sync;
+}
+
+/// Runs `visitor` on the space of the position whose colours at the compact positions are
+/// `start`, with the heuristic of `tables` if given.
+pub fn with_space<V: WithSpace>(
+    model: &Model,
+    tables: Option<&Tables>,
+    start: &[u8],
+    visitor: V,
+) -> V::Output {
+    with_words!(model.words(), |W| visitor
+        .run(&PermSpace::<W>::new(model, tables, start)))
 }
 
 /// Solves the position whose colours at the compact positions are `start`
