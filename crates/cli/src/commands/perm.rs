@@ -239,7 +239,7 @@ fn order(puzzle: &Puzzle, search: &SearchArgs) -> anyhow::Result<ExitCode> {
 fn grouped(digits: &str) -> String {
     let mut out = String::new();
     for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
             out.push(',');
         }
         out.push(c);
