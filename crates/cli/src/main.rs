@@ -36,6 +36,8 @@ enum Command {
     Cube(commands::cube::Args),
     /// Sliding-tile puzzles (8, 15, 24, any n x m)
     Tiles(commands::tiles::Args),
+    /// Permutation puzzles from their generators: a preset or a .perm file
+    Perm(commands::perm::Args),
     /// Count the reachable states of a puzzle at each distance from its start
     Explore(commands::explore::Args),
 }
@@ -51,6 +53,7 @@ fn main() -> ExitCode {
         Command::River(args) => commands::river::run(args, &ctx),
         Command::Cube(args) => commands::cube::run(args, &ctx),
         Command::Tiles(args) => commands::tiles::run(args, &ctx),
+        Command::Perm(args) => commands::perm::run(args, &ctx),
         Command::Explore(args) => commands::explore::run(args, &ctx),
     };
     match result {

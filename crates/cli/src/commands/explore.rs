@@ -2,7 +2,7 @@
 
 use std::process::ExitCode;
 
-use crate::commands::{board, cube, river, tiles};
+use crate::commands::{board, cube, perm, river, tiles};
 use crate::common::Context;
 
 /// The arguments of `frontier explore`.
@@ -22,6 +22,8 @@ enum Domain {
     Cube(cube::ExploreArgs),
     /// Tile arrangements by distance from the goal
     Tiles(tiles::ExploreArgs),
+    /// Permutation puzzle positions by distance from solved
+    Perm(perm::ExploreArgs),
 }
 
 /// Runs the exploration of the chosen domain.
@@ -31,5 +33,6 @@ pub fn run(args: Args, ctx: &Context) -> anyhow::Result<ExitCode> {
         Domain::River(args) => river::explore(args, ctx),
         Domain::Cube(args) => cube::explore(args, ctx),
         Domain::Tiles(args) => tiles::explore(args, ctx),
+        Domain::Perm(args) => perm::explore(args, ctx),
     }
 }

@@ -4,5 +4,6 @@
 pub mod board;
 pub mod cube;
 pub mod explore;
+pub mod perm;
 pub mod river;
 pub mod tiles;

@@ -55,6 +55,13 @@ cannibal = 4
 capacity = 2
 "#;
 
+/// The seed's `rot_U` as an image list: the cube's U.
+const SEED_ROT_U: &str = "3 5 8 2 7 1 4 6 33 34 35 12 13 14 15 16 9 10 11 20 21 22 23 24 17 18 19 \
+                          28 29 30 31 32 25 26 27 36 37 38 39 40 41 42 43 44 45 46 47 48";
+/// TopSpin with ten tokens of two colours: 10!/(5! 5!) = 252 states.
+const TWO_COLOUR_TOPSPIN: &str =
+    "R: (1,2,3,4,5,6,7,8,9,10)\nF: (1,4)(2,3)\ncolours: {1,2,3,4,5} {6,7,8,9,10}\n";
+
 /// The 8-puzzle's hardest layout (31 moves).
 const HARDEST_8: &str = "8 6 7 2 5 4 3 0 1";
 /// Korf's ninth 15-puzzle, with the blank first in its goal.
@@ -188,6 +195,32 @@ golden! {
     tiles_missing_blank => case(["tiles", "1 2 3"]);
     tiles_bad_size => case(["tiles", "1 2 3 0", "--size", "3x3"]);
 
+    // perm
+    perm_help => case(["perm", "--help"]);
+    perm_list => case(["perm", "--list"]);
+    perm_list_json => case(["perm", "--list", "--json"]);
+    perm_show => case(["perm", "cube2", "--show"]);
+    perm_seed_qtm => case(["perm", "cube3", "B L' U L B", "--metric", "qtm"]);
+    perm_seed_qtm_json => case(["perm", "cube3", "B L' U L B", "--metric", "qtm", "--json"]);
+    perm_seed_quiet => case(["perm", "cube3", "B L' U L B", "--metric", "qtm", "--quiet"]);
+    perm_megaminx_powers => case(["perm", "megaminx", "U2 R'"]);
+    perm_solved => case(["perm", "skewb"]);
+    perm_position_images =>
+        case(["perm", "cube3", "--position", SEED_ROT_U, "--json"]);
+    perm_order => case(["perm", "megaminx", "--order"]);
+    perm_order_json => case(["perm", "cube3", "--order", "--json"]);
+    perm_order_small_json => case(["perm", "cube2", "--order", "--json"]);
+    perm_order_coloured => case(["perm", "-", "--order"]).stdin(TWO_COLOUR_TOPSPIN);
+    perm_unreachable => case(["perm", "cube3", "--position", "(1,9,35)"]);
+    perm_unreachable_json => case(["perm", "cube3", "--position", "(1,9,35)", "--json"]);
+    perm_odd => case(["perm", "pyraminx", "--position", "(15,33)"]);
+    perm_custom => case(["perm".to_owned(), tmp("swap.perm"), "A B".to_owned()])
+        .file("swap.perm", "# two moves\nA: (1,2,3)\nB: (3,4)\n");
+    perm_bad_point => case(["perm", "-"]).stdin("A: (1,2)\nB: (2,3,2)\n");
+    perm_bad_scramble => case(["perm", "cube3", "U X"]);
+    perm_unknown_preset => case(["perm", "no-such-puzzle"]);
+    perm_bfs => case(["perm", "topspin10", "R F R'", "--algo", "bfs"]);
+
     // explore
     explore_help => case(["explore", "--help"]);
     explore_board_help => case(["explore", "board", "--help"]);
@@ -208,4 +241,7 @@ golden! {
     explore_state_limit => case(["explore", "board", "-", "--max-states", "2"]).stdin(AB_AC);
     explore_timeout_json => case(["explore", "river", "family", "--timeout", "0", "--json"]);
     explore_bad_option => case(["explore", "cube", "--algo", "bfs"]);
+    explore_perm_help => case(["explore", "perm", "--help"]);
+    explore_perm => case(["explore", "perm", "cube2", "--max-depth", "5"]);
+    explore_perm_qtm_json => case(["explore", "perm", "topspin10", "--metric", "qtm", "--json", "--max-depth", "6"]);
 }
