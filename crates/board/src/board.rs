@@ -348,8 +348,11 @@ impl Board {
     /// ```
     /// use frontier_board::{Board, ParseErrorKind};
     ///
-    /// let error = Board::parse_until("AB\nAB\n", 100, &|| true).unwrap_err();
-    /// assert_eq!(error.kind, ParseErrorKind::Stopped);
+    /// let text = "AB\n".repeat(10_000);
+    /// let error = Board::parse_until(&text, usize::MAX, &|| true).unwrap_err();
+    /// assert_eq!((error.line, error.kind), (4097, ParseErrorKind::Stopped));
+    /// // A small board is read whole: the stop is first asked after 4,096 lines.
+    /// assert!(Board::parse_until("AB\nAB\n", 100, &|| true).is_ok());
     /// ```
     pub fn parse_until(
         text: &str,
@@ -578,11 +581,13 @@ struct Parser {
 impl Parser {
     fn run(mut self, text: &str, stop: &dyn Fn() -> bool) -> Result<Board, ParseError> {
         // Bytes read since `stop` was last asked: asked every megabyte or 4,096 lines.
+        // Not before the first such stretch: a small board is read whole, even past a deadline,
+        // and the search then reports the limit with what it knows.
         let mut unchecked = 0usize;
         for (i, raw) in text.split('\n').enumerate() {
             let line = i + 1;
             unchecked += raw.len() + 1;
-            if (unchecked >= 1 << 20 || i % 4096 == 0) && stop() {
+            if (unchecked >= 1 << 20 || (i > 0 && i % 4096 == 0)) && stop() {
                 return Err(err(line, 1, ParseErrorKind::Stopped));
             }
             if unchecked >= 1 << 20 {
@@ -824,10 +829,10 @@ mod tests {
     fn a_stop_ends_the_reading_part_way_and_names_the_line() {
         let text = "AB\n".repeat(10_000);
         let asked = std::cell::Cell::new(0);
-        // Go on the first two times asked, stop the third: at line 2 * 4,096 + 1.
+        // Go on the first time asked (at line 4,097), stop the second: at line 2 * 4,096 + 1.
         let stop = || {
             asked.set(asked.get() + 1);
-            asked.get() > 2
+            asked.get() > 1
         };
         let error = Board::parse_until(&text, usize::MAX, &stop).unwrap_err();
         assert_eq!((error.line, error.kind), (8193, ParseErrorKind::Stopped));

@@ -90,7 +90,7 @@ fn usage_errors_take_one_or_two_lines() {
     for (args, says) in [
         (
             &[][..],
-            "a command is needed: board, river, cube, tiles, explore",
+            "a command is needed: board, river, cube, tiles, perm, explore",
         ),
         (
             &["explore"][..],
