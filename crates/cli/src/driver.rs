@@ -43,7 +43,7 @@ pub trait Domain {
 
     /// Why no goal can be reached, when the domain tells without searching (a parity): the
     /// answer then says so, `(decided without searching)`.
-    fn unsolvable(&self) -> Option<&'static str> {
+    fn unsolvable(&self) -> Option<&str> {
         None
     }
 

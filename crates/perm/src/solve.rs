@@ -1,8 +1,6 @@
 //! One door to the solvers: the width of a packed state is chosen here, from the model.
 
-use std::hash::Hash;
-
-use frontier_search::{Algorithm, Config, Exploration, Outcome, Reversible};
+use frontier_search::{Algorithm, Config, Exploration, Outcome};
 
 use crate::prune::Tables;
 use crate::puzzle::Turn;
@@ -45,11 +43,8 @@ macro_rules! with_words {
 pub trait WithSpace {
     /// What it returns.
     type Output;
-    /// Runs on `space`.
-    fn run<P>(self, space: &P) -> Self::Output
-    where
-        P: Reversible<Move = Turn> + Sync,
-        P::State: Hash + Eq + Copy + Send + Sync;
+    /// Runs on `space` (whose states [`PermSpace::colours`] reads back).
+    fn run<const W: usize>(self, space: &PermSpace<'_, W>) -> Self::Output;
 }
 
 /// Runs `visitor` on the space of the position whose colours at the compact positions are

@@ -267,6 +267,13 @@ impl<'a, const W: usize> PermSpace<'a, W> {
         }
     }
 
+    /// The colours at the compact positions of `state`, as [`Model::colours_of`] gives them.
+    pub fn colours(&self, state: &Packed<W>) -> Vec<u8> {
+        let mut out = vec![0u8; self.model.points.len()];
+        self.model.unpack(state, &mut out);
+        out
+    }
+
     fn step(
         &self,
         state: &Packed<W>,

@@ -1,20 +1,23 @@
 //! `frontier perm`: permutation puzzles from their generators (the `frontier-perm` crate).
 
 use std::ffi::{OsStr, OsString};
+use std::io::{self, Write};
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use frontier_perm::{
-    preset, with_space, Analysis, Metric, Model, Perm, Puzzle, Tables, Turn, WithSpace, MAX_FILE,
-    PRESETS,
+    preset, with_space, Analysis, Metric, Model, Perm, PermSpace, Puzzle, Tables, Turn, WithSpace,
+    MAX_FILE, PRESETS,
 };
-use frontier_search::{Outcome, Reversible, Stats};
+use frontier_search::{search_tree, Outcome, SearchTree, Solution};
 use frontier_tables::{BuildProgress, Builder, Cache};
 use serde_json::{json, Value};
 
 use crate::common::{
-    emit, input_name, plural, read_input, report, report_exploration, stats_line, warn_tables,
-    Algo, BuildBar, Context, SearchArgs, Stopwatch, TableNeed,
+    emit, input_name, map_tree_states, plural, read_input, report_exploration, warn_tables, Algo,
+    BuildBar, Context, SearchArgs, Stopwatch, TableNeed,
 };
+use crate::driver::{self, short_answer, Domain};
 
 /// The arguments of `frontier perm`.
 #[derive(clap::Args, Debug)]
@@ -248,7 +251,7 @@ fn grouped(digits: &str) -> String {
 }
 
 /// The command line's solver for [`with_space`]: `--algo` or `default` through the shared
-/// flags (budgets, limits, progress), its states dropped.
+/// flags (budgets, limits, progress), its states read back as colours.
 struct Generic<'a> {
     search: &'a SearchArgs,
     ctx: &'a Context,
@@ -256,15 +259,11 @@ struct Generic<'a> {
 }
 
 impl WithSpace for Generic<'_> {
-    type Output = (Algo, Outcome<(), Turn>);
+    type Output = Outcome<Vec<u8>, Turn>;
 
-    fn run<P>(self, space: &P) -> Self::Output
-    where
-        P: Reversible<Move = Turn> + Sync,
-        P::State: std::hash::Hash + Eq + Copy + Send + Sync,
-    {
-        let (algo, outcome) = self.search.solve(self.ctx, space, self.default);
-        (algo, outcome.map(|_| (), |t| t))
+    fn run<const W: usize>(self, space: &PermSpace<'_, W>) -> Self::Output {
+        let (_, outcome) = self.search.solve(self.ctx, space, self.default);
+        outcome.map(|s| space.colours(&s), |t| t)
     }
 }
 
@@ -277,12 +276,23 @@ struct Counting<'a> {
 impl WithSpace for Counting<'_> {
     type Output = frontier_search::Exploration;
 
-    fn run<P>(self, space: &P) -> Self::Output
-    where
-        P: Reversible<Move = Turn> + Sync,
-        P::State: std::hash::Hash + Eq + Copy + Send + Sync,
-    {
+    fn run<const W: usize>(self, space: &PermSpace<'_, W>) -> Self::Output {
         self.search.explore(self.ctx, space)
+    }
+}
+
+/// The first levels of the search tree, its states read back as colours.
+struct Tree {
+    depth: u32,
+    max_nodes: usize,
+}
+
+impl WithSpace for Tree {
+    type Output = SearchTree<Vec<u8>, Turn>;
+
+    fn run<const W: usize>(self, space: &PermSpace<'_, W>) -> Self::Output {
+        let tree = search_tree(space, self.depth, self.max_nodes);
+        map_tree_states(tree, |s| space.colours(&s))
     }
 }
 
@@ -323,99 +333,163 @@ pub fn run(args: Args, ctx: &Context) -> anyhow::Result<ExitCode> {
     search.check_weight(algorithm, search.algo.is_none_or(Algo::is_informed))?;
     let position = position(&puzzle, &args)?;
     let metric = Metric::from(args.metric);
-    if let Some(why) = Analysis::of(&puzzle).unreachable(&position) {
-        return unreachable(ctx, search, algorithm, &why.to_string());
-    }
+    let unreachable = Analysis::of(&puzzle)
+        .unreachable(&position)
+        .map(|why| format!("the position cannot be reached: {why}"));
     let model = Model::new(&puzzle, metric);
     let start = model.colours_of(&position);
-    let outcome = match search.algo {
-        Some(algo) if !algo.is_informed() => {
-            let generic = Generic {
-                search,
-                ctx,
-                default: algo,
-            };
-            with_space(&model, None, &start, generic).1
-        }
-        _ => {
-            // A short answer needs no table: bidirectional search within a few moves.
-            let short = search.short(SHORT);
-            let generic = Generic {
-                search: &short,
-                ctx,
-                default: Algo::Bidirectional,
-            };
-            let (_, outcome) = with_space(&model, None, &start, generic);
-            if search.past_short(outcome.status(), SHORT) {
-                match tables(ctx, search, algorithm, &model)? {
-                    Ok(tables) => {
-                        let generic = Generic {
-                            search,
-                            ctx,
-                            default: Algo::Idastar,
-                        };
-                        with_space(&model, Some(&tables), &start, generic).1
-                    }
-                    Err(code) => return Ok(code),
-                }
-            } else {
-                outcome
-            }
-        }
+    let domain = PermRun {
+        puzzle,
+        model,
+        start,
+        metric,
+        algo: search.algo,
+        unreachable,
+        tables: None,
     };
-    report(
-        ctx,
-        search,
-        "perm",
-        algorithm,
-        &outcome,
-        |t| json!(puzzle.turn_name(*t)),
-        |out, solution| {
-            let names: Vec<String> = solution
-                .moves
-                .iter()
-                .map(|&t| puzzle.turn_name(t))
-                .collect();
-            if search.quiet {
-                return writeln!(out, "{}", names.join(" "));
-            }
-            if names.is_empty() {
-                writeln!(out, "solution: (none: the puzzle is solved)")?;
-            } else {
-                writeln!(out, "solution: {}", names.join(" "))?;
-            }
-            writeln!(out, "length: {} {metric}", names.len())
-        },
-    )
+    driver::run(domain, search, ctx)
 }
 
-/// The pruning tables of `model`, loaded or built (with a progress bar) in the cache; or the
-/// exit code of an answer already given: tables past the memory budget, or a limit that
-/// stopped their build.
-fn tables(
+/// One run of `frontier perm`: the puzzle, the position and the solver.
+struct PermRun {
+    puzzle: Puzzle,
+    model: Model,
+    /// The position's colours at the compact positions ([`Model::colours_of`]).
+    start: Vec<u8>,
+    metric: Metric,
+    /// `--algo`: an engine's solver instead of IDA* over the pruning tables.
+    algo: Option<Algo>,
+    /// Why the position is outside the group, when it is.
+    unreachable: Option<String>,
+    /// The pruning tables, once they are loaded or built.
+    tables: Option<Tables>,
+}
+
+impl PermRun {
+    /// Runs the generic solver `search.algo` names (else `default`), with the pruning tables
+    /// once they are built.
+    fn generic(&self, ctx: &Context, search: &SearchArgs, default: Algo) -> Outcome<Vec<u8>, Turn> {
+        let generic = Generic {
+            search,
+            ctx,
+            default,
+        };
+        with_space(&self.model, self.tables.as_ref(), &self.start, generic)
+    }
+
+    /// Whether the solver ranks by a heuristic, and so needs the pruning tables.
+    fn needs_tables(&self) -> bool {
+        self.algo.is_none_or(Algo::is_informed)
+    }
+}
+
+impl Domain for PermRun {
+    type State = Vec<u8>;
+    type Move = Turn;
+
+    const NAME: &'static str = "perm";
+
+    fn algorithm(&self) -> &'static str {
+        self.algo.map_or("optimal", Algo::name)
+    }
+
+    fn unsolvable(&self) -> Option<&str> {
+        self.unreachable.as_deref()
+    }
+
+    fn tables(&self) -> anyhow::Result<Option<TableNeed>> {
+        Ok(self.needs_tables().then(|| TableNeed {
+            what: "building the pruning tables".to_string(),
+            bytes: Tables::bytes_for(&self.model, TABLE_ENTRIES),
+            instead: "use --algo bfs or bidirectional for a short position",
+        }))
+    }
+
+    // A short answer needs no table: bidirectional search within a few moves.
+    fn short(
+        &self,
+        ctx: &Context,
+        search: &SearchArgs,
+    ) -> anyhow::Result<Option<Outcome<Vec<u8>, Turn>>> {
+        short_answer(search, SHORT, |short| {
+            Ok(self.generic(ctx, short, Algo::Bidirectional))
+        })
+    }
+
+    // --timeout and Ctrl-C count from the command's start and stop a build like a search.
+    fn build(
+        &mut self,
+        ctx: &Context,
+        search: &SearchArgs,
+        clock: &Stopwatch,
+    ) -> anyhow::Result<bool> {
+        if !self.needs_tables() || self.tables.is_some() {
+            return Ok(true);
+        }
+        self.tables = build_tables(ctx, search, clock, &self.model);
+        Ok(self.tables.is_some())
+    }
+
+    fn solve(&self, ctx: &Context, search: &SearchArgs) -> anyhow::Result<Outcome<Vec<u8>, Turn>> {
+        Ok(self.generic(ctx, search, Algo::Idastar))
+    }
+
+    fn move_name(&self, mv: &Turn) -> String {
+        self.puzzle.turn_name(*mv)
+    }
+
+    fn draw(&self, out: &mut dyn Write, solution: &Solution<Vec<u8>, Turn>) -> io::Result<()> {
+        if solution.moves.is_empty() {
+            writeln!(out, "solution: (none: the puzzle is solved)")?;
+        } else {
+            let names: Vec<String> = solution.moves.iter().map(|m| self.move_name(m)).collect();
+            writeln!(out, "solution: {}", names.join(" "))?;
+        }
+        writeln!(out, "length: {} {}", solution.moves.len(), self.metric)
+    }
+
+    fn search_tree(&self, depth: u32, max_nodes: usize) -> SearchTree<Vec<u8>, Turn> {
+        let tree = Tree { depth, max_nodes };
+        with_space(&self.model, None, &self.start, tree)
+    }
+
+    /// The colours at the compact positions, a letter or digit each (`0`-`9`, `a`-`z`,
+    /// `A`-`Z`), or the numbers joined by `.` when there are more colours than that.
+    fn state_label(&self, colours: &Vec<u8>) -> String {
+        const DIGITS: &[u8] = b"0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
+        if colours.iter().all(|&c| usize::from(c) < DIGITS.len()) {
+            colours
+                .iter()
+                .map(|&c| char::from(DIGITS[usize::from(c)]))
+                .collect()
+        } else {
+            let numbers: Vec<String> = colours.iter().map(u8::to_string).collect();
+            numbers.join(".")
+        }
+    }
+
+    fn use_solver(&mut self, algo: Algo) {
+        self.algo = Some(algo);
+    }
+}
+
+/// The pruning tables of `model`, loaded or built (with a progress bar) in the cache; `None`
+/// when `clock` (`--timeout`, Ctrl-C) stopped their build first.
+fn build_tables(
     ctx: &Context,
     search: &SearchArgs,
-    algorithm: &'static str,
+    clock: &Stopwatch,
     model: &Model,
-) -> anyhow::Result<Result<Tables, ExitCode>> {
-    let need = TableNeed {
-        what: "building the pruning tables".to_string(),
-        bytes: Tables::bytes_for(model, TABLE_ENTRIES),
-        instead: "use --algo bfs or bidirectional for a short position",
-    };
-    if let Some(code) = need.refuse_beyond(ctx, search, "perm", algorithm)? {
-        return Ok(Err(code));
-    }
-    let clock = Stopwatch::new(search, ctx);
+) -> Option<Tables> {
     let stop = || clock.limit();
     let bar = BuildBar::new(ctx, search.quiet);
-    let table = std::sync::atomic::AtomicUsize::new(0);
-    let tables = std::sync::atomic::AtomicUsize::new(0);
+    let table = AtomicUsize::new(0);
+    let tables = AtomicUsize::new(0);
     let progress = |p: BuildProgress| {
         if let Some(bar) = &bar {
             let (i, n) = (
-                table.load(std::sync::atomic::Ordering::Relaxed),
-                tables.load(std::sync::atomic::Ordering::Relaxed),
+                table.load(Ordering::Relaxed),
+                tables.load(Ordering::Relaxed),
             );
             bar.update(
                 p.reached,
@@ -425,8 +499,8 @@ fn tables(
         }
     };
     let starting = |i: usize, n: usize| {
-        table.store(i, std::sync::atomic::Ordering::Relaxed);
-        tables.store(n, std::sync::atomic::Ordering::Relaxed);
+        table.store(i, Ordering::Relaxed);
+        tables.store(n, Ordering::Relaxed);
     };
     let builder = Builder::new()
         .threads(search.worker_threads())
@@ -437,59 +511,9 @@ fn tables(
     if let Some(bar) = bar {
         bar.finish();
     }
-    match built {
-        Ok(tables) => {
-            warn_tables(tables.reports());
-            Ok(Ok(tables))
-        }
-        Err(_) => {
-            let outcome = clock.stopped::<(), Turn>();
-            let code = report(
-                ctx,
-                search,
-                "perm",
-                algorithm,
-                &outcome,
-                |_| Value::Null,
-                |_, _| Ok(()),
-            )?;
-            Ok(Err(code))
-        }
-    }
-}
-
-/// A position outside the group: unsolvable, decided without searching.
-fn unreachable(
-    ctx: &Context,
-    search: &SearchArgs,
-    algorithm: &str,
-    why: &str,
-) -> anyhow::Result<ExitCode> {
-    let outcome: Outcome<(), Turn> = Outcome::Exhausted {
-        stats: Stats::default(),
-    };
-    if search.json {
-        return report(
-            ctx,
-            search,
-            "perm",
-            algorithm,
-            &outcome,
-            |_| Value::Null,
-            |_, _| Ok(()),
-        );
-    }
-    emit(|out| {
-        writeln!(
-            out,
-            "unsolvable: the position cannot be reached: {why} (decided without searching)"
-        )?;
-        if search.stats {
-            writeln!(out, "{}", stats_line(outcome.stats()))?;
-        }
-        Ok(())
-    })?;
-    Ok(ExitCode::from(1))
+    let tables = built.ok()?;
+    warn_tables(tables.reports());
+    Some(tables)
 }
 
 /// Counts the puzzle's states by distance from the solved state.

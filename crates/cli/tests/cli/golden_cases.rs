@@ -220,6 +220,8 @@ golden! {
     perm_bad_scramble => case(["perm", "cube3", "U X"]);
     perm_unknown_preset => case(["perm", "no-such-puzzle"]);
     perm_bfs => case(["perm", "topspin10", "R F R'", "--algo", "bfs"]);
+    perm_cube2_tree => case(["perm", "cube2", "--tree", "2"]);
+    perm_compare => case(["perm", "cube2", "R U F'", "--compare", "bfs,idastar,bidirectional"]);
 
     // explore
     explore_help => case(["explore", "--help"]);
