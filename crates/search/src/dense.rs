@@ -315,10 +315,15 @@ where
     let mut depth = 0u32;
     let limit = loop {
         stats.peak_frontier = stats.peak_frontier.max(width);
+        let last = config.max_depth.is_some_and(|max| depth >= max);
         if let Some(limit) = watch.limit() {
+            // The next layer was begun, with nothing found yet: counted, as the other
+            // strategies count it.
+            if !last {
+                layers.push(0);
+            }
             break Some(limit);
         }
-        let last = config.max_depth.is_some_and(|max| depth >= max);
         let sweep = Sweep {
             space,
             marks,

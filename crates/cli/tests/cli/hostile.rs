@@ -2,7 +2,7 @@
 //! that never come, long tokens, and searches held to their memory budget (issue 29).
 //!
 //! The long memory tests are ignored by default; run them with
-//! `cargo test -p frontier --test cli hostile -- --ignored --test-threads 1` (one at a time, so
+//! `cargo test -p frontier --test hostile -- --ignored --test-threads 1` (one at a time, so
 //! that each has the machine's memory to itself). Each run is measured by the shared helper
 //! ([`Running::measure`](crate::support::Running::measure)): its own peak memory and time.
 
