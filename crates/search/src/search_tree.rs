@@ -41,6 +41,24 @@ pub struct SearchTree<S, M> {
 }
 
 impl<S, M> SearchTree<S, M> {
+    /// The same tree with each state turned into another form (an encoding into the layout it
+    /// stands for).
+    pub fn map_states<T>(self, mut f: impl FnMut(S) -> T) -> SearchTree<T, M> {
+        SearchTree {
+            nodes: (self.nodes.into_iter())
+                .map(|n| TreeNode {
+                    parent: n.parent,
+                    depth: n.depth,
+                    mv: n.mv,
+                    state: f(n.state),
+                    seen_before: n.seen_before,
+                })
+                .collect(),
+            left_out: self.left_out,
+            left_out_at_least: self.left_out_at_least,
+        }
+    }
+
     /// The indices of the children of `node` (`None`: of the start), in order.
     pub fn children(&self, node: Option<u32>) -> impl Iterator<Item = u32> + '_ {
         self.nodes

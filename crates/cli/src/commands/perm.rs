@@ -14,8 +14,8 @@ use frontier_tables::{BuildProgress, Builder, Cache};
 use serde_json::{json, Value};
 
 use crate::common::{
-    emit, input_name, map_tree_states, plural, read_input, report_exploration, warn_tables, Algo,
-    BuildBar, Context, SearchArgs, Stopwatch, TableNeed,
+    emit, input_name, plural, read_input, report_exploration, warn_tables, Algo, BuildBar, Context,
+    SearchArgs, Stopwatch, TableNeed,
 };
 use crate::driver::{self, short_answer, Domain};
 
@@ -292,7 +292,7 @@ impl WithSpace for Tree {
 
     fn run<const W: usize>(self, space: &PermSpace<'_, W>) -> Self::Output {
         let tree = search_tree(space, self.depth, self.max_nodes);
-        map_tree_states(tree, |s| space.colours(&s))
+        tree.map_states(|s| space.colours(&s))
     }
 }
 

@@ -15,8 +15,8 @@ use frontier_tiles::{
 };
 
 use crate::common::{
-    count, map_tree_states, plural, report_exploration, warn_tables, Algo, BuildBar, Context,
-    SearchArgs, Stopwatch, TableNeed,
+    count, plural, report_exploration, warn_tables, Algo, BuildBar, Context, SearchArgs, Stopwatch,
+    TableNeed,
 };
 use crate::driver::{self, short_answer, walk_through, Domain};
 
@@ -373,9 +373,7 @@ impl Domain for TilesRun {
             fn run<E: Encoding>(self) -> Self::Output {
                 let space = TilesSpace::<E>::new(self.puzzle);
                 let n = self.puzzle.shape().cells();
-                map_tree_states(search_tree(&space, self.depth, self.max_nodes), |e| {
-                    e.decode(n)
-                })
+                search_tree(&space, self.depth, self.max_nodes).map_states(|e| e.decode(n))
             }
         }
         let tree = Tree {

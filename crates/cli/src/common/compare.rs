@@ -213,7 +213,10 @@ mod tests {
             // A reset may be refused (a locked-down /proc); then the reading simply stays.
             if reset_peak_memory() {
                 let after = peak_memory().unwrap();
-                assert!(after + (BIG as u64) / 2 < with_buffer, "{after} vs {with_buffer}");
+                assert!(
+                    after + (BIG as u64) / 2 < with_buffer,
+                    "{after} vs {with_buffer}"
+                );
             }
         }
     }

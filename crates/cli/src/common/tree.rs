@@ -3,7 +3,7 @@
 
 use std::io::{self, Write};
 
-use frontier_search::{SearchTree, TreeNode};
+use frontier_search::SearchTree;
 use serde_json::{json, Value};
 
 use super::output::count;
@@ -19,17 +19,17 @@ pub fn draw_forest<S, M>(
     tree: &SearchTree<S, M>,
     label: &dyn Fn(&M, &S) -> String,
 ) -> io::Result<()> {
-    let children = children_lists(tree);
-    let roots = &children[0];
-    for &root in roots {
+    let mut roots = tree.children(None).peekable();
+    let no_moves = roots.peek().is_none();
+    for root in roots {
         let mut lines = Vec::new();
-        draw(tree, &children, label, root, &mut lines);
+        draw(tree, label, root, &mut lines);
         for line in lines {
             writeln!(out, "{}", line.trim_end())?;
         }
         writeln!(out)?;
     }
-    if roots.is_empty() {
+    if no_moves {
         writeln!(out, "(no moves from the start)")?;
     }
     if tree.left_out > 0 {
@@ -54,15 +54,14 @@ pub fn tree_json<S, M>(
 ) -> Value {
     fn node<S, M>(
         tree: &SearchTree<S, M>,
-        children: &[Vec<usize>],
-        i: usize,
+        i: u32,
         mv: &dyn Fn(&M) -> Value,
         state: &dyn Fn(&S) -> String,
     ) -> Value {
-        let n = &tree.nodes[i];
-        let below: Vec<Value> = children[i + 1]
-            .iter()
-            .map(|&c| node(tree, children, c, mv, state))
+        let n = &tree.nodes[i as usize];
+        let below: Vec<Value> = tree
+            .children(Some(i))
+            .map(|c| node(tree, c, mv, state))
             .collect();
         json!({
             "move": mv(&n.mv),
@@ -71,10 +70,9 @@ pub fn tree_json<S, M>(
             "children": below,
         })
     }
-    let children = children_lists(tree);
-    let forest: Vec<Value> = children[0]
-        .iter()
-        .map(|&r| node(tree, &children, r, mv, state))
+    let forest: Vec<Value> = tree
+        .children(None)
+        .map(|r| node(tree, r, mv, state))
         .collect();
     json!({
         "depth": depth,
@@ -85,55 +83,25 @@ pub fn tree_json<S, M>(
     })
 }
 
-/// `tree` with each state turned into another form (an encoding into the layout it stands
-/// for).
-pub fn map_tree_states<S, T, M>(tree: SearchTree<S, M>, f: impl Fn(S) -> T) -> SearchTree<T, M> {
-    SearchTree {
-        nodes: tree
-            .nodes
-            .into_iter()
-            .map(|n| TreeNode {
-                parent: n.parent,
-                depth: n.depth,
-                mv: n.mv,
-                state: f(n.state),
-                seen_before: n.seen_before,
-            })
-            .collect(),
-        left_out: tree.left_out,
-        left_out_at_least: tree.left_out_at_least,
-    }
-}
-
-/// The children of each node, in order: slot 0 for the start, slot `i + 1` for node `i`.
-fn children_lists<S, M>(tree: &SearchTree<S, M>) -> Vec<Vec<usize>> {
-    let mut children = vec![Vec::new(); tree.nodes.len() + 1];
-    for (i, node) in tree.nodes.iter().enumerate() {
-        children[node.parent.map_or(0, |p| p as usize + 1)].push(i);
-    }
-    children
-}
-
 /// The lines of the subtree at `i`, as `Data.Tree.draw` makes them.
 fn draw<S, M>(
     tree: &SearchTree<S, M>,
-    children: &[Vec<usize>],
     label: &dyn Fn(&M, &S) -> String,
-    i: usize,
+    i: u32,
     lines: &mut Vec<String>,
 ) {
-    let node = &tree.nodes[i];
+    let node = &tree.nodes[i as usize];
     let mut line = label(&node.mv, &node.state);
     if node.seen_before {
         line.push_str(" (seen before)");
     }
     lines.push(line);
-    let below = &children[i + 1];
+    let below: Vec<u32> = tree.children(Some(i)).collect();
     for (k, &child) in below.iter().enumerate() {
         let last = k + 1 == below.len();
         lines.push("|".to_owned());
         let mut sub = Vec::new();
-        draw(tree, children, label, child, &mut sub);
+        draw(tree, label, child, &mut sub);
         let (first, rest) = if last { ("`- ", "   ") } else { ("+- ", "|  ") };
         for (j, text) in sub.into_iter().enumerate() {
             lines.push(format!("{}{text}", if j == 0 { first } else { rest }));
@@ -144,6 +112,7 @@ fn draw<S, M>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use frontier_search::TreeNode;
 
     fn node(parent: Option<u32>, depth: u32, mv: char, seen_before: bool) -> TreeNode<u8, char> {
         TreeNode {

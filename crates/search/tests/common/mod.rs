@@ -18,125 +18,94 @@ pub trait Rank: Space {
     }
 }
 
-/// `P` with the index its [`Rank`] gives: `bfs` and `explore` over it take their indexed
-/// strategies where the bits fit.
-pub struct Indexed<'a, P>(pub &'a P);
+/// A space over `P` that delegates everything to it and adds the index its [`Rank`] gives; with
+/// `unranks`, the index's inverse too.
+macro_rules! ranked {
+    ($(#[$doc:meta])* $name:ident, unranks: $unranks:expr) => {
+        $(#[$doc])*
+        pub struct $name<'a, P>(pub &'a P);
 
-impl<P: Rank> Space for Indexed<'_, P> {
-    type State = P::State;
-    type Move = P::Move;
+        impl<P: Rank> Space for $name<'_, P> {
+            type State = P::State;
+            type Move = P::Move;
 
-    fn start(&self) -> P::State {
-        self.0.start()
-    }
+            fn start(&self) -> P::State {
+                self.0.start()
+            }
 
-    fn is_goal(&self, state: &P::State) -> bool {
-        self.0.is_goal(state)
-    }
+            fn is_goal(&self, state: &P::State) -> bool {
+                self.0.is_goal(state)
+            }
 
-    fn successors(
-        &self,
-        state: &P::State,
-        last: Option<&P::Move>,
-        out: impl FnMut(P::Move, P::State),
-    ) {
-        self.0.successors(state, last, out)
-    }
+            fn successors(
+                &self,
+                state: &P::State,
+                last: Option<&P::Move>,
+                out: impl FnMut(P::Move, P::State),
+            ) {
+                self.0.successors(state, last, out)
+            }
 
-    fn step_cost(&self, from: &P::State, mv: &P::Move) -> Cost {
-        self.0.step_cost(from, mv)
-    }
+            fn step_cost(&self, from: &P::State, mv: &P::Move) -> Cost {
+                self.0.step_cost(from, mv)
+            }
 
-    fn max_step_cost(&self) -> Option<Cost> {
-        self.0.max_step_cost()
-    }
+            fn max_step_cost(&self) -> Option<Cost> {
+                self.0.max_step_cost()
+            }
 
-    fn undirected(&self) -> bool {
-        self.0.undirected()
-    }
+            fn undirected(&self) -> bool {
+                self.0.undirected()
+            }
 
-    fn weight(&self, state: &P::State) -> u64 {
-        self.0.weight(state)
-    }
+            fn weight(&self, state: &P::State) -> u64 {
+                self.0.weight(state)
+            }
 
-    fn heuristic(&self, state: &P::State) -> Cost {
-        self.0.heuristic(state)
-    }
+            fn heuristic(&self, state: &P::State) -> Cost {
+                self.0.heuristic(state)
+            }
 
-    fn index_bound(&self) -> Option<u64> {
-        Some(self.0.bound())
-    }
+            fn index_bound(&self) -> Option<u64> {
+                Some(self.0.bound())
+            }
 
-    fn index(&self, state: &P::State) -> u64 {
-        self.0.rank(state)
-    }
+            fn index(&self, state: &P::State) -> u64 {
+                self.0.rank(state)
+            }
+
+            fn state_at(&self, index: u64) -> Option<P::State> {
+                if $unranks {
+                    self.0.unrank(index)
+                } else {
+                    None
+                }
+            }
+        }
+
+        impl<P: Rank + Reversible> Reversible for $name<'_, P> {
+            fn goals(&self) -> Vec<P::State> {
+                self.0.goals()
+            }
+
+            fn predecessors(&self, state: &P::State, out: impl FnMut(P::Move, P::State)) {
+                self.0.predecessors(state, out)
+            }
+        }
+    };
 }
 
-impl<P: Rank + Reversible> Reversible for Indexed<'_, P> {
-    fn goals(&self) -> Vec<P::State> {
-        self.0.goals()
-    }
+ranked!(
+    /// `P` with the index its [`Rank`] gives: `bfs` and `explore` over it take their indexed
+    /// strategies where the bits fit.
+    Indexed,
+    unranks: false
+);
 
-    fn predecessors(&self, state: &P::State, out: impl FnMut(P::Move, P::State)) {
-        self.0.predecessors(state, out)
-    }
-}
-
-/// `P` with its index and the index's inverse ([`Rank::unrank`]): `explore` over it takes its
-/// dense strategy (two bits a rank, no state stored) where the array fits.
-#[allow(dead_code)]
-pub struct Dense<'a, P>(pub &'a P);
-
-impl<P: Rank> Space for Dense<'_, P> {
-    type State = P::State;
-    type Move = P::Move;
-
-    fn start(&self) -> P::State {
-        self.0.start()
-    }
-
-    fn is_goal(&self, state: &P::State) -> bool {
-        self.0.is_goal(state)
-    }
-
-    fn successors(
-        &self,
-        state: &P::State,
-        last: Option<&P::Move>,
-        out: impl FnMut(P::Move, P::State),
-    ) {
-        self.0.successors(state, last, out)
-    }
-
-    fn step_cost(&self, from: &P::State, mv: &P::Move) -> Cost {
-        self.0.step_cost(from, mv)
-    }
-
-    fn max_step_cost(&self) -> Option<Cost> {
-        self.0.max_step_cost()
-    }
-
-    fn undirected(&self) -> bool {
-        self.0.undirected()
-    }
-
-    fn weight(&self, state: &P::State) -> u64 {
-        self.0.weight(state)
-    }
-
-    fn heuristic(&self, state: &P::State) -> Cost {
-        self.0.heuristic(state)
-    }
-
-    fn index_bound(&self) -> Option<u64> {
-        Some(self.0.bound())
-    }
-
-    fn index(&self, state: &P::State) -> u64 {
-        self.0.rank(state)
-    }
-
-    fn state_at(&self, index: u64) -> Option<P::State> {
-        self.0.unrank(index)
-    }
-}
+ranked!(
+    /// `P` with its index and the index's inverse ([`Rank::unrank`]): `explore` over it takes
+    /// its dense strategy (two bits a rank, no state stored) where the array fits.
+    #[allow(dead_code)]
+    Dense,
+    unranks: true
+);
