@@ -161,6 +161,8 @@ golden! {
     cube_facelets_json =>
         case(["cube".to_owned(), "--facelets".to_owned(), facelets("R U F"), "--json".to_owned()]);
     cube_solved => case(["cube".to_owned(), "--facelets".to_owned(), facelets("")]);
+    // To a pattern: from R U to the cube R makes, one move (U').
+    cube_target => case(["cube".to_owned(), "R U".to_owned(), "--target".to_owned(), facelets("R")]);
     cube_twophase => case(["cube", ELEVEN_MOVES, "--solver", "twophase", "--stats"]);
     cube_twophase_json => case(["cube", ELEVEN_MOVES, "--solver", "twophase", "--json"]);
     cube_bad_colour_count =>
