@@ -12,6 +12,8 @@
 //! work is counted in sifts, not seconds, so the words (and the answers) are the same on
 //! every run.
 
+use std::collections::HashMap;
+
 use crate::group::Group;
 use crate::perm::Perm;
 use crate::puzzle::{Puzzle, Turn};
@@ -26,6 +28,9 @@ pub struct ChainBudget {
     pub products: usize,
     /// The seed of the random sequences that reach the points short words do not.
     pub seed: u64,
+    /// The most elements near the identity kept with a shortest word each, to cut stretches
+    /// of an answer short.
+    pub ball: usize,
 }
 
 impl Default for ChainBudget {
@@ -34,6 +39,7 @@ impl Default for ChainBudget {
             short_words: 200_000,
             products: 400_000,
             seed: 0x5eed_cafe_f00d_d00d,
+            ball: 100_000,
         }
     }
 }
@@ -50,6 +56,8 @@ struct Word {
 #[derive(Clone, Debug)]
 struct Moves {
     gens: Vec<Perm>,
+    /// `powers[g][k]`: generator `g` to the power `k`.
+    powers: Vec<Vec<Perm>>,
     orders: Vec<u8>,
     commute: Vec<Vec<bool>>,
     metric: Metric,
@@ -66,8 +74,8 @@ impl Moves {
         }
     }
 
-    fn perm(&self, t: Turn) -> Perm {
-        self.gens[usize::from(t.generator)].pow(i64::from(t.power))
+    fn perm(&self, t: Turn) -> &Perm {
+        &self.powers[usize::from(t.generator)][usize::from(t.power)]
     }
 
     fn inverse(&self, t: Turn) -> Turn {
@@ -125,7 +133,7 @@ impl Moves {
         let n = self.gens.first().map_or(0, Perm::degree);
         let perm = turns
             .iter()
-            .fold(Perm::identity(n), |p, &t| p.then(&self.perm(t)));
+            .fold(Perm::identity(n), |p, &t| p.then(self.perm(t)));
         let cost = turns.iter().map(|&t| self.cost(t)).sum();
         Word { turns, perm, cost }
     }
@@ -191,6 +199,8 @@ pub struct Chain {
     slot: Vec<Vec<u8>>,
     /// The moves of the metric, each a word of one move.
     singles: Vec<Word>,
+    /// Every element within a few moves of the identity, with a shortest word.
+    ball: HashMap<Perm, Vec<Turn>>,
 }
 
 impl Chain {
@@ -204,8 +214,13 @@ impl Chain {
             .iter()
             .map(|a| gens.iter().map(|b| a.then(b) == b.then(a)).collect())
             .collect();
+        let powers = gens
+            .iter()
+            .map(|g| (0..g.order().min(255)).map(|k| g.pow(k as i64)).collect())
+            .collect();
         let moves = Moves {
             gens: gens.clone(),
+            powers,
             orders,
             commute,
             metric,
@@ -238,12 +253,14 @@ impl Chain {
             .into_iter()
             .map(|t| moves.word(vec![t]))
             .collect::<Vec<_>>();
+        let ball = ball(&moves, &singles, budget.ball);
         let mut chain = Chain {
             moves,
             base,
             table,
             slot,
             singles,
+            ball,
         };
         // Minkwitz's schedule: short words first, then rounds of shortening by products and
         // of random words, the length limit growing while some point has no word yet.
@@ -280,11 +297,13 @@ impl Chain {
 
     /// Moves that solve `position` (a permutation of the puzzle's points), in the metric
     /// the chain was built for (in `qtm`, only quarter turns), or `None` if the position is
-    /// outside the group. The shortest of a few answers is kept: through the chain directly,
-    /// after each first move or pair of them, and the same for the inverse position.
+    /// outside the group. Answers are sifted through the chain directly, after each first
+    /// move or pair of them, and the same for the inverse position; the shortest few have
+    /// their stretches that a shorter word near the identity equals cut short
+    /// ([`ChainBudget::ball`]), and the shortest is kept.
     pub fn solve(&self, position: &Perm) -> Option<Vec<Turn>> {
         let empty = self.moves.word(Vec::new());
-        let mut best = self.sift(position, &empty)?;
+        let best = self.sift(position, &empty)?;
         let mut prefixes: Vec<Word> = self.singles.clone();
         for a in &self.singles {
             for b in &self.singles {
@@ -294,22 +313,61 @@ impl Chain {
             }
         }
         let inverse = position.inverse();
+        let mut found = vec![best];
         for prefix in std::iter::once(&empty).chain(&prefixes) {
             // `position · prefix · rest` is solved: the answer is `prefix rest`.
             if let Some(w) = self.sift(&position.then(&prefix.perm), prefix) {
-                if w.cost < best.cost {
-                    best = w;
-                }
+                found.push(w);
             }
             // `inverse · prefix · rest` is solved, so `position` is `prefix · rest` and the
             // answer is its inverse.
             if let Some(w) = self.sift(&inverse.then(&prefix.perm), prefix) {
-                if w.cost < best.cost {
-                    best = self.moves.inverse_word(&w);
-                }
+                found.push(self.moves.inverse_word(&w));
             }
         }
-        Some(self.in_metric(&best.turns))
+        found.sort_by_key(|w| w.cost);
+        found.truncate(SHORTENED);
+        let best = found
+            .iter()
+            .map(|w| self.shorten(&w.turns))
+            .min_by_key(|turns| turns.iter().map(|&t| self.moves.cost(t)).sum::<u32>())
+            .expect("one answer at least");
+        Some(self.in_metric(&best))
+    }
+
+    /// `turns` with stretches of at most [`WINDOW`] moves that a shorter word of the ball
+    /// equals replaced by it (the one that saves most from each start), until none is left.
+    fn shorten(&self, turns: &[Turn]) -> Vec<Turn> {
+        let mut turns = self.moves.reduce(turns);
+        let n = self.moves.gens.first().map_or(0, Perm::degree);
+        let mut i = 0;
+        while i < turns.len() {
+            let mut product = Perm::identity(n);
+            let mut cost = 0u32;
+            let mut cut: Option<(usize, u32, &Vec<Turn>)> = None;
+            for (j, &t) in turns.iter().enumerate().skip(i).take(WINDOW) {
+                product = product.then(self.moves.perm(t));
+                cost += self.moves.cost(t);
+                if let Some(short) = self.ball.get(&product) {
+                    let saving = cost - short.iter().map(|&t| self.moves.cost(t)).sum::<u32>();
+                    if saving > cut.map_or(0, |c| c.1) {
+                        cut = Some((j, saving, short));
+                    }
+                }
+            }
+            match cut {
+                Some((j, _, short)) => {
+                    let mut next = turns[..i].to_vec();
+                    next.extend_from_slice(short);
+                    next.extend_from_slice(&turns[j + 1..]);
+                    turns = self.moves.reduce(&next);
+                    // What comes before may now cancel with the new stretch.
+                    i = i.saturating_sub(WINDOW);
+                }
+                None => i += 1,
+            }
+        }
+        turns
     }
 
     /// `prefix` then the words of the chain that bring `position` home, reduced; `None` if
@@ -505,6 +563,39 @@ impl Chain {
     }
 }
 
+/// The answers through the chain that [`Chain::shorten`] works on, the shortest first.
+const SHORTENED: usize = 8;
+
+/// The longest stretch of an answer [`Chain::shorten`] looks at.
+const WINDOW: usize = 24;
+
+/// The elements within a few moves of the identity, each with a shortest word, found layer by
+/// layer while the next layer keeps the whole within `most` elements.
+fn ball(moves: &Moves, singles: &[Word], most: usize) -> HashMap<Perm, Vec<Turn>> {
+    let n = moves.gens.first().map_or(0, Perm::degree);
+    let mut ball: HashMap<Perm, Vec<Turn>> = HashMap::new();
+    ball.insert(Perm::identity(n), Vec::new());
+    let mut layer: Vec<(Perm, Vec<Turn>)> = vec![(Perm::identity(n), Vec::new())];
+    // Every layer is a move longer (a quarter turn, in qtm: the singles are quarter turns).
+    while !layer.is_empty() && ball.len() + layer.len() * singles.len() <= most {
+        let mut next = Vec::new();
+        for (perm, word) in &layer {
+            for s in singles {
+                let p = perm.then(&s.perm);
+                if ball.contains_key(&p) {
+                    continue;
+                }
+                let mut w = word.clone();
+                moves.push(&mut w, s.turns[0]);
+                ball.insert(p.clone(), w.clone());
+                next.push((p, w));
+            }
+        }
+        layer = next;
+    }
+    ball
+}
+
 /// The moves of `metric`: every power of each generator (`htm`), or each generator and its
 /// inverse (`qtm`).
 fn metric_moves(puzzle: &Puzzle, metric: Metric) -> Vec<Turn> {
@@ -550,6 +641,7 @@ mod tests {
                 short_words: 100,
                 products: 100,
                 seed: 1,
+                ball: 60_000,
             },
         );
         let turns = cube.parse_moves("R L R' U U U2 D F").unwrap();
@@ -560,6 +652,15 @@ mod tests {
             .map(|&t| cube.turn_name(t))
             .collect();
         assert_eq!(names, ["L", "D", "F"]);
+        // Six times R U R' U' is the identity: the whole stretch goes.
+        let sexy = cube.parse_moves(&"R U R' U' ".repeat(6)).unwrap();
+        assert_eq!(chain.shorten(&sexy), []);
+        // R U R' U' R: the ball (three moves deep) knows nothing shorter than its five moves.
+        let five = cube.parse_moves("R U R' U' R").unwrap();
+        assert_eq!(
+            chain.shorten(&five),
+            cube.parse_moves("R U R' U' R").unwrap()
+        );
     }
 
     #[test]

@@ -13,6 +13,7 @@ const QUICK: ChainBudget = ChainBudget {
     short_words: 3_000,
     products: 3_000,
     seed: 7,
+    ball: 5_000,
 };
 
 /// Every point labelled by itself: replaying a scramble and its answer from it must give it
