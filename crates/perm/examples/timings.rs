@@ -2,7 +2,7 @@
 //! 3x3x3 from its facets on scrambles of a given length, and the chain solver on random
 //! positions.
 //!
-//! `cargo run --release -p frontier-perm --example timings -- [tables|random|cube LENGTH COUNT|chain]`
+//! `cargo run --release -p frontier-perm --example timings -- [tables|random|cube LENGTH COUNT|chain [SHORT PRODUCTS]]`
 
 use std::time::{Duration, Instant};
 
@@ -122,7 +122,7 @@ fn cube(len: usize, count: usize, entries: usize) {
 
 /// The chain solver on 20 random positions (100-move scrambles) of each puzzle: its build
 /// time, and the answers' time and length (median and largest).
-fn chain() {
+fn chain(budget: ChainBudget) {
     let mut rng = Rng(0x51ed_2701_a3b5_c7d9);
     for (name, metric) in [
         ("cube3", Metric::Htm),
@@ -132,7 +132,7 @@ fn chain() {
         let puzzle = preset(name).unwrap().puzzle();
         let model = Model::new(&puzzle, metric);
         let started = Instant::now();
-        let chain = Chain::build(&puzzle, metric, &ChainBudget::default());
+        let chain = Chain::build(&puzzle, metric, &budget);
         let built = started.elapsed().as_secs_f64();
         let mut times = Vec::new();
         let mut lengths = Vec::new();
@@ -163,7 +163,16 @@ fn main() {
     match args.first().map(String::as_str) {
         Some("tables") => tables(),
         Some("random") => random(),
-        Some("chain") => chain(),
+        Some("chain") => {
+            let mut budget = ChainBudget::default();
+            if let Some(n) = args.get(1).and_then(|a| a.parse().ok()) {
+                budget.short_words = n;
+            }
+            if let Some(n) = args.get(2).and_then(|a| a.parse().ok()) {
+                budget.products = n;
+            }
+            chain(budget)
+        }
         Some("cube") => cube(
             args.get(1).and_then(|a| a.parse().ok()).unwrap_or(8),
             args.get(2).and_then(|a| a.parse().ok()).unwrap_or(3),

@@ -12,7 +12,7 @@ use crate::perm::Perm;
 use crate::space::Model;
 
 /// No item at a position: its piece is blanked out.
-pub(crate) const BLANK: u8 = u8::MAX;
+const BLANK: u8 = u8::MAX;
 /// The most tables made for one orbit.
 const TABLES_PER_ORBIT: usize = 2;
 /// The version of the tables' layout, in their cache key.
@@ -38,8 +38,8 @@ struct Blocks {
 /// where the second's are among the positions left, ...), or, where each item is one point
 /// of a block of its own, the placement of those blocks and the offset in each.
 #[derive(Clone, Debug)]
-pub(crate) struct Part {
-    pub(crate) orbit: Vec<u8>,
+struct Part {
+    orbit: Vec<u8>,
     counts: Vec<u8>,
     /// The item of each colour (`BLANK` if untracked).
     item_of: Vec<u8>,
@@ -49,16 +49,11 @@ pub(crate) struct Part {
     binom: Vec<Vec<u64>>,
     radix: Vec<u64>,
     blocks: Option<Blocks>,
-    pub(crate) len: u64,
+    len: u64,
 }
 
 impl Part {
-    pub(crate) fn new(
-        model: &Model,
-        orbit: &[u8],
-        colours: &[u8],
-        blocks: Option<&[Vec<u8>]>,
-    ) -> Part {
+    fn new(model: &Model, orbit: &[u8], colours: &[u8], blocks: Option<&[Vec<u8>]>) -> Part {
         let m = orbit.len();
         let mut local = vec![BLANK; model.len()];
         for (q, &i) in orbit.iter().enumerate() {
@@ -143,7 +138,7 @@ impl Part {
     /// The part's cells (an item or `BLANK` at each local position) of a state's colours at
     /// the compact positions.
     #[inline]
-    pub(crate) fn cells_into(&self, colours: &[u8], cells: &mut [u8]) {
+    fn cells_into(&self, colours: &[u8], cells: &mut [u8]) {
         for (cell, &i) in cells.iter_mut().zip(&self.orbit) {
             *cell = self.item_of[usize::from(colours[usize::from(i)])];
         }
@@ -151,7 +146,7 @@ impl Part {
 
     /// The rank of some cells.
     #[inline]
-    pub(crate) fn rank(&self, cells: &[u8]) -> u64 {
+    fn rank(&self, cells: &[u8]) -> u64 {
         if self.blocks.is_some() {
             let mut pos = [0u8; 128];
             for (q, &cell) in cells.iter().enumerate() {
@@ -232,7 +227,7 @@ impl Part {
     }
 
     /// The cells of a rank.
-    pub(crate) fn unrank(&self, mut rank: u64, cells: &mut [u8], picks: &mut Vec<usize>) {
+    fn unrank(&self, mut rank: u64, cells: &mut [u8], picks: &mut Vec<usize>) {
         cells.fill(BLANK);
         if self.blocks.is_some() {
             let mut pos = [0u8; 128];
@@ -600,7 +595,7 @@ fn key(model: &Model, projection: &Projection) -> String {
 /// the first position of every block, then the second of every block, and so on. The blocks
 /// are the finest block system in which the orbit's first position has company (Atkinson's
 /// algorithm: join two positions, then their images under every move, until it closes).
-pub(crate) fn spread(orbit: &[u8], gens: &[Perm]) -> (Vec<u8>, Option<Vec<Vec<u8>>>) {
+fn spread(orbit: &[u8], gens: &[Perm]) -> (Vec<u8>, Option<Vec<Vec<u8>>>) {
     let n = gens.first().map_or(0, |g| g.degree());
     let mut best: Option<Vec<usize>> = None;
     let mut best_size = orbit.len();
