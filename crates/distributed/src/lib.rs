@@ -8,9 +8,10 @@
 //! in one of two alternating layer codes, or expanded), and no state. The layers are
 //! synchronous, and a layer's number is the timestamp of the successors found while expanding
 //! it: each worker scans its range for the entries of the layer, asks the space for their
-//! successors' ranks ([`Space::indexed_successors`](frontier_search::Space::indexed_successors)), marks its own at once, and sends the
-//! others to their owners through timely's exchange, batched a few thousand ranks to a
-//! message. Once timely says that no successor of the layer is still on its way, every worker
+//! successors' ranks
+//! ([`Space::indexed_successors`](frontier_search::Space::indexed_successors)), marks its own
+//! at once, and sends the others to their owners through timely's exchange, batched a few
+//! thousand ranks to a message. Once timely says that no successor of the layer is still on its way, every worker
 //! has marked the next layer; a second, small dataflow then sums the layer's count across the
 //! workers, and every worker learns the total, so that all of them stop together.
 //!
