@@ -6,7 +6,9 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use anyhow::{bail, Context as _};
-use frontier_search::{search_tree, Exploration, Limit, Outcome, SearchTree, Solution, Status};
+use frontier_search::{
+    search_tree, Exploration, Limit, Outcome, SearchTree, Solution, Space, Status,
+};
 use frontier_tiles::pdb::{build_bytes, MAX_TABLE_ENTRIES};
 use frontier_tiles::{
     choose_groups, over_narrowest, solve_in_stages, BuildProgress, Dir, Encoding, Estimate,
@@ -14,6 +16,7 @@ use frontier_tiles::{
     TilesSpace,
 };
 
+use crate::commands::explore::{self as explore_cmd, Plan};
 use crate::common::{
     count, plural, report_exploration, warn_tables, Algo, BuildBar, Context, SearchArgs, Stopwatch,
     TableNeed,
@@ -487,23 +490,7 @@ fn generic(
 /// Explores the puzzle.
 pub fn explore(args: ExploreArgs, ctx: &Context) -> anyhow::Result<ExitCode> {
     args.search.refuse_solver_flags()?;
-    let goal = args.goal.as_deref();
-    let puzzle = match &args.tiles {
-        Some(tiles) => read_puzzle(tiles, args.size.as_deref(), None)?,
-        None => {
-            // From the goal: the size is --size, else the square the goal makes, else 3x3.
-            let shape = args.size.as_deref().map(Shape::parse).transpose();
-            let shape = shape.context("bad --size")?;
-            match goal {
-                Some(goal) => Puzzle::at_goal(shape, goal).context("cannot read the puzzle")?,
-                None => {
-                    let shape = shape.map_or_else(|| Shape::new(3, 3), Ok)?;
-                    let layout = shape.default_goal();
-                    Puzzle::new(shape, &layout, &layout)?
-                }
-            }
-        }
-    };
+    let puzzle = explore_puzzle(&args)?;
     let n = puzzle.shape().cells();
     /// Explores over the narrowest encoding.
     struct Explore<'a> {
@@ -525,4 +512,47 @@ pub fn explore(args: ExploreArgs, ctx: &Context) -> anyhow::Result<ExitCode> {
     };
     let exploration = over_narrowest(n, explore);
     report_exploration(ctx, &args.search, "tiles", &exploration)
+}
+
+/// Explores the puzzle across workers and processes (`--processes`, `--workers`).
+pub fn explore_across(args: ExploreArgs, plan: &Plan, ctx: &Context) -> anyhow::Result<ExitCode> {
+    args.search.refuse_solver_flags()?;
+    let puzzle = explore_puzzle(&args)?;
+    let start: Vec<String> = puzzle.start().iter().map(u8::to_string).collect();
+    // What a checkpoint and every process must agree on: the board and its start.
+    let fingerprint = format!("tiles {} from {}", puzzle.shape(), start.join(" "));
+    // Only boards that a u64 holds have a rank.
+    if puzzle.shape().cells() > <u64 as Encoding>::MAX_CELLS {
+        bail!("{}: {NO_RANK}", puzzle.shape());
+    }
+    let space = TilesSpace::<u64>::new(&puzzle);
+    if space.index_bound().is_none() {
+        bail!("{}: {NO_RANK}", puzzle.shape());
+    }
+    explore_cmd::across(&space, plan.run(fingerprint), &args.search, ctx, "tiles")
+}
+
+/// Why a board cannot be explored across workers.
+const NO_RANK: &str =
+    "a board of more than 13 cells has no rank to share out among workers (--workers, --processes)";
+
+/// The puzzle `frontier explore tiles` explores: from TILES, else from the goal.
+fn explore_puzzle(args: &ExploreArgs) -> anyhow::Result<Puzzle> {
+    let goal = args.goal.as_deref();
+    Ok(match &args.tiles {
+        Some(tiles) => read_puzzle(tiles, args.size.as_deref(), None)?,
+        None => {
+            // From the goal: the size is --size, else the square the goal makes, else 3x3.
+            let shape = args.size.as_deref().map(Shape::parse).transpose();
+            let shape = shape.context("bad --size")?;
+            match goal {
+                Some(goal) => Puzzle::at_goal(shape, goal).context("cannot read the puzzle")?,
+                None => {
+                    let shape = shape.map_or_else(|| Shape::new(3, 3), Ok)?;
+                    let layout = shape.default_goal();
+                    Puzzle::new(shape, &layout, &layout)?
+                }
+            }
+        }
+    })
 }

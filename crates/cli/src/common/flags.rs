@@ -153,7 +153,7 @@ pub(super) fn parse_weight(text: &str) -> Result<f64, String> {
 }
 
 /// A whole number of `what` from `least` to `most`, or a message that says what it should be.
-pub(super) fn parse_whole(text: &str, what: &str, least: u64, most: u64) -> Result<u64, String> {
+pub fn parse_whole(text: &str, what: &str, least: u64, most: u64) -> Result<u64, String> {
     match text.parse::<u64>() {
         Ok(n) if (least..=most).contains(&n) => Ok(n),
         _ if most == u64::MAX => Err(format!(

@@ -1,6 +1,7 @@
 //! The `frontier` binary's tests, one test binary for every command: each module runs the real
 //! program through [`support`], the golden files in `tests/golden/` pin its exact output.
 
+mod across;
 mod board;
 mod cube;
 mod golden;
