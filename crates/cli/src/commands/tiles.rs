@@ -19,6 +19,7 @@ use crate::common::{
     TableNeed,
 };
 use crate::driver::{self, short_answer, walk_through, Domain};
+use crate::pictures::{self, Pictures, Subject};
 
 /// The arguments of `frontier tiles`.
 #[derive(clap::Args, Debug)]
@@ -39,7 +40,7 @@ pub struct Args {
     /// [default: 6-6-3 on the 15-puzzle, 6-6-6-6 on the 24-puzzle]
     #[arg(long, value_name = "SIZES")]
     pub pdb: Option<String>,
-    /// Draw the board after each move of the solution
+    /// Draw the board after each move of the solution (in the --svg and --png picture too)
     #[arg(long)]
     pub show: bool,
     /// The solver: optimal (the tiles' own IDA*: shortest answers) or stages (line by line,
@@ -433,6 +434,18 @@ impl Domain for TilesRun {
         )
     }
 
+    fn picture(&self, solution: &Solution<Vec<u8>, Dir>) -> Result<svg::Document, String> {
+        let names: Vec<String> = solution.moves.iter().map(|m| self.move_name(m)).collect();
+        pictures::tiles::draw(
+            self.puzzle.shape(),
+            self.puzzle.goal(),
+            &solution.states,
+            &names,
+            self.show,
+            &plural(solution.len() as u64, "move"),
+        )
+    }
+
     // A random board past 5 x 5 is out of reach of any exact search: when one was stopped,
     // point to the answers that come at once.
     fn hint(&self, outcome: &Outcome<Vec<u8>, Dir>, short: bool) -> Option<&'static str> {
@@ -487,6 +500,7 @@ fn generic(
 /// Explores the puzzle.
 pub fn explore(args: ExploreArgs, ctx: &Context) -> anyhow::Result<ExitCode> {
     args.search.refuse_solver_flags()?;
+    let mut pictures = Pictures::open(&args.search, Subject::Chart)?;
     let goal = args.goal.as_deref();
     let puzzle = match &args.tiles {
         Some(tiles) => read_puzzle(tiles, args.size.as_deref(), None)?,
@@ -524,5 +538,5 @@ pub fn explore(args: ExploreArgs, ctx: &Context) -> anyhow::Result<ExitCode> {
         puzzle: &puzzle,
     };
     let exploration = over_narrowest(n, explore);
-    report_exploration(ctx, &args.search, "tiles", &exploration)
+    report_exploration(ctx, &args.search, "tiles", &exploration, &mut pictures)
 }
