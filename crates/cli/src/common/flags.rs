@@ -88,7 +88,8 @@ pub struct SearchArgs {
     /// Also write the picture as a PNG image to FILE
     #[arg(long, value_name = "FILE", conflicts_with_all = ["tree", "compare"])]
     pub png: Option<PathBuf>,
-    /// The chart's vertical scale [default: log]
+    /// The chart's vertical scale: log (every layer shows, from the start's single state to
+    /// the widest) or linear (heights in proportion to the counts) [default: log]
     // Shown by `explore` only (`for_exploring`); the solving commands refuse it.
     #[arg(long, value_enum, hide = true)]
     pub scale: Option<Scale>,

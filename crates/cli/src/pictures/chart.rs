@@ -6,14 +6,15 @@ use svg::Document;
 use super::{canvas, centred, text, GAP, TEXT};
 use crate::common::count;
 
-/// The chart's vertical scale.
+/// The chart's vertical scale: `log`, heights in proportion to the logarithm of the count
+/// (every layer shows, from the start's single state to the widest), or `linear`, in
+/// proportion to the count.
+// The variants have no doc comments of their own: clap would show them as a list, which
+// turns all of `explore`'s help into its long layout; `--scale`'s help says what each does.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Scale {
-    /// Heights in proportion to the logarithm of the count: every layer shows, from the
-    /// start's single state to the widest
     #[default]
     Log,
-    /// Heights in proportion to the count: the shape of the distribution as it is
     Linear,
 }
 
