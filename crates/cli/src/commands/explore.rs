@@ -16,6 +16,7 @@ use crate::common::{
     count, exit_code, parse_whole, report_exploration, resident_memory, to_stderr, Context,
     SearchArgs,
 };
+use crate::pictures::{Pictures, Subject};
 
 /// The arguments of `frontier explore`.
 #[derive(clap::Args, Debug)]
@@ -194,6 +195,11 @@ where
         run.patience = run.patience.min(timeout.max(Duration::from_millis(1)));
     }
     let leader = run.cluster.process == 0;
+    // Only the leader reports, so only it draws the chart.
+    let mut pictures = match leader {
+        true => Pictures::open(search, Subject::Chart)?,
+        false => Pictures::none(),
+    };
     let last = Mutex::new(0.0f64);
     let on_layer = |layer: &LayerReport| {
         if search.quiet || !leader {
@@ -219,7 +225,7 @@ where
     let mut exploration = frontier_distributed::explore(space, &config, &run, &on_layer)?;
     exploration.stats.seconds = ctx.seconds();
     if leader {
-        return report_exploration(ctx, search, domain, &exploration);
+        return report_exploration(ctx, search, domain, &exploration, &mut pictures);
     }
     Ok(match exploration.status() {
         Status::Exhausted | Status::Limit(Limit::Depth) => ExitCode::SUCCESS,

@@ -18,6 +18,7 @@ use crate::common::{
     SearchArgs, Stopwatch, TableNeed,
 };
 use crate::driver::{self, short_answer, Domain};
+use crate::pictures::{self, Pictures, Subject};
 
 /// The arguments of `frontier perm`.
 #[derive(clap::Args, Debug)]
@@ -45,19 +46,19 @@ pub struct Args {
     pub solver: SolverArg,
     /// Print the group's order and the states the colouring tells apart, its orbits and
     /// parity, instead of solving
-    #[arg(long, conflicts_with_all = ["scramble", "position", "show", "algo", "weight"])]
+    #[arg(long, conflicts_with_all = ["scramble", "position", "show", "algo", "weight", "svg", "png"])]
     pub order: bool,
     /// List the presets and exit
     #[arg(long, conflicts_with_all = [
         "input", "scramble", "position", "show", "order", "algo", "max_depth", "max_states",
-        "timeout", "threads", "weight", "stats",
+        "timeout", "threads", "weight", "stats", "svg", "png",
     ])]
     pub list: bool,
     /// Print the puzzle's .perm text (a preset's source, to copy and change; a twsearch file
     /// converted) instead of solving it
     #[arg(long, conflicts_with_all = [
         "scramble", "position", "algo", "max_depth", "max_states", "timeout", "threads",
-        "weight", "stats",
+        "weight", "stats", "svg", "png",
     ])]
     pub show: bool,
     #[command(flatten)]
@@ -510,6 +511,21 @@ impl Domain for PermRun {
         writeln!(out, "length: {} {}", solution.moves.len(), self.metric)
     }
 
+    fn picture(&self, solution: &Solution<Vec<u8>, Turn>) -> Result<svg::Document, String> {
+        let names: Vec<String> = solution.moves.iter().map(|m| self.move_name(m)).collect();
+        let moves = match names.is_empty() {
+            true => "(none: the puzzle is solved)".to_owned(),
+            false => pictures::shorten(&names.join(" ")),
+        };
+        let title = format!(
+            "{}: {moves}  ({} {})",
+            self.puzzle.name(),
+            solution.moves.len(),
+            self.metric
+        );
+        pictures::perm::draw(&solution.states, &title)
+    }
+
     fn search_tree(&self, depth: u32, max_nodes: usize) -> SearchTree<Vec<u8>, Turn> {
         let tree = Tree { depth, max_nodes };
         with_space(&self.model, None, &self.start, tree)
@@ -582,6 +598,7 @@ fn build_tables(
 /// Counts the puzzle's states by distance from the solved state.
 pub fn explore(args: ExploreArgs, ctx: &Context) -> anyhow::Result<ExitCode> {
     args.search.refuse_solver_flags()?;
+    let mut pictures = Pictures::open(&args.search, Subject::Chart)?;
     let (puzzle, _) = load(&args.input, &args.search, ctx)?;
     let model = Model::new(&puzzle, Metric::from(args.metric));
     let solved = model.colours_of(&Perm::identity(puzzle.points()));
@@ -590,7 +607,7 @@ pub fn explore(args: ExploreArgs, ctx: &Context) -> anyhow::Result<ExitCode> {
         ctx,
     };
     let exploration = with_space(&model, None, &solved, counting);
-    report_exploration(ctx, &args.search, "perm", &exploration)
+    report_exploration(ctx, &args.search, "perm", &exploration, &mut pictures)
 }
 
 #[cfg(test)]

@@ -22,6 +22,7 @@ use crate::common::{
     TableNeed,
 };
 use crate::driver::{self, short_answer, walk_through, Domain};
+use crate::pictures::{self, Pictures, Subject};
 
 /// The arguments of `frontier tiles`.
 #[derive(clap::Args, Debug)]
@@ -42,7 +43,7 @@ pub struct Args {
     /// [default: 6-6-3 on the 15-puzzle, 6-6-6-6 on the 24-puzzle]
     #[arg(long, value_name = "SIZES")]
     pub pdb: Option<String>,
-    /// Draw the board after each move of the solution
+    /// Draw the board after each move of the solution (in the --svg and --png picture too)
     #[arg(long)]
     pub show: bool,
     /// The solver: optimal (the tiles' own IDA*: shortest answers) or stages (line by line,
@@ -436,6 +437,18 @@ impl Domain for TilesRun {
         )
     }
 
+    fn picture(&self, solution: &Solution<Vec<u8>, Dir>) -> Result<svg::Document, String> {
+        let names: Vec<String> = solution.moves.iter().map(|m| self.move_name(m)).collect();
+        pictures::tiles::draw(
+            self.puzzle.shape(),
+            self.puzzle.goal(),
+            &solution.states,
+            &names,
+            self.show,
+            &plural(solution.len() as u64, "move"),
+        )
+    }
+
     // A random board past 5 x 5 is out of reach of any exact search: when one was stopped,
     // point to the answers that come at once.
     fn hint(&self, outcome: &Outcome<Vec<u8>, Dir>, short: bool) -> Option<&'static str> {
@@ -490,6 +503,7 @@ fn generic(
 /// Explores the puzzle.
 pub fn explore(args: ExploreArgs, ctx: &Context) -> anyhow::Result<ExitCode> {
     args.search.refuse_solver_flags()?;
+    let mut pictures = Pictures::open(&args.search, Subject::Chart)?;
     let puzzle = explore_puzzle(&args)?;
     let n = puzzle.shape().cells();
     /// Explores over the narrowest encoding.
@@ -511,7 +525,7 @@ pub fn explore(args: ExploreArgs, ctx: &Context) -> anyhow::Result<ExitCode> {
         puzzle: &puzzle,
     };
     let exploration = over_narrowest(n, explore);
-    report_exploration(ctx, &args.search, "tiles", &exploration)
+    report_exploration(ctx, &args.search, "tiles", &exploration, &mut pictures)
 }
 
 /// Explores the puzzle across workers and processes (`--processes`, `--workers`).

@@ -124,6 +124,15 @@ golden! {
     board_seed_compare_json =>
         case(["board", "-", "--compare", "bfs,tree-bfs", "--json"]).stdin(SEED_BOARD);
     board_compare_unknown_solver => case(["board", "-", "--compare", "bfs,quick"]).stdin(SEED_BOARD);
+    // Pictures: a path that cannot be written fails before the search; no answer, no picture.
+    board_svg_bad_path =>
+        case(["board".to_owned(), "-".into(), "--svg".into(), tmp("missing/route.svg")])
+            .stdin(SEED_BOARD);
+    board_svg_unsolvable =>
+        case(["board".to_owned(), "-".into(), "--target".into(), "A".into(), "--svg".into(),
+            tmp("route.svg")])
+            .stdin(DOWN);
+    explore_scale_without_picture => case(["explore", "tiles", "--scale", "log"]);
 
     // river
     river_help => case(["river", "--help"]);

@@ -6,6 +6,7 @@ mod board;
 mod cube;
 mod golden;
 mod golden_cases;
+mod pictures;
 mod river;
 mod shared;
 // The helper serves this binary and the hostile tests' (`tests/hostile.rs`); each uses part.
