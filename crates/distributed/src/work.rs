@@ -413,7 +413,7 @@ where
 
     /// This worker's index among the workers of its process is 0.
     fn leads_its_process(&self) -> bool {
-        self.me % self.shared.run.cluster.workers == 0
+        self.me.is_multiple_of(self.shared.run.cluster.workers)
     }
 
     fn process_of(&self, worker: usize) -> usize {
