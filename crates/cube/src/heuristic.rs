@@ -300,6 +300,33 @@ impl MoveTables {
     }
 }
 
+/// One of the heuristic's HTM tables (of [`TableKind::ALL`]), built alone: the two-phase
+/// solver bounds phase 1 by its twist x slice and flip x slice projections, whose distances to
+/// solved are their distances to G1.
+pub(crate) fn projection_table(kind: TableKind) -> Vec<u8> {
+    let solved = CubieCube::SOLVED;
+    let slices = move_table(SLICES, set_slice, slice, &Move::ALL);
+    let (other, size, start) = match kind {
+        TableKind::TwistSlice => (
+            move_table(TWISTS, set_twist, twist, &Move::ALL),
+            TWISTS,
+            twist(&solved),
+        ),
+        TableKind::FlipSlice => (
+            move_table(FLIPS, set_flip, flip, &Move::ALL),
+            FLIPS,
+            flip(&solved),
+        ),
+        _ => unreachable!("two-phase projects phase 1 on twist x slice and flip x slice"),
+    };
+    product_distances(
+        (&other, size),
+        (&slices, SLICES),
+        start * SLICES + slice(&solved),
+        &Move::ALL,
+    )
+}
+
 /// The pattern databases of one metric.
 pub struct Heuristic {
     twist_flip: Vec<u8>,

@@ -3,7 +3,7 @@
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Mutex, OnceLock};
 
-use frontier_search::{Config, Limit, Outcome, Solution, Stats, Watch};
+use frontier_search::{prefetch, Config, Limit, Outcome, Solution, Stats, Watch};
 
 use frontier_tables::{BuildProgress, Cache, TableReport};
 
@@ -13,7 +13,7 @@ use crate::cubie::{CubieCube, SplitMix};
 use crate::geometry::Face;
 use crate::heuristic::{
     corner_perm, move_table, perm_rank, perm_unrank, product_distances, set_corner_perm,
-    CORNER_PERMS,
+    CORNER_PERMS, SLICES,
 };
 use crate::lock;
 use crate::moves::{Metric, Move};
@@ -24,6 +24,9 @@ use crate::symmetry::{moves_seen, view, views_turning};
 const EDGE8_PERMS: usize = 40320;
 /// Permutations of the four middle-layer edges.
 const SLICE_PERMS: usize = 24;
+/// Where the quarter turns of U and D are among [`phase2_moves`]: each followed by the half
+/// turn and the other quarter turn of its face.
+const QUARTER_TURNS_UD: [usize; 2] = [0, 5];
 /// The longest phase 2 tried: G1 is solved in at most 18 of its moves.
 const PHASE2_MOST: usize = 18;
 /// The longest phase 2 tried after a phase 1 of at least one move: a long phase 2 costs more
@@ -33,6 +36,10 @@ const PHASE2_CAP: usize = 11;
 /// A phase 1 that reaches G1 with fewer moves than this left is not followed out of G1 and
 /// back: the shorter phase 1 that stops there is tried on its own (min2phase's choice).
 const EXCURSION: usize = 5;
+/// Phase 1 bounds a node's children by their exact distance to G1 when it has at least this
+/// many moves left, and by their projections' distances nearer G1 (where those prune about as
+/// well, from tables small enough to stay in cache); below it a node's `distance` is not kept.
+const EXACT_FROM: usize = 6;
 /// The longest solution two-phase ever returns: 30 moves.
 const LONGEST: usize = 30;
 
@@ -201,7 +208,10 @@ pub(crate) fn phase2_table(kind: TableKind) -> Vec<u8> {
 /// - phase 1 knows the exact distance to G1 of every node, from the [`Optimal`] solver's
 ///   table (64,430 symmetry classes of flip and middle-edge positions x 2,187 twists, the
 ///   distance modulo 3 in two bits, 35 MB); it walks only along paths that reach G1 in the
-///   length it tries;
+///   length it tries. Within five moves of the end of such a path, where they prune about as
+///   well, it bounds the children by the distances of two projections instead (twist x
+///   middle-edge positions and flip x middle-edge positions, the heuristic's 2 MB), which
+///   mostly stay in cache;
 /// - phase 2 is bounded by three tables of distances within G1: corner permutation x
 ///   middle-edge permutation and U/D-edge permutation x middle-edge permutation (967,680
 ///   entries each), and U/D-edge permutation x where the U corners are and the corners'
@@ -235,12 +245,17 @@ pub(crate) fn phase2_table(kind: TableKind) -> Vec<u8> {
 /// ```
 ///
 /// A `TwoPhase` holds the phase-1 table and what it is looked up with (the [`Optimal`]
-/// solver's, about 40 MB) and phase 2's move and distance tables (9 MB), all cached on disk:
+/// solver's, about 40 MB), phase 1's projections (2 MB) and phase 2's move and distance
+/// tables (9 MB), all cached on disk:
 /// the first build is mostly the phase-1 table's (shared with the optimal solver), a load
 /// mostly reading it. [`TwoPhase::get`] shares one per process.
 pub struct TwoPhase {
     /// Phase 1's exact distances and coordinates (the HTM optimal solver's tables).
     phase1: Optimal,
+    /// Phase 1's projections' distances to G1 (the heuristic's twist x slice and flip x
+    /// slice tables): a child is bounded by them before its exact distance is looked up.
+    twist_slice: Vec<u8>,
+    flip_slice: Vec<u8>,
     /// Phase 2's moves, and its move tables over them: `corner_moves[c * 10 + k]`.
     moves2: [Move; 10],
     corner_moves: Vec<u16>,
@@ -414,9 +429,9 @@ type Stop = bool;
 
 impl TwoPhase {
     /// About the bytes its tables take to build: the phase-1 table's build (as
-    /// [`Optimal::BUILD_BYTES`]), and the rest (16 MB). Loaded from the cache, they take about
-    /// 50 MB.
-    pub const BYTES: u64 = Optimal::BUILD_BYTES + (16 << 20);
+    /// [`Optimal::BUILD_BYTES`]), and the rest (18 MB). Loaded from the cache, they take about
+    /// 52 MB.
+    pub const BYTES: u64 = Optimal::BUILD_BYTES + (18 << 20);
 
     /// Random-state scrambles from `seed` (the same seed, the same scrambles); see
     /// [`Scrambles`].
@@ -463,6 +478,15 @@ impl TwoPhase {
         let phase1 = Optimal::load_or_build(cache, Metric::Htm, progress, stop)?;
         let moves2 = phase2_moves();
         let mut reports = Vec::new();
+        let [twist_slice, flip_slice] = [TableKind::TwistSlice, TableKind::FlipSlice].map(|kind| {
+            let spec = cache::spec(kind, Metric::Htm);
+            let build = || Ok(crate::heuristic::projection_table(kind));
+            let (table, report) = cache
+                .load_or_build(&spec, |len| vec![0; len], build)
+                .expect("a build with no limit check ends");
+            reports.push(report);
+            table
+        });
         let [corners_in_g1, edges_in_g1, edges_corners_in_g1] = [
             TableKind::CornersInG1,
             TableKind::EdgesInG1,
@@ -490,6 +514,8 @@ impl TwoPhase {
         let (inverses, combs) = rest.split_at(CORNER_PERMS);
         Ok(TwoPhase {
             phase1,
+            twist_slice,
+            flip_slice,
             moves2,
             corner_moves: corner_moves.to_vec(),
             edge_moves: edge_moves.to_vec(),
@@ -508,12 +534,43 @@ impl TwoPhase {
     }
 
     /// What happened to each of the solver's tables (loaded, built, rebuilt and why, not
-    /// cached and why): phase 1's (its distances, then what they are looked up with), then
-    /// phase 2's three (corner and edge distances, move tables).
+    /// cached and why): phase 1's (its distances, then what they are looked up with), its two
+    /// projections (twist x slice, flip x slice: the heuristic's files), then phase 2's four
+    /// (corner and edge distances, move tables).
     pub fn cache_report(&self) -> impl Iterator<Item = &TableReport> {
         [self.phase1.cache_report(), self.phase1.coordinates_report()]
             .into_iter()
             .chain(&self.reports)
+    }
+
+    /// A lower bound of the moves that take phase-1 coordinates into G1: the larger of their
+    /// twist x slice and flip x slice projections' distances.
+    #[inline(always)]
+    fn projected(&self, node: &AxisNode) -> usize {
+        let (t, f, s) = (
+            usize::from(node.twist),
+            usize::from(node.flip),
+            usize::from(node.slice),
+        );
+        let twist_slice = self.twist_slice[t * SLICES + s];
+        let flip_slice = self.flip_slice[f * SLICES + s];
+        usize::from(twist_slice.max(flip_slice))
+    }
+
+    /// Starts reading the entries [`TwoPhase::projected`] reads.
+    #[inline(always)]
+    fn prefetch_projections(&self, node: &AxisNode) {
+        let s = usize::from(node.slice);
+        prefetch(
+            self.twist_slice
+                .as_ptr()
+                .wrapping_add(usize::from(node.twist) * SLICES + s),
+        );
+        prefetch(
+            self.flip_slice
+                .as_ptr()
+                .wrapping_add(usize::from(node.flip) * SLICES + s),
+        );
     }
 
     /// A lower bound of the G1 moves that solve a cube of G1 with these coordinates.
@@ -524,10 +581,41 @@ impl TwoPhase {
         usize::from(c.max(e))
     }
 
+    /// Starts reading the entries [`TwoPhase::phase2_bound`] reads.
+    #[inline(always)]
+    fn prefetch_phase2_bound(&self, (corners, edges, slice): (usize, usize, usize)) {
+        prefetch(
+            self.corners_in_g1
+                .as_ptr()
+                .wrapping_add(corners * SLICE_PERMS + slice),
+        );
+        prefetch(
+            self.edges_in_g1
+                .as_ptr()
+                .wrapping_add(edges * SLICE_PERMS + slice),
+        );
+    }
+
+    /// Starts reading the entries [`TwoPhase::comb_bound`] reads in its largest table.
+    #[inline(always)]
+    fn prefetch_comb_bound(&self, corners: usize, edges: usize) {
+        let entry = |e: usize, c: usize| e * CORNER_COMBS + usize::from(self.comb_of[c]);
+        let inverse = entry(
+            usize::from(self.inverses[edges]),
+            usize::from(self.inverses[corners]),
+        );
+        prefetch(
+            self.edges_corners_in_g1
+                .as_ptr()
+                .wrapping_add(entry(edges, corners)),
+        );
+        prefetch(self.edges_corners_in_g1.as_ptr().wrapping_add(inverse));
+    }
+
     /// A second lower bound, from the U/D edges and the U corners' positions, of the cube and
     /// of its inverse (which is as far from solved, and whose corner positions are not the
     /// cube's).
-    #[inline]
+    #[inline(always)]
     fn comb_bound(&self, corners: usize, edges: usize) -> usize {
         let entry = |e: usize, c: usize| {
             self.edges_corners_in_g1[e * CORNER_COMBS + usize::from(self.comb_of[c])]
@@ -775,7 +863,7 @@ impl<'a> Search<'a> {
         if left == 0 {
             return self.phase2_from(depth);
         }
-        if node.distance == 0 && left < EXCURSION {
+        if left < EXCURSION && Optimal::in_g1(&node) {
             return false;
         }
         if self.count() {
@@ -801,28 +889,57 @@ impl<'a> Search<'a> {
             }
             return false;
         }
-        // The children's entries are read in two rounds, all children at each (the class of
-        // their flip and slice, then their entry), so that their reads of memory overlap.
+        let tables = self.shared.tables;
         let mut moves = [0u8; 18];
-        let mut alive = 0;
-        for mv in Move::ALL {
-            if depth == 0 || Metric::Htm.may_follow(self.path[depth - 1], mv) {
-                moves[alive] = mv.index() as u8;
-                alive += 1;
+        let mut children = [node; 18];
+        let mut generated = 0;
+        for face in 0..6 {
+            if depth > 0 && !Metric::Htm.may_follow(self.path[depth - 1], Move::ALL[face * 3]) {
+                continue;
+            }
+            for m in face * 3..face * 3 + 3 {
+                children[generated] = phase1.moved(&node, m);
+                moves[generated] = m as u8;
+                generated += 1;
             }
         }
-        self.generated += alive as u64;
-        let mut children = [node; 18];
-        for k in 0..alive {
-            children[k] = phase1.moved(&node, usize::from(moves[k]));
-            phase1.prefetch_class(&children[k]);
+        self.generated += generated as u64;
+        if left < EXACT_FROM {
+            // Near G1 the projections (twist x slice, flip x slice: small tables) prune
+            // about as well as the exact table, without its reads of memory. Their bounds
+            // change by at most one a move: a power of a face whose bound exceeds `left`
+            // leaves the face's later powers at least at `left`, pruned.
+            for child in &children[..generated] {
+                tables.prefetch_projections(child);
+            }
+            let mut k = 0;
+            while k < generated {
+                let projected = tables.projected(&children[k]);
+                if projected >= left {
+                    let power = usize::from(moves[k]) % 3;
+                    k += if projected > left { 3 - power } else { 1 };
+                    continue;
+                }
+                self.path[depth] = Move::ALL[usize::from(moves[k])];
+                self.valid = self.valid.min(depth);
+                if self.phase1(children[k], depth + 1, left - 1) {
+                    return true;
+                }
+                k += 1;
+            }
+            return false;
+        }
+        // The children's entries are read in two rounds, all children at each (the class of
+        // their flip and slice, then their entry), so that their reads of memory overlap.
+        for child in &children[..generated] {
+            phase1.prefetch_class(child);
         }
         let mut entries = [0usize; 18];
-        for k in 0..alive {
+        for k in 0..generated {
             entries[k] = phase1.entry_of(&children[k]);
             phase1.prefetch_entry(entries[k]);
         }
-        for k in 0..alive {
+        for k in 0..generated {
             let child = &mut children[k];
             child.distance = phase1.distance_after(node.distance, entries[k]);
             let mv = Move::ALL[usize::from(moves[k])];
@@ -861,7 +978,12 @@ impl<'a> Search<'a> {
         let (c, e, s) = (corner_perm(&cube), edge8_perm(&cube), slice_perm(&cube));
         let tables = shared.tables;
         // Iterative deepening from the tables' bound: the shortest phase 2 of this phase 1.
-        let bound = tables.phase2_bound(c, e, s).max(tables.comb_bound(c, e));
+        // The cheaper bound first: most phase 1s end too far from solved for it.
+        let mut bound = tables.phase2_bound(c, e, s);
+        if bound > most {
+            return false;
+        }
+        bound = bound.max(tables.comb_bound(c, e));
         for limit in bound..=most {
             let Some(used) = self.phase2(c, e, s, depth, limit) else {
                 if self.halted {
@@ -902,15 +1024,48 @@ impl<'a> Search<'a> {
             return None;
         }
         let tables = self.shared.tables;
+        // The children's bounds are read in rounds, all children at each (the two product
+        // tables, then the U/D-edge and U-corner table for those still within reach), so that
+        // their reads of memory overlap. The product tables' bound changes by at most one a
+        // move: a turn of U or D whose bound exceeds `left` leaves that face's later powers at
+        // least at `left`, pruned.
+        let mut children = [(0usize, 0usize, 0usize); 10];
+        let mut allowed = [false; 10];
         for (k, &mv) in tables.moves2.iter().enumerate() {
             if depth > 0 && !Metric::Htm.may_follow(self.path[depth - 1], mv) {
                 continue;
             }
+            allowed[k] = true;
             self.generated += 1;
-            let c2 = usize::from(tables.corner_moves[c * 10 + k]);
-            let e2 = usize::from(tables.edge_moves[e * 10 + k]);
-            let s2 = usize::from(tables.slice_perm_moves[s * 10 + k]);
-            if tables.phase2_bound(c2, e2, s2) >= left || tables.comb_bound(c2, e2) >= left {
+            let child = (
+                usize::from(tables.corner_moves[c * 10 + k]),
+                usize::from(tables.edge_moves[e * 10 + k]),
+                usize::from(tables.slice_perm_moves[s * 10 + k]),
+            );
+            tables.prefetch_phase2_bound(child);
+            children[k] = child;
+        }
+        let mut k = 0;
+        while k < 10 {
+            if allowed[k] {
+                let (c2, e2, s2) = children[k];
+                let bound = tables.phase2_bound(c2, e2, s2);
+                if bound >= left {
+                    allowed[k] = false;
+                    if bound > left && QUARTER_TURNS_UD.contains(&k) {
+                        allowed[k + 1] = false;
+                        allowed[k + 2] = false;
+                        k += 2;
+                    }
+                } else {
+                    tables.prefetch_comb_bound(c2, e2);
+                }
+            }
+            k += 1;
+        }
+        for (k, &mv) in tables.moves2.iter().enumerate() {
+            let (c2, e2, s2) = children[k];
+            if !allowed[k] || tables.comb_bound(c2, e2) >= left {
                 continue;
             }
             self.path[depth] = mv;
@@ -1128,8 +1283,10 @@ mod tests {
         let outcome = solver.solve(superflip, 19, &config);
         assert_eq!(outcome.status(), Status::Limit(Limit::Time));
         assert!(outcome.solution().is_none());
-        // With a solution in hand, the clock ends the search with it.
-        let config = Config::default().timeout(Duration::from_millis(200));
+        // With a solution in hand, the clock ends the search with it (a second: the first
+        // solution of the superflip within 24 takes about 170,000 nodes, a tenth of a second
+        // or more when other work shares the machine).
+        let config = Config::default().timeout(Duration::from_secs(1));
         let outcome = solver.solve_with_effort(superflip, 24, u64::MAX, &config);
         assert_eq!(outcome.status(), Status::Solved);
         assert_solves(superflip, &outcome.solution().unwrap().moves);
@@ -1164,10 +1321,23 @@ mod tests {
         let [cached, built_here] = [Origin::Cache, Origin::Built];
         assert_eq!(
             origins(&built),
-            [cached, cached, built_here, built_here, built_here, built_here]
+            [
+                cached, cached, built_here, built_here, built_here, built_here, built_here,
+                built_here
+            ]
         );
         let loaded = TwoPhase::load_or_build(&cache);
-        assert_eq!(origins(&loaded), [Origin::Cache; 6]);
+        assert_eq!(origins(&loaded), [Origin::Cache; 8]);
+        // The projections are the heuristic's tables, and bound every cube's phase 1 by at
+        // most its exact distance.
+        let heuristic = crate::Heuristic::get(Metric::Htm);
+        assert!(loaded.twist_slice == heuristic.table(TableKind::TwistSlice));
+        assert!(loaded.flip_slice == heuristic.table(TableKind::FlipSlice));
+        for seed in 0..50 {
+            let mut node = Optimal::coordinates(Cube::random(seed));
+            node.distance = loaded.phase1.phase1_distance(node);
+            assert!(loaded.projected(&node) <= usize::from(node.distance));
+        }
         assert!(loaded.corners_in_g1 == built.corners_in_g1);
         assert!(loaded.edges_in_g1 == built.edges_in_g1);
         assert!(loaded.edges_corners_in_g1 == built.edges_corners_in_g1);
@@ -1177,8 +1347,8 @@ mod tests {
         bytes[500_000] ^= 1;
         std::fs::write(&path, &bytes).unwrap();
         let repaired = TwoPhase::load_or_build(&cache);
-        let mut expected = [Origin::Cache; 6];
-        expected[3] = Origin::Rebuilt;
+        let mut expected = [Origin::Cache; 8];
+        expected[5] = Origin::Rebuilt;
         assert_eq!(origins(&repaired), expected);
         assert!(repaired.edges_in_g1 == built.edges_in_g1);
         std::fs::remove_dir_all(&dir).unwrap();
