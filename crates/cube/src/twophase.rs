@@ -40,6 +40,11 @@ const EXCURSION: usize = 5;
 /// many moves left, and by their projections' distances nearer G1 (where those prune about as
 /// well, from tables small enough to stay in cache); below it a node's `distance` is not kept.
 const EXACT_FROM: usize = 6;
+/// The pre-moved variants join the search once the first phase-1 length tried has failed and
+/// the lengths exceed this: their phase 1s are one move shorter than the others' at the same
+/// time (the pre-move makes up the difference), and finding their exact distances to G1 costs
+/// more than most easy cubes' whole search.
+const PRE_FROM: usize = 8;
 /// The longest solution two-phase ever returns: 30 moves.
 const LONGEST: usize = 30;
 
@@ -222,7 +227,11 @@ pub(crate) fn phase2_table(kind: TableKind) -> Vec<u8> {
 ///
 /// Phase-1 lengths are tried in increasing order, each for six problems side by side: the
 /// cube and its inverse, each seen along the three axes (a rotated view has other phase 1s,
-/// and its solutions map back move by move). [`TwoPhase::solve`] stops at the first
+/// and its solutions map back move by move). Once the first length has failed (and from
+/// phase 1s of 9 moves), each of the six is tried after each pre-move too, a quarter turn of
+/// R, F, L or B made before it (and its other quarter turn, which leaves the same phase 1s):
+/// a phase 1 one move shorter, then phase 2, then the pre-move solve it. Hard cubes find a
+/// solution within the bound sooner among these 24 more problems. [`TwoPhase::solve`] stops at the first
 /// solution within the bound; [`TwoPhase::solve_with_effort`] then searches a number of nodes
 /// more and keeps any shorter one. A phase-1 solution must end with a quarter turn of R, L, F
 /// or B: one ending with a G1 move reached G1 one move earlier, and that shorter phase 1 is
@@ -298,6 +307,12 @@ struct Variant {
     axis: Option<usize>,
     /// Whether it is the inverse of the cube.
     inverse: bool,
+    /// The pre-move, if any: a quarter turn `m` of R, L, F or B made before the cube, so that
+    /// `cube` is `m` then the variant's cube and a solution of it, followed by `m`, solves the
+    /// variant. A phase 1 of the pre-moved cube is one of the cube after its other quarter
+    /// turn `m'` too (they differ by a half turn made first, which keeps the phase-1
+    /// coordinates), so phase 2 is tried for both.
+    pre: Option<Move>,
 }
 
 impl Variant {
@@ -308,6 +323,7 @@ impl Variant {
             cube: axis.map_or(base, |a| view(base, tables.axes[a].0)),
             axis,
             inverse,
+            pre: None,
         };
         [
             seen(cube, None, false),
@@ -317,6 +333,15 @@ impl Variant {
             seen(cube, Some(1), false),
             seen(inverse, Some(1), true),
         ]
+    }
+
+    /// This variant after the pre-move `m` (a quarter turn of R, L, F or B).
+    fn pre_moved(&self, m: Move) -> Variant {
+        Variant {
+            cube: Cube::from_cubie(&Cube::move_cube(m).multiply(&self.cube.to_cubie())),
+            pre: Some(m),
+            ..*self
+        }
     }
 
     /// The moves that solve the real cube, from moves that solve this variant: each move
@@ -798,17 +823,40 @@ impl<'a> Search<'a> {
                 node
             })
             .collect();
+        // Each variant's pre-moved ones, with their roots, once the phase 1s are long enough
+        // for them.
+        let mut pre: Vec<(Variant, AxisNode)> = Vec::new();
+        let mut pre_made = false;
         let mut length = roots.iter().map(|n| usize::from(n.distance)).min();
+        let nearest = length.unwrap_or(0);
         while let Some(l) = length.filter(|&l| l < shared.best_len.load(Ordering::Relaxed)) {
             shared.phase1_len.fetch_max(l, Ordering::Relaxed);
-            for (i, root) in roots.iter().enumerate() {
-                if usize::from(root.distance) > l || l >= shared.best_len.load(Ordering::Relaxed) {
+            if !pre_made && l > PRE_FROM && l > nearest {
+                pre_made = true;
+                for &k in &mine {
+                    for face in [Face::R, Face::F, Face::L, Face::B] {
+                        let variant = variants[k].pre_moved(Move::new(face, 1));
+                        let mut node = Optimal::coordinates(variant.cube);
+                        node.distance = phase1.phase1_distance(node);
+                        pre.push((variant, node));
+                    }
+                }
+            }
+            let plain = roots
+                .iter()
+                .enumerate()
+                .map(|(i, root)| (variants[mine[i]], *root, l));
+            let moved = pre.iter().map(|&(variant, root)| (variant, root, l - 1));
+            for (variant, root, length) in plain.chain(moved) {
+                if usize::from(root.distance) > length
+                    || l >= shared.best_len.load(Ordering::Relaxed)
+                {
                     continue;
                 }
-                self.variant = variants[mine[i]];
+                self.variant = variant;
                 self.cubes[0] = self.variant.cube;
                 self.valid = 0;
-                if self.phase1(*root, 0, l) {
+                if self.phase1(root, 0, length) {
                     return (self.expanded, self.generated);
                 }
             }
@@ -958,23 +1006,40 @@ impl<'a> Search<'a> {
     /// Phase 2 after a phase 1 of `depth` moves: the shortest one, if it makes a solution
     /// within the bound. Returns whether this worker must end.
     fn phase2_from(&mut self, depth: usize) -> Stop {
-        let shared = self.shared;
-        if shared.done.load(Ordering::Relaxed) {
+        if self.shared.done.load(Ordering::Relaxed) {
             self.halted = true;
             return true;
         }
-        let cap = if depth == 0 { PHASE2_MOST } else { PHASE2_CAP };
-        let Some(most) = (shared.best_len.load(Ordering::Relaxed))
-            .checked_sub(1 + depth)
-            .map(|most| most.min(cap))
-        else {
-            return false;
-        };
         for d in self.valid..depth {
             self.cubes[d + 1] = self.cubes[d].apply(self.path[d]);
         }
         self.valid = depth;
-        let cube = self.cubes[depth].to_cubie();
+        let cube = self.cubes[depth];
+        let Some(m) = self.variant.pre else {
+            return self.phase2_of(cube, depth, None);
+        };
+        if self.phase2_of(cube, depth, Some(m)) {
+            return true;
+        }
+        // The other quarter turn of the pre-move: its cube differs by a half turn made first.
+        let half = Cube::move_cube(Move::new(m.face(), 2));
+        let other = Cube::from_cubie(&half.multiply(&cube.to_cubie()));
+        self.phase2_of(other, depth, Some(m.inverse()))
+    }
+
+    /// Phase 2 of `cube`, in G1 after a phase 1 of `depth` moves and then the pre-move `pre`
+    /// at the end, if any: the shortest one, if it makes a solution within the bound. Returns
+    /// whether this worker must end.
+    fn phase2_of(&mut self, cube: Cube, depth: usize, pre: Option<Move>) -> Stop {
+        let shared = self.shared;
+        let cap = if depth == 0 { PHASE2_MOST } else { PHASE2_CAP };
+        let Some(most) = (shared.best_len.load(Ordering::Relaxed))
+            .checked_sub(1 + depth + usize::from(pre.is_some()))
+            .map(|most| most.min(cap))
+        else {
+            return false;
+        };
+        let cube = cube.to_cubie();
         let (c, e, s) = (corner_perm(&cube), edge8_perm(&cube), slice_perm(&cube));
         let tables = shared.tables;
         // Iterative deepening from the tables' bound: the shortest phase 2 of this phase 1.
@@ -991,7 +1056,11 @@ impl<'a> Search<'a> {
                 }
                 continue;
             };
-            let total = depth + used;
+            let mut total = depth + used;
+            if let Some(m) = pre {
+                self.path[total] = m;
+                total += 1;
+            }
             {
                 let mut best = lock(&shared.best);
                 // Another worker may have found a shorter one meanwhile.
@@ -1189,6 +1258,30 @@ mod tests {
             let outcome = solver.solve(variant.cube, 24, &Config::default());
             let moves = outcome.into_solution().unwrap().moves;
             assert_solves(cube, &variant.solution(&moves, solver));
+            // A pre-moved variant: its solution, then the pre-move, solves the real cube; its
+            // other quarter turn leaves the same phase-1 coordinates.
+            for face in [
+                crate::Face::R,
+                crate::Face::F,
+                crate::Face::L,
+                crate::Face::B,
+            ] {
+                let m = Move::new(face, 1);
+                let pre = variant.pre_moved(m);
+                let other = variant.pre_moved(m.inverse());
+                let (a, b) = (
+                    Optimal::coordinates(pre.cube),
+                    Optimal::coordinates(other.cube),
+                );
+                assert_eq!((a.twist, a.flip, a.slice), (b.twist, b.flip, b.slice));
+                assert_ne!(pre.cube, other.cube);
+                if face == crate::Face::R {
+                    let outcome = solver.solve(pre.cube, 24, &Config::default());
+                    let mut moves = outcome.into_solution().unwrap().moves;
+                    moves.push(m);
+                    assert_solves(cube, &pre.solution(&moves, solver));
+                }
+            }
         }
         // The rotations take a turn of U to a turn of R or L, then of F or B.
         let up = Move::new(crate::Face::U, 1);
