@@ -553,25 +553,31 @@ impl Optimal {
     }
 
     /// The exact phase-1 distance of coordinates: walk towards G1, one move closer at each
-    /// step (the neighbour whose stored remainder is one less), counting the moves.
+    /// step (the neighbour whose stored remainder is one less), counting the moves. Each
+    /// step reads its neighbours' entries in two rounds, all of them at each (their classes,
+    /// then their entries), so that the reads of memory overlap.
     pub(crate) fn phase1_distance(&self, mut node: AxisNode) -> u8 {
+        let moves = self.metric.moves();
         let mut steps = 0;
         while !Optimal::in_g1(&node) {
-            // Any distance of the right remainder works for `child`: only the difference
-            // matters, and the closer neighbour's is one less.
-            let (f, s) = (usize::from(node.flip), usize::from(node.slice));
-            node.distance = 3 + self.stored(
-                self.reduction
-                    .entry(usize::from(node.twist), f * SLICES + s),
-            );
-            let closer = node.distance - 1;
-            node = self
-                .metric
-                .moves()
-                .iter()
-                .map(|m| self.child(&node, m.index()))
-                .find(|c| c.distance == closer)
+            // Any distance of the right remainder works: only the difference matters, and the
+            // closer neighbour's is one less.
+            let here = self.stored(self.entry_of(&node));
+            let closer = (here + 2) % 3;
+            let mut children = [node; 18];
+            for (child, m) in children.iter_mut().zip(moves) {
+                *child = self.moved(&node, m.index());
+                self.prefetch_class(child);
+            }
+            let mut entries = [0usize; 18];
+            for (entry, child) in entries.iter_mut().zip(&children) {
+                *entry = self.entry_of(child);
+                self.prefetch_entry(*entry);
+            }
+            let next = (0..moves.len())
+                .find(|&k| self.stored(entries[k]) == closer)
                 .expect("a cube outside G1 has a neighbour closer to it");
+            node = children[next];
             steps += 1;
         }
         steps
