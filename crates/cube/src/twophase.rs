@@ -231,11 +231,11 @@ pub(crate) fn phase2_table(kind: TableKind) -> Vec<u8> {
 /// phase 1s of 9 moves), each of the six is tried after each pre-move too, a quarter turn of
 /// R, F, L or B made before it (and its other quarter turn, which leaves the same phase 1s):
 /// a phase 1 one move shorter, then phase 2, then the pre-move solve it. Hard cubes find a
-/// solution within the bound sooner among these 24 more problems. [`TwoPhase::solve`] stops at the first
-/// solution within the bound; [`TwoPhase::solve_with_effort`] then searches a number of nodes
-/// more and keeps any shorter one. A phase-1 solution must end with a quarter turn of R, L, F
-/// or B: one ending with a G1 move reached G1 one move earlier, and that shorter phase 1 is
-/// tried too.
+/// solution within the bound sooner among these 24 more problems. [`TwoPhase::solve`] stops
+/// at the first solution within the bound; [`TwoPhase::solve_with_effort`] then searches a
+/// number of nodes more and keeps any shorter one. A phase-1 solution must end with a quarter
+/// turn of R, L, F or B: one ending with a G1 move reached G1 one move earlier, and that
+/// shorter phase 1 is tried too.
 ///
 /// ```
 /// use frontier_cube::{Cube, Notation, TwoPhase};
@@ -262,7 +262,7 @@ pub struct TwoPhase {
     /// Phase 1's exact distances and coordinates (the HTM optimal solver's tables).
     phase1: Optimal,
     /// Phase 1's projections' distances to G1 (the heuristic's twist x slice and flip x
-    /// slice tables): a child is bounded by them before its exact distance is looked up.
+    /// slice tables): near G1 a child is bounded by them instead of its exact distance.
     twist_slice: Vec<u8>,
     flip_slice: Vec<u8>,
     /// Phase 2's moves, and its move tables over them: `corner_moves[c * 10 + k]`.
