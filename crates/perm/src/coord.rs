@@ -81,27 +81,31 @@ impl Coordinate {
                 order, fixed_sum, ..
             } => u64::from(*order).pow((blocks - usize::from(*fixed_sum)) as u32),
         };
-        let mut c = Coordinate {
+        Coordinate {
             kind,
             blocks,
             maps,
             size,
             table: None,
-        };
-        if size <= MAX_TABLE {
-            let moves = c.maps.len();
-            let mut table = vec![0u32; size as usize * moves];
-            let (mut digits, mut next) = ([0u8; MAX_BLOCKS], [0u8; MAX_BLOCKS]);
-            for value in 0..size {
-                c.unrank(value, &mut digits);
-                for m in 0..moves {
-                    c.apply(m, &digits, &mut next);
-                    table[value as usize * moves + m] = c.rank(&next) as u32;
-                }
-            }
-            c.table = Some(table);
         }
-        c
+    }
+
+    /// Builds the move table, if the coordinate has at most [`MAX_TABLE`] values.
+    fn build_table(&mut self) {
+        if self.size > MAX_TABLE {
+            return;
+        }
+        let moves = self.maps.len();
+        let mut table = vec![0u32; self.size as usize * moves];
+        let (mut digits, mut next) = ([0u8; MAX_BLOCKS], [0u8; MAX_BLOCKS]);
+        for value in 0..self.size {
+            self.unrank(value, &mut digits);
+            for m in 0..moves {
+                self.apply(m, &digits, &mut next);
+                table[value as usize * moves + m] = self.rank(&next) as u32;
+            }
+        }
+        self.table = Some(table);
     }
 
     /// The rank of `digits` (the piece in each block, or each block's twist).
@@ -255,6 +259,10 @@ impl Coords {
         for c in &coords {
             mults.push(bound);
             bound = bound.checked_mul(c.size)?;
+        }
+        // Only once the rank is known to fit: a puzzle refused builds no table.
+        for c in &mut coords {
+            c.build_table();
         }
         Some(Coords {
             coords,
