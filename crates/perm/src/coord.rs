@@ -233,6 +233,8 @@ pub struct Coords {
     orbits: Vec<Pieces>,
     moves: usize,
     bound: u64,
+    /// Whether every coordinate has a move table.
+    tabled: bool,
 }
 
 impl Coords {
@@ -265,6 +267,7 @@ impl Coords {
             c.build_table();
         }
         Some(Coords {
+            tabled: coords.iter().all(|c| c.table.is_some()),
             coords,
             mults,
             orbits: orbits_out,
@@ -503,6 +506,25 @@ impl Coords {
     ) {
         let mut values = [0u64; MAX_COORDS];
         self.split(rank, &mut values);
+        if self.tabled {
+            // Every coordinate in a table: each move's rank is a lookup per coordinate.
+            let rows = &mut values[..self.coords.len()];
+            for row in rows.iter_mut() {
+                *row *= self.moves as u64;
+            }
+            for m in 0..self.moves {
+                if !wanted(m) {
+                    continue;
+                }
+                let mut rank = 0u64;
+                for ((c, &row), &mult) in self.coords.iter().zip(rows.iter()).zip(&self.mults) {
+                    let table = c.table.as_deref().unwrap_or_default();
+                    rank += u64::from(table[row as usize + m]) * mult;
+                }
+                out(m, rank);
+            }
+            return;
+        }
         // The coordinates without a table, unranked once for all the moves.
         let mut digits = [[0u8; MAX_BLOCKS]; MAX_COORDS];
         for ((c, &value), digits) in self.coords.iter().zip(&values).zip(&mut digits) {
@@ -536,13 +558,16 @@ impl Coords {
     }
 }
 
+/// A map of a block's offsets: where each offset goes.
+type Offsets = Vec<u8>;
+
 /// The cyclic group the `turns` (permutations of `k` offsets) generate, as its elements'
 /// offset maps (element `d` the `d`-th power of a generator) and each turn's power; `None` if
 /// it is not cyclic.
 fn cyclic<'a>(
     k: usize,
     turns: impl Iterator<Item = &'a Vec<u8>>,
-) -> Option<(Vec<Vec<u8>>, HashMap<Vec<u8>, u8>)> {
+) -> Option<(Vec<Offsets>, HashMap<Offsets, u8>)> {
     let identity: Vec<u8> = (0..k as u8).collect();
     let turns: Vec<&Vec<u8>> = turns.collect();
     let compose =
