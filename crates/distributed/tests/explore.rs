@@ -48,6 +48,27 @@ fn the_8_puzzle_counts_as_the_engine_counts_on_any_number_of_workers() {
 }
 
 #[test]
+fn the_2x2x2_cube_counts_as_published_on_two_workers() {
+    // OEIS A079761: the 2x2x2's positions at each face-turn distance, 3,674,160 in all.
+    const CUBE2_HTM: [u64; 12] = [
+        1, 9, 54, 321, 1847, 9992, 50136, 227536, 870072, 1887748, 623800, 2644,
+    ];
+    use frontier_perm::{preset, CoordSpace, Coords, Metric, Model};
+    let model = Model::new(&preset("cube2").unwrap().puzzle(), Metric::Htm);
+    let coords = Coords::new(&model).unwrap();
+    let solved = model.colours_of(&preset("cube2").unwrap().puzzle().apply(&[]));
+    let space = CoordSpace::new(&model, &coords, &solved).unwrap();
+    let engine = frontier_search::explore(&space, &Config::default());
+    assert_eq!(engine.layers, CUBE2_HTM);
+    for workers in [1, 2] {
+        let run = across(&space, workers, &Config::default());
+        assert_eq!(run.layers, CUBE2_HTM, "{workers} workers");
+        assert_eq!(run.stats.stored, 3_674_160);
+        assert_eq!(run.stats.generated, engine.stats.generated);
+    }
+}
+
+#[test]
 fn a_2x4_board_and_a_depth_limit_count_as_the_engine_counts() {
     let space = tiles(2, 4);
     let engine = frontier_search::explore(&space, &Config::default());

@@ -2,11 +2,16 @@
 //! 3x3x3 from its facets on scrambles of a given length, and the chain solver on random
 //! positions.
 //!
-//! `cargo run --release -p frontier-perm --example timings -- [tables|random|cube LENGTH COUNT|chain [SHORT PRODUCTS]]`
+//! `cargo run --release -p frontier-perm --example timings -- [tables|random|cube LENGTH COUNT|chain [SHORT PRODUCTS]|explore PUZZLE hash|dense THREADS [qtm]]`
+//!
+//! `explore` counts one preset's full distance table one way, for a side-by-side run under
+//! `/usr/bin/time`: `hash` over packed states in a hash table, `dense` over the coordinates.
 
 use std::time::{Duration, Instant};
 
-use frontier_perm::{explore, preset, solve, Chain, ChainBudget, Metric, Model, Tables, Turn};
+use frontier_perm::{
+    explore, explore_packed, preset, solve, Chain, ChainBudget, Metric, Model, Tables, Turn,
+};
 use frontier_search::{Algorithm, Config};
 use frontier_tables::Builder;
 
@@ -39,19 +44,32 @@ fn tables() {
     for (name, metric) in [
         ("cube2", Metric::Htm),
         ("cube2", Metric::Qtm),
+        ("pyraminx", Metric::Htm),
         ("skewb", Metric::Htm),
         ("topspin10", Metric::Htm),
     ] {
-        let model = Model::new(&preset(name).unwrap().puzzle(), metric);
-        let started = Instant::now();
-        let e = explore(&model, &Config::default().threads(1));
-        println!(
-            "explore {name} {metric}: {} states, {} layers, {:.3} s",
-            e.states(),
-            e.layers.len(),
-            started.elapsed().as_secs_f64()
-        );
+        for way in ["hash", "dense"] {
+            one_table(name, metric, way, 1);
+        }
     }
+}
+
+/// One full distance table of preset `name`, `hash` or `dense`, on `threads` threads.
+fn one_table(name: &str, metric: Metric, way: &str, threads: usize) {
+    let model = Model::new(&preset(name).expect("a preset").puzzle(), metric);
+    let config = Config::default().threads(threads);
+    let started = Instant::now();
+    let e = match way {
+        "hash" => explore_packed(&model, &config),
+        _ => explore(&model, &config),
+    };
+    println!(
+        "explore {name} {metric} {way} {threads} threads: {} states, {} layers {:?}, {:.3} s",
+        e.states(),
+        e.layers.len(),
+        e.layers,
+        started.elapsed().as_secs_f64()
+    );
 }
 
 fn random() {
@@ -163,6 +181,15 @@ fn main() {
     match args.first().map(String::as_str) {
         Some("tables") => tables(),
         Some("random") => random(),
+        Some("explore") => one_table(
+            args.get(1).map_or("cube2", String::as_str),
+            match args.get(4).map(String::as_str) {
+                Some("qtm") => Metric::Qtm,
+                _ => Metric::Htm,
+            },
+            args.get(2).map_or("dense", String::as_str),
+            args.get(3).and_then(|a| a.parse().ok()).unwrap_or(1),
+        ),
         Some("chain") => {
             let mut budget = ChainBudget::default();
             if let Some(n) = args.get(1).and_then(|a| a.parse().ok()) {

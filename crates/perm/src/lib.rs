@@ -38,6 +38,7 @@
 
 mod analysis;
 mod chain;
+mod coord;
 mod group;
 mod perm;
 mod preset;
@@ -49,6 +50,7 @@ mod tws;
 
 pub use analysis::{Analysis, Unreachable};
 pub use chain::{Chain, ChainBudget};
+pub use coord::{CoordSpace, Coords};
 pub use group::{orbits, Group};
 pub use perm::{Perm, MAX_POINTS};
 pub use preset::{preset, Preset, PRESETS};
@@ -57,6 +59,6 @@ pub use puzzle::{
     Generator, ParseError, Problem, Puzzle, Turn, COLOURS, MAX_FILE, MAX_GENERATORS, MAX_LINE,
     MAX_SCRAMBLE,
 };
-pub use solve::{explore, solve, with_space, WithSpace};
+pub use solve::{explore, explore_packed, solve, with_space, WithSpace};
 pub use space::{Metric, Model, Packed, PermSpace, UnknownMetric};
 pub use tws::{Format, MAX_ORIENTATIONS};

@@ -595,7 +595,7 @@ fn key(model: &Model, projection: &Projection) -> String {
 /// the first position of every block, then the second of every block, and so on. The blocks
 /// are the finest block system in which the orbit's first position has company (Atkinson's
 /// algorithm: join two positions, then their images under every move, until it closes).
-fn spread(orbit: &[u8], gens: &[Perm]) -> (Vec<u8>, Option<Vec<Vec<u8>>>) {
+pub(crate) fn spread(orbit: &[u8], gens: &[Perm]) -> (Vec<u8>, Option<Vec<Vec<u8>>>) {
     let n = gens.first().map_or(0, |g| g.degree());
     let mut best: Option<Vec<usize>> = None;
     let mut best_size = orbit.len();

@@ -2,6 +2,7 @@
 
 use frontier_search::{Algorithm, Config, Exploration, Outcome};
 
+use crate::coord::{CoordSpace, Coords};
 use crate::prune::Tables;
 use crate::puzzle::Turn;
 use crate::space::{Model, PermSpace};
@@ -89,8 +90,20 @@ pub fn solve(
 }
 
 /// The number of states at each distance from the solved state (in the model's metric),
-/// by the engine's `explore`.
+/// by the engine's `explore`: over the states' [coordinates](Coords) where the puzzle has
+/// them (densely, when two bits a rank fit the state budget), else over packed states.
 pub fn explore(model: &Model, config: &Config) -> Exploration {
+    if let Some(coords) = Coords::new(model) {
+        if let Some(space) = CoordSpace::new(model, &coords, &model.goal) {
+            return frontier_search::explore(&space, config);
+        }
+    }
+    explore_packed(model, config)
+}
+
+/// [`explore`] over packed states (colours at the compact positions), in a hash table, even
+/// where the puzzle has coordinates.
+pub fn explore_packed(model: &Model, config: &Config) -> Exploration {
     with_words!(model.words(), |W| {
         let space = PermSpace::<W>::new(model, None, &model.goal);
         frontier_search::explore(&space, config)

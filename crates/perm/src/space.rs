@@ -165,6 +165,23 @@ impl Model {
         }
     }
 
+    /// Names the model: its metric, and a hash of its moves (on the compact positions) and of
+    /// its solved colours. Two models with one fingerprint have the same states and moves.
+    pub fn fingerprint(&self) -> String {
+        let mut bytes = Vec::new();
+        for m in &self.moves {
+            bytes.extend_from_slice(&m.map);
+            bytes.push(0xff);
+        }
+        bytes.extend_from_slice(&self.goal);
+        format!(
+            "{} {} moves {:016x}",
+            self.metric,
+            self.moves.len(),
+            xxhash_rust::xxh3::xxh3_64(&bytes)
+        )
+    }
+
     /// The metric.
     pub fn metric(&self) -> Metric {
         self.metric

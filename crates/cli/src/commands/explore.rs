@@ -156,8 +156,9 @@ pub fn run(args: Args, ctx: &Context) -> anyhow::Result<ExitCode> {
     if let Some(plan) = args.across.plan()? {
         return match args.domain {
             Domain::Tiles(args) => tiles::explore_across(args, &plan, ctx),
+            Domain::Perm(args) => perm::explore_across(args, &plan, ctx),
             _ => bail!(
-                "--processes, --workers and --checkpoint explore a space whose states have a rank that turns back into the state: explore tiles (boards of at most 13 cells)"
+                "--processes, --workers and --checkpoint explore a space whose states have a rank that turns back into the state: explore tiles (boards of at most 13 cells) or perm (puzzles of distinct pieces)"
             ),
         };
     }

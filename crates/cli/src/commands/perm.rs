@@ -6,13 +6,14 @@ use std::process::ExitCode;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use frontier_perm::{
-    preset, with_space, Analysis, Chain, ChainBudget, Format, Metric, Model, Perm, PermSpace,
-    Puzzle, Tables, Turn, WithSpace, MAX_FILE, PRESETS,
+    preset, with_space, Analysis, Chain, ChainBudget, CoordSpace, Coords, Format, Metric, Model,
+    Perm, PermSpace, Puzzle, Tables, Turn, WithSpace, MAX_FILE, PRESETS,
 };
 use frontier_search::{search_tree, Outcome, SearchTree, Solution, Stats};
 use frontier_tables::{BuildProgress, Builder, Cache};
 use serde_json::{json, Value};
 
+use crate::commands::explore::{self as explore_cmd, Plan};
 use crate::common::{
     emit, input_name, plural, read_input, report_exploration, warn_tables, Algo, BuildBar, Context,
     SearchArgs, Stopwatch, TableNeed,
@@ -602,12 +603,44 @@ pub fn explore(args: ExploreArgs, ctx: &Context) -> anyhow::Result<ExitCode> {
     let (puzzle, _) = load(&args.input, &args.search, ctx)?;
     let model = Model::new(&puzzle, Metric::from(args.metric));
     let solved = model.colours_of(&Perm::identity(puzzle.points()));
-    let counting = Counting {
-        search: &args.search,
-        ctx,
+    // Over the coordinates where the puzzle has them: densely, on every thread.
+    let coords = Coords::new(&model);
+    let exploration = match coords
+        .as_ref()
+        .and_then(|c| CoordSpace::new(&model, c, &solved))
+    {
+        Some(space) => args.search.explore(ctx, &space),
+        None => {
+            let counting = Counting {
+                search: &args.search,
+                ctx,
+            };
+            with_space(&model, None, &solved, counting)
+        }
     };
-    let exploration = with_space(&model, None, &solved, counting);
     report_exploration(ctx, &args.search, "perm", &exploration, &mut pictures)
+}
+
+/// Counts the puzzle's states by distance from the solved state on the workers of `plan`,
+/// over its coordinates.
+pub fn explore_across(args: ExploreArgs, plan: &Plan, ctx: &Context) -> anyhow::Result<ExitCode> {
+    args.search.refuse_solver_flags()?;
+    let (puzzle, _) = load(&args.input, &args.search, ctx)?;
+    let model = Model::new(&puzzle, Metric::from(args.metric));
+    let solved = model.colours_of(&Perm::identity(puzzle.points()));
+    let coords = Coords::new(&model);
+    let Some(space) = coords
+        .as_ref()
+        .and_then(|c| CoordSpace::new(&model, c, &solved))
+    else {
+        anyhow::bail!(
+            "{}: its pieces have no coordinates to rank its states by (identical pieces, or more of them than a 64-bit rank holds), so it cannot be explored across workers (--workers, --processes)",
+            puzzle.name()
+        );
+    };
+    // What a checkpoint and every process must agree on: the puzzle's moves and colours.
+    let fingerprint = format!("perm {} ({})", model.fingerprint(), puzzle.name());
+    explore_cmd::across(&space, plan.run(fingerprint), &args.search, ctx, "perm")
 }
 
 #[cfg(test)]

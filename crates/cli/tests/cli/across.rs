@@ -316,3 +316,37 @@ fn bad_flags_exit_2_with_the_reason() {
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("explore tiles"), "{}", stderr(&out));
 }
+
+#[test]
+fn the_2x2x2_counts_alike_alone_on_workers_and_on_two_processes() {
+    // OEIS A079761: the 2x2x2's positions at each face-turn distance, 3,674,160 in all.
+    let published = serde_json::json!([
+        1, 9, 54, 321, 1847, 9992, 50136, 227536, 870072, 1887748, 623800, 2644
+    ]);
+    let alone = run(&["explore", "perm", "cube2", "--json", "--threads", "2"]);
+    assert_eq!(alone.status.code(), Some(0), "{}", stderr(&alone));
+    assert_eq!(json(&alone)["layers"], published);
+    let workers = run(&["explore", "perm", "cube2", "--workers", "2", "--json"]);
+    assert_eq!(workers.status.code(), Some(0), "{}", stderr(&workers));
+    assert_eq!(json(&workers)["layers"], published);
+    let dir = temp_dir();
+    let hosts = hosts_file(dir.path(), 2);
+    let spawn = |i: usize| {
+        frontier(["explore", "perm", "cube2", "--json", "--processes", "2"])
+            .arg("--process")
+            .arg(i.to_string())
+            .arg("--hosts")
+            .arg(&hosts)
+            .spawn()
+    };
+    let (first, second) = (spawn(0), spawn(1));
+    let (first, second) = (first.wait(), second.wait());
+    assert_eq!(first.status.code(), Some(0), "{}", stderr(&first));
+    assert_eq!(second.status.code(), Some(0), "{}", stderr(&second));
+    assert_eq!(json(&first)["layers"], published);
+    assert_eq!(json(&first)["states"], 3_674_160);
+    // A puzzle whose pieces have no coordinates is refused with the reason.
+    let out = run(&["explore", "perm", "cube3", "--workers", "2"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("no coordinates"), "{}", stderr(&out));
+}
