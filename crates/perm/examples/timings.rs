@@ -167,12 +167,20 @@ fn staged(budget: StagedBudget, names: &[String]) {
         let puzzle = preset(name).unwrap().puzzle();
         let model = Model::new(&puzzle, Metric::Htm);
         let started = Instant::now();
-        let staged = Staged::build(&puzzle, &budget, &Builder::new()).unwrap();
+        let staged = match Staged::build(&puzzle, &budget, &Builder::new()) {
+            Ok(staged) => Some(staged),
+            Err(e) => {
+                println!("staged {name}: not built ({e})");
+                None
+            }
+        };
         let built = started.elapsed().as_secs_f64();
-        println!(
-            "staged {name}: built in {built:.3} s, phases {:?}",
-            staged.phase_moves()
-        );
+        if let Some(s) = &staged {
+            println!(
+                "staged {name}: built in {built:.3} s, phases {:?}",
+                s.phase_moves()
+            );
+        }
         let started = Instant::now();
         let chain = Chain::build(&puzzle, Metric::Htm, &ChainBudget::default());
         let chain_built = started.elapsed().as_secs_f64();
