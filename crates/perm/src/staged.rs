@@ -56,7 +56,7 @@ impl Default for StagedBudget {
             phase_log2: 32.0,
             last_log2: 36.0,
             entries: 1 << 20,
-            last_entries: 1 << 16,
+            last_entries: 1 << 20,
             phases: 24,
             evaluations: 100,
         }
