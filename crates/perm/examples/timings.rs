@@ -2,7 +2,7 @@
 //! 3x3x3 from its facets on scrambles of a given length, and the chain solver on random
 //! positions.
 //!
-//! `cargo run --release -p frontier-perm --example timings -- [tables|random|cube LENGTH COUNT|chain [SHORT PRODUCTS]|explore PUZZLE hash|dense THREADS [qtm]]`
+//! `cargo run --release -p frontier-perm --example timings -- [tables|random|cube LENGTH COUNT|chain [SHORT PRODUCTS]|explore PUZZLE hash|dense THREADS [qtm]|staged [phase=LOG2] [last=LOG2] [entries=N] [lastentries=N] PUZZLE...]`
 //!
 //! `explore` counts one preset's full distance table one way, for a side-by-side run under
 //! `/usr/bin/time`: `hash` over packed states in a hash table, `dense` over the coordinates.
@@ -10,7 +10,8 @@
 use std::time::{Duration, Instant};
 
 use frontier_perm::{
-    explore, explore_packed, preset, solve, Chain, ChainBudget, Metric, Model, Tables, Turn,
+    explore, explore_packed, preset, solve, Chain, ChainBudget, Metric, Model, Staged,
+    StagedBudget, Tables, Turn,
 };
 use frontier_search::{Algorithm, Config};
 use frontier_tables::Builder;
@@ -176,6 +177,72 @@ fn chain(budget: ChainBudget) {
     }
 }
 
+/// The staged solver against the chain, interleaved, on 20 random positions of each puzzle.
+fn staged(budget: StagedBudget, names: &[String]) {
+    let mut rng = Rng(0x51ed_2701_a3b5_c7d9);
+    for name in names {
+        let puzzle = preset(name).unwrap().puzzle();
+        let model = Model::new(&puzzle, Metric::Htm);
+        let started = Instant::now();
+        let staged = match Staged::build(&puzzle, &budget, &Builder::new()) {
+            Ok(staged) => Some(staged),
+            Err(e) => {
+                println!("staged {name}: not built ({e})");
+                None
+            }
+        };
+        let built = started.elapsed().as_secs_f64();
+        if let Some(s) = &staged {
+            println!(
+                "staged {name}: built in {built:.3} s, phases {:?}",
+                s.phase_moves()
+            );
+        }
+        let started = Instant::now();
+        let chain = Chain::build(&puzzle, Metric::Htm, &ChainBudget::default());
+        let chain_built = started.elapsed().as_secs_f64();
+        let (mut times, mut lengths, mut ctimes, mut clengths) = (vec![], vec![], vec![], vec![]);
+        let mut unsolved = 0;
+        for _ in 0..20 {
+            let position = puzzle.apply(&scramble(&model, &mut rng, 100));
+            let started = Instant::now();
+            let answer = chain.solve(&position).expect("a position of the group");
+            ctimes.push(started.elapsed().as_secs_f64());
+            clengths.push(answer.len());
+            let Some(staged) = &staged else { continue };
+            let started = Instant::now();
+            // A phase that finds nothing within the time leaves the position to the chain.
+            match staged.solve(&position, Duration::from_secs(30)) {
+                Some(answer) => {
+                    assert!(position.then(&puzzle.apply(&answer)).is_identity());
+                    lengths.push(answer.len());
+                }
+                None => unsolved += 1,
+            }
+            times.push(started.elapsed().as_secs_f64());
+        }
+        for v in [&mut times, &mut ctimes] {
+            v.sort_by(f64::total_cmp);
+        }
+        lengths.sort_unstable();
+        clengths.sort_unstable();
+        let median = lengths.get(lengths.len() / 2).copied().unwrap_or(0);
+        if !times.is_empty() {
+            println!(
+            "staged {name}: answers {:.4} s median, {:.4} s max; length {median} median, {} max \
+             ({unsolved} not answered in 30 s); all {lengths:?}",
+            times[10],
+            times[19],
+            lengths.last().copied().unwrap_or(0)
+        );
+        }
+        println!(
+            "chain {name}: built in {chain_built:.3} s; answers {:.4} s median, {:.4} s max; length {} median, {} max",
+            ctimes[10], ctimes[19], clengths[10], clengths[19]
+        );
+    }
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.first().map(String::as_str) {
@@ -199,6 +266,20 @@ fn main() {
                 budget.products = n;
             }
             chain(budget)
+        }
+        Some("staged") => {
+            let mut budget = StagedBudget::default();
+            let mut names = Vec::new();
+            for a in &args[1..] {
+                match a.split_once('=') {
+                    Some(("phase", v)) => budget.phase_log2 = v.parse().unwrap(),
+                    Some(("last", v)) => budget.last_log2 = v.parse().unwrap(),
+                    Some(("entries", v)) => budget.entries = v.parse().unwrap(),
+                    Some(("lastentries", v)) => budget.last_entries = v.parse().unwrap(),
+                    _ => names.push(a.clone()),
+                }
+            }
+            staged(budget, &names)
         }
         Some("cube") => cube(
             args.get(1).and_then(|a| a.parse().ok()).unwrap_or(8),

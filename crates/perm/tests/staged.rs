@@ -1,0 +1,127 @@
+//! The staged solver: an answer for every position it is given, replayed by the multiplier
+//! of image lists in `common`; positions outside the group refused; the 3x3x3's answers far
+//! shorter than the stabiliser chain's.
+
+mod common;
+
+use std::time::Duration;
+
+use common::replay;
+use frontier_perm::{preset, Chain, ChainBudget, Metric, Perm, Puzzle, Staged, StagedBudget, Turn};
+use frontier_tables::Builder;
+use proptest::prelude::*;
+use proptest::test_runner::{Config, TestRunner};
+
+/// Small tables, for debug builds: the answers stay valid, the searches only slower.
+const QUICK: StagedBudget = StagedBudget {
+    phase_log2: 32.0,
+    last_log2: 36.0,
+    entries: 1 << 14,
+    last_entries: 1 << 14,
+    phases: 24,
+    evaluations: 100,
+};
+
+fn labels(puzzle: &Puzzle) -> Vec<u8> {
+    (0..puzzle.points()).map(|p| p as u8).collect()
+}
+
+fn turns_of(puzzle: &Puzzle, picks: &[(usize, u8)]) -> Vec<Turn> {
+    picks
+        .iter()
+        .map(|&(g, p)| {
+            let g = g % puzzle.generators().len();
+            let order = puzzle.generator_order(g);
+            Turn {
+                generator: g as u8,
+                power: 1 + p % (order - 1),
+            }
+        })
+        .collect()
+}
+
+#[test]
+fn the_staged_solver_solves_every_position_it_is_given() {
+    for name in ["cube2", "pyraminx", "skewb", "topspin10"] {
+        let puzzle = preset(name).unwrap().puzzle();
+        let staged = Staged::build(&puzzle, &QUICK, &Builder::new()).unwrap();
+        let mut runner = TestRunner::new(Config::with_cases(8));
+        let picks = prop::collection::vec((0usize..64, 0u8..8), 0..60);
+        runner
+            .run(&picks, |picks| {
+                let scramble = turns_of(&puzzle, &picks);
+                let position = puzzle.apply(&scramble);
+                let answer = staged
+                    .solve(&position, Duration::from_secs(60))
+                    .expect("a position of the group");
+                let mut played = scramble.clone();
+                played.extend(&answer);
+                let end = replay(&puzzle, &labels(&puzzle), &played);
+                prop_assert_eq!(end, labels(&puzzle), "{}", name);
+                Ok(())
+            })
+            .unwrap();
+    }
+}
+
+#[test]
+fn positions_outside_the_group_have_no_staged_answer() {
+    let pyraminx = preset("pyraminx").unwrap().puzzle();
+    let staged = Staged::build(&pyraminx, &QUICK, &Builder::new()).unwrap();
+    // The Pyraminx's moves are all even.
+    let odd = pyraminx.parse_position("(15,33)(16,34)(17,35)").unwrap();
+    assert_eq!(staged.solve(&odd, Duration::from_secs(10)), None);
+    assert_eq!(
+        staged.solve(&Perm::identity(pyraminx.points()), Duration::from_secs(10)),
+        Some(vec![])
+    );
+}
+
+#[test]
+fn the_cube_is_descended_through_a_two_phase_chain() {
+    // Quarter turns of two opposite faces and half turns of the other four (Kociemba's
+    // subgroup, of order 8! 8! 4! / 2 = 19,508,428,800: Kociemba, "Close to God's
+    // algorithm", Cubism For Fun 28, 1992), chosen from the group orders alone.
+    let cube = preset("cube3").unwrap().puzzle();
+    let staged = Staged::build(&cube, &QUICK, &Builder::new()).unwrap();
+    let phases = staged.phase_moves();
+    assert_eq!(phases.len(), 2, "{phases:?}");
+    assert_eq!(phases[0].len(), 6);
+    let halves = phases[1].iter().filter(|m| m.ends_with('2')).count();
+    assert_eq!((phases[1].len(), halves), (6, 4), "{phases:?}");
+}
+
+/// Release speed: `cargo test --release -p frontier-perm --test staged -- --ignored`.
+#[test]
+#[ignore]
+fn the_cube_staged_is_far_shorter_than_the_chain() {
+    let cube = preset("cube3").unwrap().puzzle();
+    let staged = Staged::build(&cube, &StagedBudget::default(), &Builder::new()).unwrap();
+    let chain = Chain::build(&cube, Metric::Htm, &ChainBudget::default());
+    let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+    let mut lengths = Vec::new();
+    let mut chained = Vec::new();
+    for _ in 0..9 {
+        // Seeded 100-move scrambles (xorshift): the same positions every run.
+        let picks: Vec<(usize, u8)> = (0..100)
+            .map(|_| {
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                ((seed % 64) as usize, (seed >> 8) as u8 % 8)
+            })
+            .collect();
+        let position = cube.apply(&turns_of(&cube, &picks));
+        let answer = staged.solve(&position, Duration::from_secs(300)).unwrap();
+        assert!(position.then(&cube.apply(&answer)).is_identity());
+        lengths.push(answer.len());
+        chained.push(chain.solve(&position).unwrap().len());
+    }
+    lengths.sort_unstable();
+    chained.sort_unstable();
+    let median = lengths[lengths.len() / 2];
+    // Kociemba's two phases, each shortest, take at most 12 + 18 moves (Kociemba 1992).
+    assert!(lengths.iter().all(|&l| l <= 30), "{lengths:?}");
+    assert!(median <= 40, "{lengths:?}");
+    assert!(chained[chained.len() / 2] > 40, "{chained:?}");
+}
