@@ -705,7 +705,7 @@ impl<'a> Search<'a> {
             .collect();
         let roots: Vec<AxisNode> = (mine.iter())
             .map(|&k| {
-                let mut node = Optimal::coordinates(variants[k].cube);
+                let mut node = phase1.coordinates(variants[k].cube);
                 node.distance = phase1.phase1_distance(node);
                 node
             })
@@ -791,7 +791,7 @@ impl<'a> Search<'a> {
                     continue;
                 }
                 self.generated += 1;
-                if Optimal::in_g1(&phase1.moved(&node, mv.index())) {
+                if phase1.in_g1(&phase1.moved(&node, mv.index())) {
                     self.path[depth] = mv;
                     self.valid = self.valid.min(depth);
                     if self.phase2_from(depth + 1) {
