@@ -41,7 +41,7 @@ pub fn input_name(input: &OsStr) -> String {
 }
 
 /// An I/O error as a person reads it: the system's words without their "(os error 2)".
-fn plain(error: &io::Error) -> String {
+pub(crate) fn plain(error: &io::Error) -> String {
     let text = error.to_string();
     match text.rfind(" (os error ") {
         Some(at) if text.ends_with(')') => text[..at].to_owned(),

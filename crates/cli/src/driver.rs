@@ -13,19 +13,23 @@
 //!    `--timeout` and Ctrl-C count from the command's start and stop a build like a search;
 //! 6. the solver ([`Domain::solve`]), its seconds the command's;
 //! 7. the answer ([`report`]): JSON, the moves alone with `--quiet`, or the drawing; then a note
-//!    that belongs to the answer ([`Domain::note`]) and a hint on a terminal ([`Domain::hint`]).
+//!    that belongs to the answer ([`Domain::note`]) and a hint on a terminal ([`Domain::hint`]);
+//!    then the picture ([`Domain::picture`]) to the files of `--svg` and `--png`, which were
+//!    opened before step 1 so that a path that cannot be written fails before any search.
 
 use std::io::{self, Write};
 use std::process::ExitCode;
 
 use frontier_search::{Limit, Outcome, SearchTree, Solution, Stats, Status};
 use serde_json::Value;
+use svg::Document;
 
 use crate::common::{
     draw_forest, emit, parse_compare, peak_memory, report, report_compare, reset_peak_memory,
     stats_line, to_stderr, tree_json, Algo, CompareRow, Context, SearchArgs, Stopwatch, TableNeed,
     MOST_TREE_NODES,
 };
+use crate::pictures::{Pictures, Subject};
 
 /// A puzzle the command line solves: its solvers, the tables they need and how its answers
 /// are written. A value of it is one command's run, its flags already checked.
@@ -112,6 +116,10 @@ pub trait Domain {
         solution: &Solution<Self::State, Self::Move>,
     ) -> io::Result<()>;
 
+    /// The answer as a picture, for `--svg` and `--png` (drawn by [`crate::pictures`]), or why
+    /// it cannot be drawn (a route too long to show).
+    fn picture(&self, solution: &Solution<Self::State, Self::Move>) -> Result<Document, String>;
+
     /// A line that is part of the answer, printed after it on stdout (not with `--json` or
     /// `--quiet`).
     fn note(&self, _outcome: &Outcome<Self::State, Self::Move>) -> Option<String> {
@@ -152,7 +160,9 @@ pub fn run<D: Domain>(
     if let Some(list) = &search.compare {
         return compare(domain, search, ctx, list);
     }
+    let mut pictures = Pictures::open(search, Subject::Answer)?;
     if let Some(why) = domain.unsolvable() {
+        pictures.skip(NOTHING_TO_DRAW);
         return report_unsolvable(&domain, search, ctx, why);
     }
     let tables = domain.tables()?;
@@ -167,12 +177,16 @@ pub fn run<D: Domain>(
                 if let Some(code) =
                     tables.refuse_beyond(ctx, search, D::NAME, domain.algorithm())?
                 {
+                    pictures.skip(NOTHING_TO_DRAW);
                     return Ok(code);
                 }
             }
             let clock = Stopwatch::new(search, ctx);
             if !domain.build(ctx, search, &clock)? {
-                return answer(&domain, search, ctx, &clock.stopped());
+                let outcome = clock.stopped();
+                let code = answer(&domain, search, ctx, &outcome)?;
+                draw_picture(&domain, &mut pictures, &outcome)?;
+                return Ok(code);
             }
             let mut outcome = domain.solve(ctx, search)?;
             ctx.clear_progress();
@@ -187,7 +201,27 @@ pub fn run<D: Domain>(
             to_stderr(hint);
         }
     }
+    draw_picture(&domain, &mut pictures, &outcome)?;
     Ok(code)
+}
+
+/// Why a picture asked for is not written when the search found no answer.
+const NOTHING_TO_DRAW: &str = "there is no answer to draw";
+
+/// Writes the picture of a solved `outcome` to the files asked for; says on stderr that there
+/// is none for any other outcome.
+fn draw_picture<D: Domain>(
+    domain: &D,
+    pictures: &mut Pictures,
+    outcome: &Outcome<D::State, D::Move>,
+) -> anyhow::Result<()> {
+    match outcome.solution() {
+        Some(solution) => pictures.write(|| domain.picture(solution)),
+        None => {
+            pictures.skip(NOTHING_TO_DRAW);
+            Ok(())
+        }
+    }
 }
 
 /// Prints `outcome` as the domain writes it, then its note; returns the exit code.

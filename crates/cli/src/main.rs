@@ -7,6 +7,7 @@
 mod commands;
 mod common;
 mod driver;
+mod pictures;
 
 use std::process::ExitCode;
 

@@ -1,11 +1,12 @@
-//! Timings of the perm domain: full distance tables, optimal solves of random positions, and
-//! the 3x3x3 from its facets on scrambles of a given length.
+//! Timings of the perm domain: full distance tables, optimal solves of random positions, the
+//! 3x3x3 from its facets on scrambles of a given length, and the chain solver on random
+//! positions.
 //!
-//! `cargo run --release -p frontier-perm --example timings -- [tables|random|cube LENGTH COUNT]`
+//! `cargo run --release -p frontier-perm --example timings -- [tables|random|cube LENGTH COUNT|chain [SHORT PRODUCTS]]`
 
 use std::time::{Duration, Instant};
 
-use frontier_perm::{explore, preset, solve, Metric, Model, Tables, Turn};
+use frontier_perm::{explore, preset, solve, Chain, ChainBudget, Metric, Model, Tables, Turn};
 use frontier_search::{Algorithm, Config};
 use frontier_tables::Builder;
 
@@ -119,11 +120,59 @@ fn cube(len: usize, count: usize, entries: usize) {
     }
 }
 
+/// The chain solver on 20 random positions (100-move scrambles) of each puzzle: its build
+/// time, and the answers' time and length (median and largest).
+fn chain(budget: ChainBudget) {
+    let mut rng = Rng(0x51ed_2701_a3b5_c7d9);
+    for (name, metric) in [
+        ("cube3", Metric::Htm),
+        ("cube3", Metric::Qtm),
+        ("megaminx", Metric::Htm),
+    ] {
+        let puzzle = preset(name).unwrap().puzzle();
+        let model = Model::new(&puzzle, metric);
+        let started = Instant::now();
+        let chain = Chain::build(&puzzle, metric, &budget);
+        let built = started.elapsed().as_secs_f64();
+        let mut times = Vec::new();
+        let mut lengths = Vec::new();
+        for _ in 0..20 {
+            let position = puzzle.apply(&scramble(&model, &mut rng, 100));
+            let started = Instant::now();
+            let answer = chain.solve(&position).expect("a position of the group");
+            times.push(started.elapsed().as_secs_f64());
+            assert!(position.then(&puzzle.apply(&answer)).is_identity());
+            lengths.push(answer.len());
+        }
+        times.sort_by(f64::total_cmp);
+        lengths.sort_unstable();
+        println!(
+            "chain {name} {metric}: built in {built:.3} s ({} levels); 20 random positions: \
+             {:.4} s median, {:.4} s max; length {} median, {} max; all {lengths:?}",
+            chain.levels(),
+            times[10],
+            times[19],
+            lengths[10],
+            lengths[19],
+        );
+    }
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.first().map(String::as_str) {
         Some("tables") => tables(),
         Some("random") => random(),
+        Some("chain") => {
+            let mut budget = ChainBudget::default();
+            if let Some(n) = args.get(1).and_then(|a| a.parse().ok()) {
+                budget.short_words = n;
+            }
+            if let Some(n) = args.get(2).and_then(|a| a.parse().ok()) {
+                budget.products = n;
+            }
+            chain(budget)
+        }
         Some("cube") => cube(
             args.get(1).and_then(|a| a.parse().ok()).unwrap_or(8),
             args.get(2).and_then(|a| a.parse().ok()).unwrap_or(3),

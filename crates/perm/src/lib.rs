@@ -14,6 +14,11 @@
 //!   `qtm`: the generators and their inverses), with canonical move sequences; [`Tables`]
 //!   are its pruning tables over orbit projections, built and cached through
 //!   `frontier-tables`; [`solve`] and [`explore`] run the engine's solvers over it.
+//! - [`Puzzle::read_tws`] reads twsearch and KSolve definition files (`Set`, `Solved`, `Move`
+//!   blocks) into the same puzzle, each orientation of a piece a point of its own
+//!   ([`Format::detect`] tells the two formats apart).
+//! - [`Chain`] answers any position at once, not in the fewest moves: a stabiliser chain of
+//!   words in the moves, shortened by Minkwitz's method.
 //!
 //! ```
 //! use frontier_perm::{preset, solve, Analysis, Metric, Model, Tables};
@@ -32,6 +37,7 @@
 //! ```
 
 mod analysis;
+mod chain;
 mod group;
 mod perm;
 mod preset;
@@ -39,8 +45,10 @@ mod prune;
 mod puzzle;
 mod solve;
 mod space;
+mod tws;
 
 pub use analysis::{Analysis, Unreachable};
+pub use chain::{Chain, ChainBudget};
 pub use group::{orbits, Group};
 pub use perm::{Perm, MAX_POINTS};
 pub use preset::{preset, Preset, PRESETS};
@@ -51,3 +59,4 @@ pub use puzzle::{
 };
 pub use solve::{explore, solve, with_space, WithSpace};
 pub use space::{Metric, Model, Packed, PermSpace, UnknownMetric};
+pub use tws::{Format, MAX_ORIENTATIONS};

@@ -77,6 +77,59 @@ pub enum Problem {
     /// More than [`MAX_SCRAMBLE`] moves.
     #[error("more than {MAX_SCRAMBLE} moves")]
     ScrambleTooLong,
+    /// A word that opens no known block or command of a twsearch file.
+    #[error("unknown command {0:?} (expected Name, Set, Solved, StartState, Move, MoveTransformation or End)")]
+    UnknownCommand(String),
+    /// A set name no `Set` line defined.
+    #[error("unknown set {0}")]
+    UnknownSet(String),
+    /// Two `Set` lines with one name, or one set twice in a block.
+    #[error("set {0} given twice")]
+    SetTwice(String),
+    /// No `Set` line.
+    #[error("no Set defined")]
+    NoSets,
+    /// A `Set` line after the first block.
+    #[error("a Set line after the first Solved or Move block")]
+    SetAfterBlock,
+    /// A second `Solved` (or `StartState`) block.
+    #[error("a second Solved block")]
+    SecondSolved,
+    /// The sets need more points than a permutation may have.
+    #[error("the sets need {0} points, more than {MAX_POINTS}")]
+    TooManyPoints(usize),
+    /// A number that is not in its range.
+    #[error("{what} {value} out of range {min}..={max}")]
+    OutOfRange {
+        /// What the number counts.
+        what: &'static str,
+        /// The number read.
+        value: u64,
+        /// The least allowed.
+        min: u64,
+        /// The largest allowed.
+        max: u64,
+    },
+    /// A move's permutation names a slot twice.
+    #[error("piece {0} appears twice in a move's permutation")]
+    PieceTwice(u64),
+    /// A line of numbers of the wrong length.
+    #[error("expected {expected} numbers, found {found}")]
+    NumberCount {
+        /// The set's pieces.
+        expected: usize,
+        /// The numbers read.
+        found: usize,
+    },
+    /// Pieces of one identity, some with a wildcard orientation and some without.
+    #[error("piece {0} has a wildcard orientation in one slot and a number in another")]
+    MixedWildcards(u64),
+    /// A block that ends with the file.
+    #[error("the {0} block has no End")]
+    MissingEnd(String),
+    /// A move name that scrambles could not write.
+    #[error("move name {0:?}: expected letters and '_' after optional digits (R, Rw, 2R)")]
+    BadMoveName(String),
     /// An image list of the wrong length.
     #[error("an image list needs {expected} points, found {found}")]
     ImageCount {
@@ -133,34 +186,9 @@ impl Puzzle {
     /// Reads a `.perm` file (see the crate docs for its syntax), named `name` in messages.
     /// Lines are checked against [`MAX_LINE`] as they are read, the file against
     /// [`MAX_FILE`], so hostile input costs bounded memory.
-    pub fn read<R: BufRead>(name: &str, mut input: R) -> Result<Puzzle, ParseError> {
+    pub fn read<R: BufRead>(name: &str, input: R) -> Result<Puzzle, ParseError> {
         let mut builder = PuzzleBuilder::default();
-        let mut line = Vec::new();
-        let mut total = 0usize;
-        for number in 1.. {
-            line.clear();
-            let at = |problem| ParseError {
-                line: number,
-                column: 1,
-                problem,
-            };
-            let mut limited = <&mut R as std::io::Read>::take(&mut input, MAX_LINE as u64 + 1);
-            let read = limited
-                .read_until(b'\n', &mut line)
-                .map_err(|e| at(Problem::Io(e.to_string())))?;
-            if read == 0 {
-                break;
-            }
-            total += read;
-            if total > MAX_FILE {
-                return Err(at(Problem::FileTooLong));
-            }
-            if line.len() > MAX_LINE || (read == MAX_LINE + 1 && line.last() != Some(&b'\n')) {
-                return Err(at(Problem::LineTooLong));
-            }
-            let text = std::str::from_utf8(&line).map_err(|_| at(Problem::NotUtf8))?;
-            builder.line(text, number)?;
-        }
+        read_lines(input, |text, number| builder.line(text, number))?;
         builder.finish(name)
     }
 
@@ -268,14 +296,7 @@ impl Puzzle {
                 chars.next();
                 continue;
             }
-            let mut end = start;
-            while let Some(&(i, c)) = chars.peek() {
-                if !is_name_char(c) {
-                    break;
-                }
-                end = i + c.len_utf8();
-                chars.next();
-            }
+            let end = start + name_len(&text[start..]);
             if end == start {
                 return Err(err(
                     start,
@@ -284,6 +305,9 @@ impl Puzzle {
                         found: format!("{c:?}"),
                     },
                 ));
+            }
+            while chars.peek().is_some_and(|&(i, _)| i < end) {
+                chars.next();
             }
             let name = &text[start..end];
             let generator = self
@@ -443,14 +467,63 @@ impl Puzzle {
     }
 }
 
+/// Feeds each line of `input` (without its line break) to `each` with its number from 1;
+/// returns the number of lines. Lines are checked against [`MAX_LINE`] as they are read and
+/// the whole against [`MAX_FILE`], so hostile input costs bounded memory.
+pub(crate) fn read_lines<R: BufRead>(
+    mut input: R,
+    mut each: impl FnMut(&str, usize) -> Result<(), ParseError>,
+) -> Result<usize, ParseError> {
+    let mut line = Vec::new();
+    let mut total = 0usize;
+    let mut lines = 0;
+    for number in 1.. {
+        line.clear();
+        let at = |problem| ParseError {
+            line: number,
+            column: 1,
+            problem,
+        };
+        let mut limited = <&mut R as std::io::Read>::take(&mut input, MAX_LINE as u64 + 1);
+        let read = limited
+            .read_until(b'\n', &mut line)
+            .map_err(|e| at(Problem::Io(e.to_string())))?;
+        if read == 0 {
+            break;
+        }
+        total += read;
+        if total > MAX_FILE {
+            return Err(at(Problem::FileTooLong));
+        }
+        if line.len() > MAX_LINE || (read == MAX_LINE + 1 && line.last() != Some(&b'\n')) {
+            return Err(at(Problem::LineTooLong));
+        }
+        let text = std::str::from_utf8(&line).map_err(|_| at(Problem::NotUtf8))?;
+        each(text.trim_end_matches(['\n', '\r']), number)?;
+        lines = number;
+    }
+    Ok(lines)
+}
+
+/// The length in bytes of the move name at the start of `text`: optional digits (an inner
+/// slice, `2R`), then ASCII letters and `_`; 0 if there is none.
+pub(crate) fn name_len(text: &str) -> usize {
+    let digits = text.bytes().take_while(u8::is_ascii_digit).count();
+    let letters = text[digits..]
+        .bytes()
+        .take_while(|&b| b.is_ascii_alphabetic() || b == b'_')
+        .count();
+    if letters == 0 {
+        0
+    } else {
+        digits + letters
+    }
+}
+
 impl fmt::Display for Turn {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}^{}", self.generator, self.power)
     }
-}
-
-fn is_name_char(c: char) -> bool {
-    c.is_ascii_alphabetic() || c == '_'
 }
 
 /// A problem at a column of one line.
@@ -652,7 +725,6 @@ struct PuzzleBuilder {
 
 impl PuzzleBuilder {
     fn line(&mut self, text: &str, number: usize) -> Result<(), ParseError> {
-        let text = text.trim_end_matches(['\n', '\r']);
         let content = text.split('#').next().unwrap_or("");
         let at = |e: LineError| ParseError {
             line: number,
@@ -665,13 +737,13 @@ impl PuzzleBuilder {
             return Ok(());
         }
         let name_column = cursor.column();
-        let mut name = String::new();
-        while let Some(c) = cursor.peek().filter(|&c| is_name_char(c)) {
-            name.push(c);
-            cursor.bump();
-        }
+        let rest = content.trim_start();
+        let name = rest[..name_len(rest)].to_string();
         if name.is_empty() {
             return Err(at(cursor.expected("a generator name (letters and '_')")));
+        }
+        for _ in name.chars() {
+            cursor.bump();
         }
         cursor.eat(':', "':' after the name").map_err(at)?;
         let named = |problem| ParseError {

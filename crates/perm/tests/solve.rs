@@ -1,73 +1,13 @@
 //! Shortest solutions and distance distributions, against BFS and published counts; every
-//! solution replayed by a multiplier of image lists written here, apart from the crate's.
+//! solution replayed by a multiplier of image lists written in `common`, apart from the
+//! crate's.
 
-use frontier_perm::{explore, preset, solve, Analysis, Metric, Model, Puzzle, Tables, Turn};
-use frontier_search::{Algorithm, Config, Status};
-use frontier_tables::Builder;
+mod common;
+
+use common::{solve_checked, tables};
+use frontier_perm::{explore, preset, Analysis, Metric, Model, Puzzle, Turn};
+use frontier_search::{Algorithm, Config};
 use proptest::prelude::*;
-
-/// Image lists of the generators, 0-based, read from the puzzle's cycles.
-fn images(puzzle: &Puzzle) -> Vec<Vec<usize>> {
-    puzzle
-        .generators()
-        .iter()
-        .map(|g| g.perm.images().iter().map(|&i| usize::from(i)).collect())
-        .collect()
-}
-
-/// The colours at each point after `moves` (applied first to last) from `start`: the piece
-/// at `p` moves to `g[p]` under each turn, `power` times.
-fn replay(puzzle: &Puzzle, start: &[u8], moves: &[Turn]) -> Vec<u8> {
-    let gens = images(puzzle);
-    let mut state = start.to_vec();
-    for t in moves {
-        for _ in 0..t.power {
-            let mut next = state.clone();
-            for (p, &q) in gens[usize::from(t.generator)].iter().enumerate() {
-                next[q] = state[p];
-            }
-            state = next;
-        }
-    }
-    state
-}
-
-/// The colours at each point of the position `scramble` reaches.
-fn scrambled(puzzle: &Puzzle, scramble: &[Turn]) -> Vec<u8> {
-    replay(puzzle, puzzle.colours(), scramble)
-}
-
-/// Solves `scramble` with `algorithm` and checks the answer by replaying it.
-fn solve_checked(
-    puzzle: &Puzzle,
-    model: &Model,
-    tables: Option<&Tables>,
-    scramble: &str,
-    algorithm: Algorithm,
-) -> Vec<Turn> {
-    let turns = puzzle.parse_moves(scramble).unwrap();
-    let position = puzzle.apply(&turns);
-    let outcome = solve(
-        model,
-        tables,
-        &model.colours_of(&position),
-        algorithm,
-        &Config::default(),
-    );
-    assert_eq!(outcome.status(), Status::Solved, "{scramble}");
-    let moves = outcome.into_solution().unwrap().moves;
-    let end = replay(puzzle, &scrambled(puzzle, &turns), &moves);
-    assert_eq!(
-        end,
-        puzzle.colours(),
-        "{scramble}: {moves:?} does not solve it"
-    );
-    moves
-}
-
-fn tables(model: &Model, entries: usize) -> Tables {
-    Tables::build(model, entries, None, &Builder::new()).unwrap()
-}
 
 #[test]
 fn the_seeds_scramble_takes_five_quarter_turns() {

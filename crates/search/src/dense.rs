@@ -33,6 +33,9 @@ const CHUNK_WORDS: usize = 1 << 11;
 /// Successors ranked before they are marked together: each one's word is prefetched when it
 /// is ranked, so that the cache misses of a batch overlap.
 const BATCH: usize = 256;
+/// Entries of a layer expanded together through [`Space::indexed_successors_of_run`]: a
+/// space whose neighbouring indexes share work shares it over this many.
+const RUN: usize = 1024;
 /// The even bits of a word: the low bit of every entry.
 const LOW: u64 = 0x5555_5555_5555_5555;
 /// The code of an expanded entry.
@@ -182,6 +185,22 @@ impl Tally {
     }
 }
 
+/// A worker's buffers: the run of layer entries it expands next, and their successors on
+/// their way to the array.
+struct Buffers<S> {
+    run: Vec<u64>,
+    batch: Vec<(u64, S)>,
+}
+
+impl<S> Buffers<S> {
+    fn new() -> Buffers<S> {
+        Buffers {
+            run: Vec::with_capacity(RUN + PER_WORD as usize),
+            batch: Vec::with_capacity(BATCH + 64),
+        }
+    }
+}
+
 /// One layer's expansion, shared by its workers.
 struct Sweep<'a, P> {
     space: &'a P,
@@ -193,9 +212,9 @@ struct Sweep<'a, P> {
 }
 
 impl<P: Space> Sweep<'_, P> {
-    /// Expands the layer's entries in chunk `chunk`, using `batch` for the successors on their
-    /// way to the array.
-    fn chunk(&self, chunk: usize, batch: &mut Vec<(u64, P::State)>) -> Tally {
+    /// Expands the layer's entries in chunk `chunk`, runs of them at a time, using `buffers`
+    /// for each run and for the successors on their way to the array.
+    fn chunk(&self, chunk: usize, buffers: &mut Buffers<P::State>) -> Tally {
         let mut tally = Tally::default();
         let code = layer_code(self.depth);
         let flag = &self.marks.active[code as usize - 1][chunk];
@@ -203,48 +222,68 @@ impl<P: Space> Sweep<'_, P> {
             return tally;
         }
         flag.store(false, Ordering::Relaxed);
-        let (mut stopped, mut next_look) = (false, Watch::CHECK_EVERY);
         let first = chunk * CHUNK_WORDS;
         let end = (first + CHUNK_WORDS).min(self.marks.words.len());
+        let Buffers { run, batch } = buffers;
         for (w, word) in (first..).zip(&self.marks.words[first..end]) {
             let mut layer = entries_of(word.load(Ordering::Relaxed), code);
             if layer == 0 {
                 continue;
             }
-            // Each entry of the layer becomes CLOSED, both its bits set.
-            let close = layer * CLOSED;
+            // Each entry of the layer becomes CLOSED, both its bits set: a closed entry and an
+            // entry of the layer are alike to the workers marking successors (both seen), so
+            // the word is closed as its entries join the run. Other workers may be marking
+            // entries of this word: the closing is atomic too.
+            word.fetch_or(layer * CLOSED, Ordering::Relaxed);
             while layer != 0 {
-                let index = w as u64 * PER_WORD + u64::from(layer.trailing_zeros() / 2);
+                run.push(w as u64 * PER_WORD + u64::from(layer.trailing_zeros() / 2));
                 layer &= layer - 1;
-                tally.expanded += 1;
-                self.space.indexed_successors(index, |index, next| {
-                    if stopped {
-                        return;
-                    }
-                    self.marks.prefetch(index);
-                    batch.push((index, next));
-                    if batch.len() >= BATCH {
-                        self.settle(batch, &mut tally);
-                        // Within one expansion too: a state may have millions of successors.
-                        if tally.generated >= next_look {
-                            next_look += Watch::CHECK_EVERY;
-                            stopped = self.watch.limit().is_some();
-                        }
-                    }
-                });
-                if stopped {
-                    batch.clear();
-                    return tally;
-                }
             }
-            // Other workers may be marking entries of this word: the closing is atomic too.
-            word.fetch_or(close, Ordering::Relaxed);
+            if run.len() >= RUN && self.expand(run, batch, &mut tally) {
+                return tally;
+            }
+        }
+        if !run.is_empty() && self.expand(run, batch, &mut tally) {
+            return tally;
         }
         self.settle(batch, &mut tally);
         if let Some(limit) = self.watch.checkpoint(tally.expanded, u64::from(self.depth)) {
             self.watch.stop(limit);
         }
         tally
+    }
+
+    /// Expands the entries of `run` and empties it; returns whether a limit stopped the
+    /// search (`batch` is then emptied without marking).
+    fn expand(
+        &self,
+        run: &mut Vec<u64>,
+        batch: &mut Vec<(u64, P::State)>,
+        tally: &mut Tally,
+    ) -> bool {
+        let mut stopped = false;
+        let mut next_look = tally.generated + Watch::CHECK_EVERY;
+        tally.expanded += run.len() as u64;
+        self.space.indexed_successors_of_run(run, |index, next| {
+            if stopped {
+                return;
+            }
+            self.marks.prefetch(index);
+            batch.push((index, next));
+            if batch.len() >= BATCH {
+                self.settle(batch, tally);
+                // Within one expansion too: a state may have millions of successors.
+                if tally.generated >= next_look {
+                    next_look += Watch::CHECK_EVERY;
+                    stopped = self.watch.limit().is_some();
+                }
+            }
+        });
+        run.clear();
+        if stopped {
+            batch.clear();
+        }
+        stopped
     }
 
     /// Marks the successors in `batch` for the next layer (in the last layer, only looks
@@ -334,11 +373,11 @@ where
         let chunks = 0..marks.chunks();
         let tally = if parallel {
             (chunks.into_par_iter())
-                .map_init(|| Vec::with_capacity(BATCH + 64), |b, c| sweep.chunk(c, b))
+                .map_init(Buffers::new, |b, c| sweep.chunk(c, b))
                 .reduce(Tally::default, Tally::add)
         } else {
-            let mut batch = Vec::with_capacity(BATCH + 64);
-            (chunks.map(|c| sweep.chunk(c, &mut batch))).fold(Tally::default(), Tally::add)
+            let mut buffers = Buffers::new();
+            (chunks.map(|c| sweep.chunk(c, &mut buffers))).fold(Tally::default(), Tally::add)
         };
         stats.expanded += tally.expanded;
         stats.generated += tally.generated;

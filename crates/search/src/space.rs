@@ -246,6 +246,16 @@ pub trait Space {
         };
         self.successors(&state, None, |_, next| out(self.index(&next), next));
     }
+
+    /// [`Space::indexed_successors`] of each index of `run` in turn: how the dense strategy
+    /// expands a stretch of one layer (indexes of reached states, ascending). A space whose
+    /// neighbouring indexes share work (the leading digits of a rank, say) overrides it to do
+    /// that work once for the run.
+    fn indexed_successors_of_run(&self, run: &[u64], mut out: impl FnMut(u64, Self::State)) {
+        for &index in run {
+            self.indexed_successors(index, &mut out);
+        }
+    }
 }
 
 /// A space that can also be searched backwards from its goals, as [`crate::bidirectional`] does.

@@ -140,53 +140,97 @@ impl Ranking {
     /// The tiles' order of the arrangement of rank `index`, on a board of at least 3 cells.
     #[inline]
     fn unpack(&self, index: u64) -> Unpacked {
+        let mut cursor = Cursor::new();
+        self.unpack_into(&mut cursor, index);
+        cursor.tiles
+    }
+
+    /// Unpacks the arrangement of rank `index` into `cursor`, on a board of at least 3 cells:
+    /// the Lehmer digits it shares with the rank unpacked there before (the leading ones, when
+    /// the two ranks are close) are kept, and only the rest worked out.
+    #[inline]
+    fn unpack_into(&self, cursor: &mut Cursor, index: u64) {
         let n = self.cells;
         let m = n - 1;
         let blank = (index % n as u64) as usize;
-        let mut h = index / n as u64;
-        let mut unpacked = Unpacked {
-            blank,
-            h,
-            order: 0,
-            digits: [0; 16],
-            before: [0; 16],
-        };
-        // The tiles not placed yet, in order, a nibble each (tile - 1, from 0).
-        let mut left = 0xfedc_ba98_7654_3210u64;
-        let (mut parity, mut before) = (0, 0u16);
+        let h = index / n as u64;
+        // The first level whose digit may differ: the digits before level `k` are the old
+        // ones while `h` lies in the block of `HALF[m - k]` half ranks from `base[k]`.
+        let mut k = 0;
+        if cursor.filled {
+            k = m - 2;
+            while k > 0 && h.wrapping_sub(cursor.base[k]) >= HALF[m - k] {
+                k -= 1;
+            }
+        }
+        let tiles = &mut cursor.tiles;
+        tiles.blank = blank;
+        let mut rest = h - cursor.base[k];
+        tiles.h = h;
+        let mut left = cursor.left[k];
+        let mut parity = cursor.parity[k];
+        let mut before = tiles.before[k];
+        tiles.order &= (1u64 << (4 * k)) - 1;
         let mut put = |i: usize, digit: u64, left: &mut u64| {
             let at = 4 * digit as u32;
             let value = *left >> at & 15;
             // Removes the nibble: the ones above it move down.
             *left = (*left & ((1 << at) - 1)) | ((*left >> at >> 4) << at);
-            unpacked.order |= (value + 1) << (4 * i);
-            unpacked.digits[i] = digit as u8;
-            unpacked.before[i] = before;
+            tiles.order |= (value + 1) << (4 * i);
+            tiles.digits[i] = digit as u8;
+            tiles.before[i] = before;
             before |= 1 << value;
         };
-        for i in 0..m - 2 {
+        for i in k..m - 2 {
+            cursor.base[i] = h - rest;
+            cursor.left[i] = left;
+            cursor.parity[i] = parity;
             let places = m - 1 - i;
             let digit = if places == 2 {
-                h
+                rest
             } else {
-                ((u128::from(h) * u128::from(RECIPROCAL[places])) >> 64) as u64
+                ((u128::from(rest) * u128::from(RECIPROCAL[places])) >> 64) as u64
             };
-            h -= digit * HALF[places];
+            rest -= digit * HALF[places];
             parity ^= digit & 1;
             put(i, digit, &mut left);
         }
+        cursor.base[m - 2] = h - rest;
+        cursor.left[m - 2] = left;
+        cursor.parity[m - 2] = parity;
         // The order of the last two sets the permutation's parity.
         let last = parity ^ u64::from(self.odd >> blank & 1);
         put(m - 2, last, &mut left);
         put(m - 1, 0, &mut left);
-        unpacked
+        cursor.filled = true;
     }
 
     /// Calls `out(rank, layout)` for each arrangement one slide from the one of rank `index`:
     /// a horizontal slide keeps the tiles' order, and a vertical one changes the Lehmer digits
     /// of the `cols` tiles from the blank's old cell to its new one only.
     #[inline]
-    pub fn successors<E: Encoding>(&self, index: u64, mut out: impl FnMut(u64, E)) {
+    pub fn successors<E: Encoding>(&self, index: u64, out: impl FnMut(u64, E)) {
+        self.successors_from(&mut Cursor::new(), index, out);
+    }
+
+    /// [`Ranking::successors`] of each rank of `run` in turn: ranks close to each other share
+    /// the leading digits of their tiles' order, which are worked out once.
+    #[inline]
+    pub fn successors_of_run<E: Encoding>(&self, run: &[u64], mut out: impl FnMut(u64, E)) {
+        let mut cursor = Cursor::new();
+        for &index in run {
+            self.successors_from(&mut cursor, index, &mut out);
+        }
+    }
+
+    /// [`Ranking::successors`], unpacking `index` through `cursor`.
+    #[inline]
+    fn successors_from<E: Encoding>(
+        &self,
+        cursor: &mut Cursor,
+        index: u64,
+        mut out: impl FnMut(u64, E),
+    ) {
         let (n, cols) = (self.cells, self.cols);
         if n < 3 {
             // The blank and at most one tile: the blank swaps with it.
@@ -196,7 +240,8 @@ impl Ranking {
             }
             return;
         }
-        let tiles = self.unpack(index);
+        self.unpack_into(cursor, index);
+        let tiles = &cursor.tiles;
         let (blank, order) = (tiles.blank, tiles.order);
         let base = tiles.h * n as u64;
         let layout = |order, blank| E::from_nibbles(insert_blank(order, blank), n);
@@ -238,6 +283,39 @@ struct Unpacked {
     digits: [u8; 16],
     /// For each position, the tiles before it (bit `tile - 1`).
     before: [u16; 16],
+}
+
+/// What [`Ranking::unpack_into`] keeps between ranks: the last arrangement unpacked, and at
+/// each level of its Lehmer digits what the levels before it made (the part of the half rank
+/// they weigh, the tiles not placed yet, the parity so far), so that a later rank sharing its
+/// leading digits starts from the first level that differs.
+struct Cursor {
+    tiles: Unpacked,
+    filled: bool,
+    base: [u64; 16],
+    left: [u64; 16],
+    parity: [u64; 16],
+}
+
+impl Cursor {
+    fn new() -> Cursor {
+        let mut left = [0; 16];
+        // Before the first level: every tile, in order, a nibble each (tile - 1, from 0).
+        left[0] = 0xfedc_ba98_7654_3210;
+        Cursor {
+            tiles: Unpacked {
+                blank: 0,
+                h: 0,
+                order: 0,
+                digits: [0; 16],
+                before: [0; 16],
+            },
+            filled: false,
+            base: [0; 16],
+            left,
+            parity: [0; 16],
+        }
+    }
 }
 
 impl Unpacked {

@@ -367,6 +367,16 @@ impl<E: Encoding> Space for TilesSpace<E> {
             None => panic!("a board of more than 13 cells has no index"),
         }
     }
+
+    /// Neighbouring ranks share the leading digits of their tiles' order: they are unpacked
+    /// once for the run.
+    #[inline]
+    fn indexed_successors_of_run(&self, run: &[u64], out: impl FnMut(u64, E)) {
+        match &self.ranking {
+            Some(ranking) => ranking.successors_of_run(run, out),
+            None => panic!("a board of more than 13 cells has no index"),
+        }
+    }
 }
 
 impl<E: Encoding> Reversible for TilesSpace<E> {
@@ -500,6 +510,49 @@ mod tests {
                 fast.sort_unstable();
                 slow.sort_unstable();
                 assert_eq!(fast, slow, "{rows}x{cols} rank {index}");
+            }
+        }
+    }
+
+    #[test]
+    fn successors_of_a_run_of_ranks_are_each_ranks_successors() {
+        // Runs through every rank and through sparse ascending runs with gaps of every size
+        // (the cursor keeps the leading digits only while they are shared), and runs that go
+        // down: each rank's successors as if expanded alone.
+        for (rows, cols) in [(2, 2), (3, 3), (2, 4), (4, 2), (2, 5), (3, 4)] {
+            let shape = Shape::new(rows, cols).unwrap();
+            let goal = shape.default_goal();
+            let space = TilesSpace::<u64>::new(&Puzzle::new(shape, &goal, &goal).unwrap());
+            let bound = space.index_bound().unwrap();
+            let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+            let mut step = || {
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                seed
+            };
+            let dense: Vec<u64> = (0..bound.min(200_000)).collect();
+            let sparse: Vec<u64> = std::iter::successors(Some(0u64), |&r| {
+                let gap = 1 + step() % (1 << (step() % 24));
+                Some(r + gap).filter(|&r| r < bound)
+            })
+            .take(20_000)
+            .collect();
+            let down: Vec<u64> = sparse.iter().rev().copied().collect();
+            for run in [&dense, &sparse, &down] {
+                let mut together = Vec::new();
+                space.indexed_successors_of_run(run, |i, next| together.push((i, next)));
+                let mut alone = Vec::new();
+                for &index in run.iter() {
+                    space.indexed_successors(index, |i, next| alone.push((i, next)));
+                }
+                assert_eq!(together.len(), alone.len(), "{rows}x{cols}");
+                if let Some(at) = (0..alone.len()).find(|&i| together[i] != alone[i]) {
+                    panic!(
+                        "{rows}x{cols}: successor {at} of the run differs: {:?}, alone {:?}",
+                        together[at], alone[at]
+                    );
+                }
             }
         }
     }

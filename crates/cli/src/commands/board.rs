@@ -14,6 +14,7 @@ use crate::common::{
     Stopwatch, TableNeed,
 };
 use crate::driver::{self, Domain};
+use crate::pictures::{self, Pictures, Subject};
 
 /// The rules the robot moves by.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -202,6 +203,11 @@ impl Domain for BoardRun {
         render(out, &self.puzzle, self.algo, solution)
     }
 
+    fn picture(&self, solution: &Solution<State, Move>) -> Result<svg::Document, String> {
+        let title = title(&self.puzzle, self.algo, solution.len());
+        pictures::board::draw(&self.puzzle, &solution.states, &solution.moves, &title)
+    }
+
     fn search_tree(&self, depth: u32, max_nodes: usize) -> SearchTree<State, Move> {
         search_tree(&self.puzzle, depth, max_nodes)
     }
@@ -223,6 +229,7 @@ impl Domain for BoardRun {
 /// Explores the puzzle: the robot's reachable states by distance from the start.
 pub fn explore(args: ExploreArgs, ctx: &Context) -> anyhow::Result<ExitCode> {
     args.search.refuse_solver_flags()?;
+    let mut pictures = Pictures::open(&args.search, Subject::Chart)?;
     let board = load(&args.input, &args.search, ctx)?;
     let puzzle = Puzzle::new(board, args.rules.into(), None)?;
     let config = args.search.config::<State, Move>(ctx);
@@ -234,7 +241,7 @@ pub fn explore(args: ExploreArgs, ctx: &Context) -> anyhow::Result<ExitCode> {
     } else {
         args.search.explore(ctx, &puzzle)
     };
-    report_exploration(ctx, &args.search, "board", &exploration)
+    report_exploration(ctx, &args.search, "board", &exploration, &mut pictures)
 }
 
 /// The most columns or rows drawn; larger boards are drawn cropped to the route.
@@ -248,20 +255,24 @@ fn render(
     solution: &Solution<State, Move>,
 ) -> io::Result<()> {
     let n = solution.len();
-    writeln!(
-        out,
-        "{} to {} ({}, rules {})",
-        plural(n as u64, "move"),
-        puzzle.target(),
-        algo.name(),
-        puzzle.rules()
-    )?;
+    writeln!(out, "{}", title(puzzle, algo, n))?;
     let digits = n.max(1).to_string().len();
     for (i, mv) in solution.moves.iter().enumerate() {
         writeln!(out, "{:>digits$}. {mv}", i + 1)?;
     }
     writeln!(out)?;
     draw(out, puzzle, &solution.states)
+}
+
+/// The answer's title: `17 moves to F (bfs, rules seed)`.
+fn title(puzzle: &Puzzle, algo: Algo, moves: usize) -> String {
+    format!(
+        "{} to {} ({}, rules {})",
+        plural(moves as u64, "move"),
+        puzzle.target(),
+        algo.name(),
+        puzzle.rules()
+    )
 }
 
 /// What the route panel shows in a cell.

@@ -18,6 +18,7 @@ use crate::common::{
     BuildBar, Context, SearchArgs, Stopwatch, TableNeed,
 };
 use crate::driver::{self, short_answer, walk_through, Domain};
+use crate::pictures::{self, Pictures, Subject};
 
 /// The arguments of `frontier cube`.
 #[derive(clap::Args, Debug)]
@@ -85,7 +86,7 @@ pub struct Args {
     /// before B)
     #[arg(long)]
     pub all: bool,
-    /// Draw the cube after each move of the solution
+    /// Draw the cube after each move of the solution (in the --svg and --png picture too)
     #[arg(long)]
     pub show: bool,
     #[command(flatten)]
@@ -271,6 +272,11 @@ pub fn run(args: Args, ctx: &Context) -> anyhow::Result<ExitCode> {
         show: args.show,
         ansi: ctx.stdout_is_terminal,
     };
+    if (args.scrambles.is_some() || args.batch.is_some())
+        && (args.search.svg.is_some() || args.search.png.is_some())
+    {
+        bail!("--svg and --png draw one answer; they do not go with --scramble N or --batch");
+    }
     if let Some(name) = &args.build_tables {
         let solving = [args.scramble.is_some(), args.facelets.is_some(), args.batch.is_some()];
         if solving.contains(&true) || args.all || args.scrambles.is_some() {
@@ -802,6 +808,12 @@ impl Domain for CubeRun {
         writeln!(out, "length: {} {}", solution.cost, self.metric.name())
     }
 
+    fn picture(&self, solution: &Solution<Cube, Move>) -> Result<svg::Document, String> {
+        let names: Vec<String> = solution.moves.iter().map(|m| self.move_name(m)).collect();
+        let length = format!("{} {}", solution.cost, self.metric.name());
+        pictures::cube::draw(&solution.states, &names, self.show, &length)
+    }
+
     // A random cube lies 17-20 moves away: the optimal solver takes minutes there, the generic
     // searches run out of memory.
     fn hint(&self, outcome: &Outcome<Cube, Move>, _short: bool) -> Option<&'static str> {
@@ -922,7 +934,8 @@ pub struct ExploreArgs {
 /// times fewer states to store and expand than positions.
 pub fn explore(args: ExploreArgs, ctx: &Context) -> anyhow::Result<ExitCode> {
     args.search.refuse_solver_flags()?;
+    let mut pictures = Pictures::open(&args.search, Subject::Chart)?;
     let space = SymmetricCubeSpace::new(Cube::SOLVED, args.metric.into());
     let exploration = args.search.explore(ctx, &space);
-    report_exploration(ctx, &args.search, "cube", &exploration)
+    report_exploration(ctx, &args.search, "cube", &exploration, &mut pictures)
 }

@@ -6,10 +6,10 @@ use std::process::ExitCode;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use frontier_perm::{
-    preset, with_space, Analysis, Metric, Model, Perm, PermSpace, Puzzle, Tables, Turn, WithSpace,
-    MAX_FILE, PRESETS,
+    preset, with_space, Analysis, Chain, ChainBudget, Format, Metric, Model, Perm, PermSpace,
+    Puzzle, Tables, Turn, WithSpace, MAX_FILE, PRESETS,
 };
-use frontier_search::{search_tree, Outcome, SearchTree, Solution};
+use frontier_search::{search_tree, Outcome, SearchTree, Solution, Stats};
 use frontier_tables::{BuildProgress, Builder, Cache};
 use serde_json::{json, Value};
 
@@ -18,12 +18,14 @@ use crate::common::{
     SearchArgs, Stopwatch, TableNeed,
 };
 use crate::driver::{self, short_answer, Domain};
+use crate::pictures::{self, Pictures, Subject};
 
 /// The arguments of `frontier perm`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// A preset (see --list), a .perm file, or - for standard input. A preset's name is read
-    /// as the preset even if a file has that name: write ./NAME for the file
+    /// A preset (see --list), a .perm or twsearch (.tws, .def) file, or - for standard input.
+    /// A preset's name is read as the preset even if a file has that name: write ./NAME for
+    /// the file
     #[arg(value_name = "PUZZLE", required_unless_present = "list")]
     pub input: Option<OsString>,
     /// The scramble, applied from the solved state: generator names, each with an optional
@@ -39,24 +41,24 @@ pub struct Args {
     #[arg(long, value_enum, default_value_t = MetricArg::Htm)]
     pub metric: MetricArg,
     /// The solver: optimal, IDA* over pruning tables of the puzzle's orbits (with --algo, the
-    /// engine's solver instead)
+    /// engine's solver instead); chain, an answer for any position at once, not the shortest
     #[arg(long, value_enum, default_value_t = SolverArg::Optimal)]
     pub solver: SolverArg,
     /// Print the group's order and the states the colouring tells apart, its orbits and
     /// parity, instead of solving
-    #[arg(long, conflicts_with_all = ["scramble", "position", "show", "algo", "weight"])]
+    #[arg(long, conflicts_with_all = ["scramble", "position", "show", "algo", "weight", "svg", "png"])]
     pub order: bool,
     /// List the presets and exit
     #[arg(long, conflicts_with_all = [
         "input", "scramble", "position", "show", "order", "algo", "max_depth", "max_states",
-        "timeout", "threads", "weight", "stats",
+        "timeout", "threads", "weight", "stats", "svg", "png",
     ])]
     pub list: bool,
-    /// Print the puzzle's .perm text (a preset's source, to copy and change) instead of
-    /// solving it
+    /// Print the puzzle's .perm text (a preset's source, to copy and change; a twsearch file
+    /// converted) instead of solving it
     #[arg(long, conflicts_with_all = [
         "scramble", "position", "algo", "max_depth", "max_states", "timeout", "threads",
-        "weight", "stats",
+        "weight", "stats", "svg", "png",
     ])]
     pub show: bool,
     #[command(flatten)]
@@ -67,7 +69,8 @@ pub struct Args {
 #[derive(clap::Args, Debug)]
 #[command(mut_args(crate::common::for_exploring))]
 pub struct ExploreArgs {
-    /// A preset (see `frontier perm --list`), a .perm file, or - for standard input
+    /// A preset (see `frontier perm --list`), a .perm or twsearch (.tws, .def) file, or - for
+    /// standard input
     #[arg(value_name = "PUZZLE")]
     pub input: OsString,
     /// How moves are counted: htm or qtm
@@ -100,6 +103,9 @@ impl From<MetricArg> for Metric {
 pub enum SolverArg {
     /// Shortest solutions: IDA* over pruning tables
     Optimal,
+    /// An answer for any position at once, not the shortest: a stabiliser chain of words
+    /// shortened by Minkwitz's method
+    Chain,
 }
 
 /// The most entries of one pruning table: 4 bits each, so 8 MiB a table.
@@ -125,10 +131,19 @@ fn load(input: &OsStr, search: &SearchArgs, ctx: &Context) -> anyhow::Result<(Pu
         );
     }
     let bytes = read_input(input, "a permutation puzzle", MAX_FILE as u64, search, ctx)?;
-    let puzzle = Puzzle::read(&name, bytes.as_slice())
-        .map_err(|e| anyhow::anyhow!("{name}:{}:{}: {}", e.line, e.column, e.problem))?;
-    // Read, so its lines are UTF-8 and within the limits.
-    Ok((puzzle, String::from_utf8_lossy(&bytes).into_owned()))
+    let format = Format::detect(&name, &bytes);
+    let read = match format {
+        Format::Perm => Puzzle::read(&name, bytes.as_slice()),
+        Format::Tws => Puzzle::read_tws(&name, bytes.as_slice()),
+    };
+    let puzzle =
+        read.map_err(|e| anyhow::anyhow!("{name}:{}:{}: {}", e.line, e.column, e.problem))?;
+    let text = match format {
+        // Read, so its lines are UTF-8 and within the limits.
+        Format::Perm => String::from_utf8_lossy(&bytes).into_owned(),
+        Format::Tws => puzzle.to_perm_text(),
+    };
+    Ok((puzzle, text))
 }
 
 /// Lists the presets: a line each, or with `--json` one object `{"presets": [...]}`.
@@ -329,6 +344,10 @@ pub fn run(args: Args, ctx: &Context) -> anyhow::Result<ExitCode> {
         return order(&puzzle, &args.search);
     }
     let search = &args.search;
+    let chain = args.solver == SolverArg::Chain;
+    if chain && search.algo.is_some() {
+        anyhow::bail!("--solver chain takes no --algo (it is a solver of its own)");
+    }
     let algorithm = search.algo.map_or("optimal", Algo::name);
     search.check_weight(algorithm, search.algo.is_none_or(Algo::is_informed))?;
     let position = position(&puzzle, &args)?;
@@ -342,8 +361,10 @@ pub fn run(args: Args, ctx: &Context) -> anyhow::Result<ExitCode> {
         puzzle,
         model,
         start,
+        position,
         metric,
         algo: search.algo,
+        chain,
         unreachable,
         tables: None,
     };
@@ -356,9 +377,13 @@ struct PermRun {
     model: Model,
     /// The position's colours at the compact positions ([`Model::colours_of`]).
     start: Vec<u8>,
+    /// The position, a permutation of the puzzle's points.
+    position: Perm,
     metric: Metric,
     /// `--algo`: an engine's solver instead of IDA* over the pruning tables.
     algo: Option<Algo>,
+    /// `--solver chain`: the stabiliser chain's answer instead of a shortest one.
+    chain: bool,
     /// Why the position is outside the group, when it is.
     unreachable: Option<String>,
     /// The pruning tables, once they are loaded or built.
@@ -379,7 +404,34 @@ impl PermRun {
 
     /// Whether the solver ranks by a heuristic, and so needs the pruning tables.
     fn needs_tables(&self) -> bool {
-        self.algo.is_none_or(Algo::is_informed)
+        !self.chain && self.algo.is_none_or(Algo::is_informed)
+    }
+
+    /// The stabiliser chain's answer, built for this run (it takes well under a second for
+    /// the presets, so it is not cached), with the states it passes through.
+    fn solve_by_chain(&self) -> Outcome<Vec<u8>, Turn> {
+        let chain = Chain::build(&self.puzzle, self.metric, &ChainBudget::default());
+        let Some(moves) = chain.solve(&self.position) else {
+            // Not reached: a position outside the group is refused before any solver runs.
+            return Outcome::Exhausted {
+                stats: Stats::default(),
+            };
+        };
+        let mut current = self.position.clone();
+        let mut states = vec![self.model.colours_of(&current)];
+        for &t in &moves {
+            current = current.then(&self.puzzle.turn_perm(t));
+            states.push(self.model.colours_of(&current));
+        }
+        let cost = moves.len() as u64;
+        Outcome::Solved {
+            solution: Solution {
+                moves,
+                states,
+                cost,
+            },
+            stats: Stats::default(),
+        }
     }
 }
 
@@ -390,7 +442,10 @@ impl Domain for PermRun {
     const NAME: &'static str = "perm";
 
     fn algorithm(&self) -> &'static str {
-        self.algo.map_or("optimal", Algo::name)
+        match self.chain {
+            true => "chain",
+            false => self.algo.map_or("optimal", Algo::name),
+        }
     }
 
     fn unsolvable(&self) -> Option<&str> {
@@ -431,7 +486,15 @@ impl Domain for PermRun {
     }
 
     fn solve(&self, ctx: &Context, search: &SearchArgs) -> anyhow::Result<Outcome<Vec<u8>, Turn>> {
+        if self.chain {
+            return Ok(self.solve_by_chain());
+        }
         Ok(self.generic(ctx, search, Algo::Idastar))
+    }
+
+    fn note(&self, outcome: &Outcome<Vec<u8>, Turn>) -> Option<String> {
+        (self.chain && outcome.solution().is_some())
+            .then(|| "(the chain solver's answer: not necessarily the shortest)".to_string())
     }
 
     fn move_name(&self, mv: &Turn) -> String {
@@ -446,6 +509,21 @@ impl Domain for PermRun {
             writeln!(out, "solution: {}", names.join(" "))?;
         }
         writeln!(out, "length: {} {}", solution.moves.len(), self.metric)
+    }
+
+    fn picture(&self, solution: &Solution<Vec<u8>, Turn>) -> Result<svg::Document, String> {
+        let names: Vec<String> = solution.moves.iter().map(|m| self.move_name(m)).collect();
+        let moves = match names.is_empty() {
+            true => "(none: the puzzle is solved)".to_owned(),
+            false => pictures::shorten(&names.join(" ")),
+        };
+        let title = format!(
+            "{}: {moves}  ({} {})",
+            self.puzzle.name(),
+            solution.moves.len(),
+            self.metric
+        );
+        pictures::perm::draw(&solution.states, &title)
     }
 
     fn search_tree(&self, depth: u32, max_nodes: usize) -> SearchTree<Vec<u8>, Turn> {
@@ -470,6 +548,7 @@ impl Domain for PermRun {
 
     fn use_solver(&mut self, algo: Algo) {
         self.algo = Some(algo);
+        self.chain = false;
     }
 }
 
@@ -519,6 +598,7 @@ fn build_tables(
 /// Counts the puzzle's states by distance from the solved state.
 pub fn explore(args: ExploreArgs, ctx: &Context) -> anyhow::Result<ExitCode> {
     args.search.refuse_solver_flags()?;
+    let mut pictures = Pictures::open(&args.search, Subject::Chart)?;
     let (puzzle, _) = load(&args.input, &args.search, ctx)?;
     let model = Model::new(&puzzle, Metric::from(args.metric));
     let solved = model.colours_of(&Perm::identity(puzzle.points()));
@@ -527,7 +607,7 @@ pub fn explore(args: ExploreArgs, ctx: &Context) -> anyhow::Result<ExitCode> {
         ctx,
     };
     let exploration = with_space(&model, None, &solved, counting);
-    report_exploration(ctx, &args.search, "perm", &exploration)
+    report_exploration(ctx, &args.search, "perm", &exploration, &mut pictures)
 }
 
 #[cfg(test)]

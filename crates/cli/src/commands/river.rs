@@ -12,6 +12,7 @@ use crate::common::{
     emit, input_name, plural, read_input, report_exploration, Algo, Context, SearchArgs,
 };
 use crate::driver::{self, Domain};
+use crate::pictures::{self, Pictures, Subject};
 
 /// The arguments of `frontier river`.
 #[derive(clap::Args, Debug)]
@@ -23,11 +24,12 @@ pub struct Args {
     /// List the presets and exit
     #[arg(long, conflicts_with_all = [
         "show", "input", "algo", "max_depth", "max_states", "timeout", "threads", "weight", "stats",
+        "svg", "png",
     ])]
     pub list: bool,
     /// Print the puzzle's TOML (a preset's source, to copy and change) instead of solving it
     #[arg(long, conflicts_with_all = [
-        "algo", "max_depth", "max_states", "timeout", "threads", "weight", "stats",
+        "algo", "max_depth", "max_states", "timeout", "threads", "weight", "stats", "svg", "png",
     ])]
     pub show: bool,
     #[command(flatten)]
@@ -231,6 +233,11 @@ impl Domain for RiverRun {
         render(out, &self.space, self.algo, plan)
     }
 
+    fn picture(&self, plan: &Solution<State, Trip>) -> Result<svg::Document, String> {
+        let title = title(&self.space, self.algo, plan);
+        pictures::river::draw(&self.space, &plan.states, &plan.moves, &title)
+    }
+
     fn note(&self, outcome: &Outcome<State, Trip>) -> Option<String> {
         (outcome.status() == Status::Exhausted)
             .then(|| self.goal_note.clone())
@@ -254,9 +261,10 @@ impl Domain for RiverRun {
 /// Counts the puzzle's reachable positions by distance (in crossings) from the start.
 pub fn explore(args: ExploreArgs, ctx: &Context) -> anyhow::Result<ExitCode> {
     args.search.refuse_solver_flags()?;
+    let mut pictures = Pictures::open(&args.search, Subject::Chart)?;
     let space = RiverSpace::new(load(&args.input, &args.search, ctx)?);
     let exploration = args.search.explore(ctx, &space);
-    report_exploration(ctx, &args.search, "river", &exploration)
+    report_exploration(ctx, &args.search, "river", &exploration, &mut pictures)
 }
 
 /// A title line, then one line per trip in the seed's style, `-->` away from the start bank and
@@ -267,6 +275,12 @@ fn render(
     algo: Algo,
     plan: &Solution<State, Trip>,
 ) -> io::Result<()> {
+    writeln!(out, "{}", title(space, algo, plan))?;
+    write!(out, "{}", space.plan_text(plan))
+}
+
+/// The plan's title: `Family, police and prisoner: 17 crossings (bfs)`.
+fn title(space: &RiverSpace, algo: Algo, plan: &Solution<State, Trip>) -> String {
     let puzzle = space.puzzle();
     let n = plan.len();
     let title = if puzzle.name().is_empty() {
@@ -279,11 +293,9 @@ fn render(
     } else {
         String::new()
     };
-    writeln!(
-        out,
+    format!(
         "{title}: {}{time} ({})",
         plural(n as u64, "crossing"),
         algo.name()
-    )?;
-    write!(out, "{}", space.plan_text(plan))
+    )
 }

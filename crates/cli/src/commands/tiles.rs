@@ -6,7 +6,9 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use anyhow::{bail, Context as _};
-use frontier_search::{search_tree, Exploration, Limit, Outcome, SearchTree, Solution, Status};
+use frontier_search::{
+    search_tree, Exploration, Limit, Outcome, SearchTree, Solution, Space, Status,
+};
 use frontier_tiles::pdb::{build_bytes, MAX_TABLE_ENTRIES};
 use frontier_tiles::{
     choose_groups, over_narrowest, solve_in_stages, BuildProgress, Dir, Encoding, Estimate,
@@ -14,11 +16,13 @@ use frontier_tiles::{
     TilesSpace,
 };
 
+use crate::commands::explore::{self as explore_cmd, Plan};
 use crate::common::{
     count, plural, report_exploration, warn_tables, Algo, BuildBar, Context, SearchArgs, Stopwatch,
     TableNeed,
 };
 use crate::driver::{self, short_answer, walk_through, Domain};
+use crate::pictures::{self, Pictures, Subject};
 
 /// The arguments of `frontier tiles`.
 #[derive(clap::Args, Debug)]
@@ -39,7 +43,7 @@ pub struct Args {
     /// [default: 6-6-3 on the 15-puzzle, 6-6-6-6 on the 24-puzzle]
     #[arg(long, value_name = "SIZES")]
     pub pdb: Option<String>,
-    /// Draw the board after each move of the solution
+    /// Draw the board after each move of the solution (in the --svg and --png picture too)
     #[arg(long)]
     pub show: bool,
     /// The solver: optimal (the tiles' own IDA*: shortest answers) or stages (line by line,
@@ -433,6 +437,18 @@ impl Domain for TilesRun {
         )
     }
 
+    fn picture(&self, solution: &Solution<Vec<u8>, Dir>) -> Result<svg::Document, String> {
+        let names: Vec<String> = solution.moves.iter().map(|m| self.move_name(m)).collect();
+        pictures::tiles::draw(
+            self.puzzle.shape(),
+            self.puzzle.goal(),
+            &solution.states,
+            &names,
+            self.show,
+            &plural(solution.len() as u64, "move"),
+        )
+    }
+
     // A random board past 5 x 5 is out of reach of any exact search: when one was stopped,
     // point to the answers that come at once.
     fn hint(&self, outcome: &Outcome<Vec<u8>, Dir>, short: bool) -> Option<&'static str> {
@@ -487,23 +503,8 @@ fn generic(
 /// Explores the puzzle.
 pub fn explore(args: ExploreArgs, ctx: &Context) -> anyhow::Result<ExitCode> {
     args.search.refuse_solver_flags()?;
-    let goal = args.goal.as_deref();
-    let puzzle = match &args.tiles {
-        Some(tiles) => read_puzzle(tiles, args.size.as_deref(), None)?,
-        None => {
-            // From the goal: the size is --size, else the square the goal makes, else 3x3.
-            let shape = args.size.as_deref().map(Shape::parse).transpose();
-            let shape = shape.context("bad --size")?;
-            match goal {
-                Some(goal) => Puzzle::at_goal(shape, goal).context("cannot read the puzzle")?,
-                None => {
-                    let shape = shape.map_or_else(|| Shape::new(3, 3), Ok)?;
-                    let layout = shape.default_goal();
-                    Puzzle::new(shape, &layout, &layout)?
-                }
-            }
-        }
-    };
+    let mut pictures = Pictures::open(&args.search, Subject::Chart)?;
+    let puzzle = explore_puzzle(&args)?;
     let n = puzzle.shape().cells();
     /// Explores over the narrowest encoding.
     struct Explore<'a> {
@@ -524,5 +525,48 @@ pub fn explore(args: ExploreArgs, ctx: &Context) -> anyhow::Result<ExitCode> {
         puzzle: &puzzle,
     };
     let exploration = over_narrowest(n, explore);
-    report_exploration(ctx, &args.search, "tiles", &exploration)
+    report_exploration(ctx, &args.search, "tiles", &exploration, &mut pictures)
+}
+
+/// Explores the puzzle across workers and processes (`--processes`, `--workers`).
+pub fn explore_across(args: ExploreArgs, plan: &Plan, ctx: &Context) -> anyhow::Result<ExitCode> {
+    args.search.refuse_solver_flags()?;
+    let puzzle = explore_puzzle(&args)?;
+    let start: Vec<String> = puzzle.start().iter().map(u8::to_string).collect();
+    // What a checkpoint and every process must agree on: the board and its start.
+    let fingerprint = format!("tiles {} from {}", puzzle.shape(), start.join(" "));
+    // Only boards that a u64 holds have a rank.
+    if puzzle.shape().cells() > <u64 as Encoding>::MAX_CELLS {
+        bail!("{}: {NO_RANK}", puzzle.shape());
+    }
+    let space = TilesSpace::<u64>::new(&puzzle);
+    if space.index_bound().is_none() {
+        bail!("{}: {NO_RANK}", puzzle.shape());
+    }
+    explore_cmd::across(&space, plan.run(fingerprint), &args.search, ctx, "tiles")
+}
+
+/// Why a board cannot be explored across workers.
+const NO_RANK: &str =
+    "a board of more than 13 cells has no rank to share out among workers (--workers, --processes)";
+
+/// The puzzle `frontier explore tiles` explores: from TILES, else from the goal.
+fn explore_puzzle(args: &ExploreArgs) -> anyhow::Result<Puzzle> {
+    let goal = args.goal.as_deref();
+    Ok(match &args.tiles {
+        Some(tiles) => read_puzzle(tiles, args.size.as_deref(), None)?,
+        None => {
+            // From the goal: the size is --size, else the square the goal makes, else 3x3.
+            let shape = args.size.as_deref().map(Shape::parse).transpose();
+            let shape = shape.context("bad --size")?;
+            match goal {
+                Some(goal) => Puzzle::at_goal(shape, goal).context("cannot read the puzzle")?,
+                None => {
+                    let shape = shape.map_or_else(|| Shape::new(3, 3), Ok)?;
+                    let layout = shape.default_goal();
+                    Puzzle::new(shape, &layout, &layout)?
+                }
+            }
+        }
+    })
 }

@@ -68,8 +68,18 @@ pub fn reset_peak_memory() -> bool {
 
 /// The process's peak resident memory since the last [`reset_peak_memory`], in bytes.
 pub fn peak_memory() -> Option<u64> {
+    memory_status("VmHWM:")
+}
+
+/// The process's resident memory now, in bytes.
+pub fn resident_memory() -> Option<u64> {
+    memory_status("VmRSS:")
+}
+
+/// The kibibytes of `/proc/self/status`'s line `key`, in bytes (Linux).
+fn memory_status(key: &str) -> Option<u64> {
     let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let line = status.lines().find(|l| l.starts_with(key))?;
     let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
     Some(kib * 1024)
 }

@@ -1,6 +1,7 @@
 //! The search flags shared by every command (`SearchArgs`, `--algo`) and their value parsers.
 
 use std::hash::Hash;
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -10,6 +11,7 @@ use frontier_search::{
 };
 
 use super::*;
+use crate::pictures::Scale;
 
 /// The shared flags as `frontier explore` shows them (`Command::mut_args`): the solver and the
 /// weight hidden (an exploration visits every state; they are refused), and the limits worded
@@ -17,6 +19,9 @@ use super::*;
 pub fn for_exploring(arg: clap::Arg) -> clap::Arg {
     match arg.get_id().as_str() {
         "algo" | "weight" | "tree" | "compare" => arg.hide(true),
+        "svg" => arg.help("Also write a bar chart of the states at each distance as SVG to FILE"),
+        "png" => arg.help("Also write the bar chart as a PNG image to FILE"),
+        "scale" => arg.hide(false),
         "max_depth" => arg.help("Count the states at most N moves away"),
         "max_states" => arg.help(
             "Stop once more than N states are stored, at most one expansion's successors past N \
@@ -75,6 +80,19 @@ pub struct SearchArgs {
         require_equals = false
     )]
     pub compare: Option<String>,
+    /// Also write a picture of the answer as SVG to FILE (cube and tiles: the start and the
+    /// end, or every move with --show; board: the route; river: the plan, a row a crossing;
+    /// perm: the positions), the path checked before solving
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["tree", "compare"])]
+    pub svg: Option<PathBuf>,
+    /// Also write the picture as a PNG image to FILE
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["tree", "compare"])]
+    pub png: Option<PathBuf>,
+    /// The chart's vertical scale: log (every layer shows, from the start's single state to
+    /// the widest) or linear (heights in proportion to the counts) [default: log]
+    // Shown by `explore` only (`for_exploring`); the solving commands refuse it.
+    #[arg(long, value_enum, hide = true)]
+    pub scale: Option<Scale>,
     /// Print search statistics
     #[arg(long)]
     pub stats: bool,
@@ -153,7 +171,7 @@ pub(super) fn parse_weight(text: &str) -> Result<f64, String> {
 }
 
 /// A whole number of `what` from `least` to `most`, or a message that says what it should be.
-pub(super) fn parse_whole(text: &str, what: &str, least: u64, most: u64) -> Result<u64, String> {
+pub fn parse_whole(text: &str, what: &str, least: u64, most: u64) -> Result<u64, String> {
     match text.parse::<u64>() {
         Ok(n) if (least..=most).contains(&n) => Ok(n),
         _ if most == u64::MAX => Err(format!(

@@ -9,6 +9,7 @@ use frontier_search::{Exploration, Limit, Outcome, Solution, Stats, Status};
 use serde_json::{json, Value};
 
 use super::*;
+use crate::pictures::{chart, Pictures};
 
 /// A count with thousands separators: `1,234,567`.
 pub fn count(n: u64) -> String {
@@ -355,12 +356,14 @@ pub fn report<S, M>(
     Ok(exit_code(outcome.status()))
 }
 
-/// Prints an exploration: the number of states at each distance, as a table or as JSON.
+/// Prints an exploration: the number of states at each distance, as a table or as JSON; then
+/// writes its chart to the `pictures` asked for.
 pub fn report_exploration(
     ctx: &Context,
     args: &SearchArgs,
     domain: &str,
     exploration: &Exploration,
+    pictures: &mut Pictures,
 ) -> anyhow::Result<ExitCode> {
     ctx.clear_progress();
     let complete = exploration.is_complete();
@@ -419,6 +422,20 @@ pub fn report_exploration(
             Ok(())
         })?;
     }
+    pictures.write(|| {
+        let total = states(exploration.states());
+        let counted = match exploration.status() {
+            Status::Exhausted => format!("{total}, the whole reachable set"),
+            Status::Limit(Limit::Depth) => format!("{total} within --max-depth"),
+            Status::Limit(limit) => {
+                format!("{total} counted, stopped by a limit ({})", limit.name())
+            }
+            Status::Solved => total,
+        };
+        let title = format!("explore {domain}: the states at each distance ({counted})");
+        let scale = args.scale.unwrap_or_default();
+        Ok(chart::draw(&title, &exploration.layers, partial, scale))
+    })?;
     // Counting everything, or everything up to the requested depth, is the job done.
     Ok(match exploration.status() {
         Status::Exhausted | Status::Limit(Limit::Depth) => ExitCode::SUCCESS,

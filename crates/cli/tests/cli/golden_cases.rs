@@ -63,6 +63,11 @@ const TWO_COLOUR_TOPSPIN: &str =
     "R: (1,2,3,4,5,6,7,8,9,10)\nF: (1,4)(2,3)\ncolours: {1,2,3,4,5} {6,7,8,9,10}\n";
 
 /// The 8-puzzle's hardest layout (31 moves).
+/// A twsearch definition of two corners of a cube (a piece of three facets each): a move that
+/// swaps them, twisting both, and one that twists them in place.
+const TWO_CORNERS_TWS: &str = "# two corners\nName Two\nSet CORNER 2 3\nSolved\nCORNER\n1 2\nEnd\n\
+Move A\nCORNER\n2 1\n1 2\nEnd\nMove T\nCORNER\n1 2\n1 2\nEnd\n";
+
 const HARDEST_8: &str = "8 6 7 2 5 4 3 0 1";
 /// Korf's ninth 15-puzzle, with the blank first in its goal.
 const KORF9: &str = "3 14 9 11 5 4 8 2 13 12 6 7 10 1 15 0";
@@ -119,6 +124,15 @@ golden! {
     board_seed_compare_json =>
         case(["board", "-", "--compare", "bfs,tree-bfs", "--json"]).stdin(SEED_BOARD);
     board_compare_unknown_solver => case(["board", "-", "--compare", "bfs,quick"]).stdin(SEED_BOARD);
+    // Pictures: a path that cannot be written fails before the search; no answer, no picture.
+    board_svg_bad_path =>
+        case(["board".to_owned(), "-".into(), "--svg".into(), tmp("missing/route.svg")])
+            .stdin(SEED_BOARD);
+    board_svg_unsolvable =>
+        case(["board".to_owned(), "-".into(), "--target".into(), "A".into(), "--svg".into(),
+            tmp("route.svg")])
+            .stdin(DOWN);
+    explore_scale_without_picture => case(["explore", "tiles", "--scale", "log"]);
 
     // river
     river_help => case(["river", "--help"]);
@@ -161,6 +175,8 @@ golden! {
     cube_facelets_json =>
         case(["cube".to_owned(), "--facelets".to_owned(), facelets("R U F"), "--json".to_owned()]);
     cube_solved => case(["cube".to_owned(), "--facelets".to_owned(), facelets("")]);
+    // To a pattern: from R U to the cube R makes, one move (U').
+    cube_target => case(["cube".to_owned(), "R U".to_owned(), "--target".to_owned(), facelets("R")]);
     cube_twophase => case(["cube", ELEVEN_MOVES, "--solver", "twophase", "--stats"]);
     cube_twophase_json => case(["cube", ELEVEN_MOVES, "--solver", "twophase", "--json"]);
     cube_bad_colour_count =>
@@ -222,6 +238,19 @@ golden! {
     perm_bfs => case(["perm", "topspin10", "R F R'", "--algo", "bfs"]);
     perm_cube2_tree => case(["perm", "cube2", "--tree", "2"]);
     perm_compare => case(["perm", "cube2", "R U F'", "--compare", "bfs,idastar,bidirectional"]);
+    perm_tws => case(["perm".to_owned(), tmp("two.tws"), "A T".to_owned()])
+        .file("two.tws", TWO_CORNERS_TWS);
+    perm_tws_order => case(["perm", "-", "--order"]).stdin(TWO_CORNERS_TWS);
+    perm_tws_show => case(["perm", "-", "--show"]).stdin(TWO_CORNERS_TWS);
+    perm_tws_bad => case(["perm".to_owned(), tmp("bad.tws")])
+        .file("bad.tws", "Set CORNER 2 3\nMove A\nCORNER\n2 2\nEnd\n");
+    perm_tws_no_end => case(["perm", "-"]).stdin("Set CORNER 2 3\nMove A\nCORNER\n2 1\n");
+    perm_chain => case(["perm", "cube3", ELEVEN_MOVES, "--solver", "chain"]);
+    perm_chain_json => case(["perm", "pyraminx", "U R' L B", "--solver", "chain", "--json"]);
+    perm_chain_qtm_quiet =>
+        case(["perm", "cube2", "R U2 F'", "--solver", "chain", "--metric", "qtm", "--quiet"]);
+    perm_chain_unreachable => case(["perm", "cube3", "--position", "(1,9,35)", "--solver", "chain"]);
+    perm_chain_algo => case(["perm", "cube2", "R", "--solver", "chain", "--algo", "bfs"]);
 
     // explore
     explore_help => case(["explore", "--help"]);

@@ -1,0 +1,318 @@
+//! `frontier explore ... --processes/--workers/--checkpoint`: an exploration on timely
+//! workers, in this process or in several, gives the counts of the one in this process.
+
+use std::io::{BufRead, BufReader};
+use std::net::TcpListener;
+use std::path::Path;
+use std::process::Output;
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+use crate::support::{frontier, json, run, stderr, temp_dir, Running};
+
+/// The layers of `frontier explore tiles --size SIZE --json` in this process alone.
+fn layers_alone(size: &str) -> Value {
+    let out = run(&["explore", "tiles", "--size", size, "--json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    json(&out)["layers"].clone()
+}
+
+/// A hosts file of `n` free ports on 127.0.0.1 in `dir`.
+fn hosts_file(dir: &Path, n: usize) -> std::path::PathBuf {
+    // Each port is free when read; the listeners are closed just before the processes start.
+    let listeners: Vec<TcpListener> = (0..n)
+        .map(|_| TcpListener::bind("127.0.0.1:0").expect("a free port"))
+        .collect();
+    let lines: Vec<String> = listeners
+        .iter()
+        .map(|l| format!("127.0.0.1:{}", l.local_addr().unwrap().port()))
+        .collect();
+    let path = dir.join("hosts");
+    std::fs::write(&path, lines.join("\n") + "\n").unwrap();
+    path
+}
+
+/// Process `i` of `n` exploring the tiles of `size`, with `more` arguments.
+fn process(size: &str, i: usize, n: usize, hosts: &Path, more: &[&str]) -> Running {
+    let mut f = frontier(["explore", "tiles", "--size", size, "--processes"])
+        .arg(n.to_string())
+        .arg("--process")
+        .arg(i.to_string())
+        .arg("--hosts")
+        .arg(hosts);
+    for arg in more {
+        f = f.arg(arg);
+    }
+    f.spawn()
+}
+
+#[test]
+fn workers_in_one_process_count_as_the_process_alone() {
+    for (size, workers) in [("3x3", "3"), ("2x4", "2"), ("1x1", "2")] {
+        let out = run(&[
+            "explore",
+            "tiles",
+            "--size",
+            size,
+            "--workers",
+            workers,
+            "--json",
+        ]);
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        assert_eq!(json(&out)["layers"], layers_alone(size), "{size}");
+    }
+    // 8-puzzle: 181,440 arrangements, 31 moves at most (Reinefeld 1993).
+    let out = run(&[
+        "explore",
+        "tiles",
+        "--size",
+        "3x3",
+        "--workers",
+        "2",
+        "--json",
+    ]);
+    let value = json(&out);
+    assert_eq!(value["states"], 181_440);
+    assert_eq!(value["layers"].as_array().unwrap().len(), 32);
+    // One progress line a layer on stderr, unless --quiet.
+    let lines = stderr(&out)
+        .lines()
+        .filter(|l| l.starts_with("layer "))
+        .count();
+    assert_eq!(lines, 32, "{}", stderr(&out));
+    let out = run(&[
+        "explore",
+        "tiles",
+        "--size",
+        "3x3",
+        "--workers",
+        "2",
+        "--quiet",
+    ]);
+    assert_eq!(stderr(&out), "");
+}
+
+#[test]
+fn two_processes_on_localhost_count_as_one() {
+    let dir = temp_dir();
+    let hosts = hosts_file(dir.path(), 2);
+    for workers in ["1", "2"] {
+        let more = ["--json", "--workers", workers];
+        let first = process("3x3", 0, 2, &hosts, &more);
+        let second = process("3x3", 1, 2, &hosts, &more);
+        let (first, second) = (first.wait(), second.wait());
+        assert_eq!(first.status.code(), Some(0), "{}", stderr(&first));
+        assert_eq!(second.status.code(), Some(0), "{}", stderr(&second));
+        let value = json(&first);
+        assert_eq!(value["layers"], layers_alone("3x3"));
+        assert_eq!(value["complete"], true);
+        // Process 0 answers; the others only exit with its code.
+        assert!(second.stdout.is_empty());
+    }
+}
+
+/// Waits for `running` to end within `seconds`, killing it past them.
+fn wait_within(mut running: Running, seconds: u64) -> Output {
+    let deadline = Instant::now() + Duration::from_secs(seconds);
+    while running.child.try_wait().unwrap().is_none() {
+        if Instant::now() > deadline {
+            let _ = running.child.kill();
+            panic!("the process did not end within {seconds} s");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    running.wait()
+}
+
+fn signal(running: &Running, signal: i32) {
+    // SAFETY: kill(2) on a child of this test that has not been waited for.
+    unsafe { libc::kill(running.child.id() as libc::pid_t, signal) };
+}
+
+/// The lines process 0 of a run writes on stderr, as it writes them (read by a thread).
+fn stderr_lines(running: &mut Running) -> mpsc::Receiver<String> {
+    let err = running.child.stderr.take().expect("a piped stderr");
+    let (send, receive) = mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(err).lines() {
+            let Ok(line) = line else { break };
+            if send.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    receive
+}
+
+/// The depth of a progress line, `layer   4: ...`.
+fn layer_of(line: &str) -> Option<u32> {
+    let rest = line.strip_prefix("layer ")?;
+    rest.split(':').next()?.trim().parse().ok()
+}
+
+#[test]
+fn a_killed_run_resumes_from_its_checkpoints_with_the_same_counts() {
+    let dir = temp_dir();
+    let hosts = hosts_file(dir.path(), 2);
+    // Each process its own directory, as on two machines.
+    let (zero, one) = (dir.path().join("zero"), dir.path().join("one"));
+    let args = |d: &Path| vec!["--checkpoint".to_owned(), d.display().to_string()];
+    let (args0, args1) = (args(&zero), args(&one));
+    fn strs(v: &[String]) -> Vec<&str> {
+        v.iter().map(String::as_str).collect()
+    }
+    let mut first = process("2x5", 0, 2, &hosts, &strs(&args0));
+    let second = process("2x5", 1, 2, &hosts, &strs(&args1));
+    // Process 1 frozen once layer 4 is counted: process 0 cannot finish without it. Then
+    // process 1 is killed, and process 0 finds its connection broken.
+    let lines = stderr_lines(&mut first);
+    let reached = lines.iter().any(|line| layer_of(&line) == Some(4));
+    signal(&second, libc::SIGSTOP);
+    assert!(reached, "process 0 never reported layer 4");
+    std::thread::sleep(Duration::from_millis(200));
+    assert!(
+        first.child.try_wait().unwrap().is_none(),
+        "process 0 ended without process 1"
+    );
+    signal(&second, libc::SIGKILL);
+    let first = wait_within(first, 60);
+    drop(second.wait());
+    let rest: Vec<String> = lines.iter().collect();
+    assert_eq!(first.status.code(), Some(2), "{rest:?}");
+    assert!(
+        rest.iter().any(|l| l.contains("connection broke")),
+        "{rest:?}"
+    );
+    // Resumed: from a layer past the start, to the counts of a run in one process.
+    let resume = |mut a: Vec<String>| {
+        a.extend(["--resume".to_owned(), "--json".to_owned()]);
+        a
+    };
+    let (args0, args1) = (resume(args0), resume(args1));
+    let mut first = process("2x5", 0, 2, &hosts, &strs(&args0));
+    let second = process("2x5", 1, 2, &hosts, &strs(&args1));
+    let lines = stderr_lines(&mut first);
+    let (first, second) = (first.wait(), second.wait());
+    let seen: Vec<u32> = lines.iter().filter_map(|l| layer_of(&l)).collect();
+    assert_eq!(first.status.code(), Some(0));
+    assert_eq!(second.status.code(), Some(0), "{}", stderr(&second));
+    assert!(
+        seen.first().is_some_and(|&d| d >= 4),
+        "resumed from {seen:?}"
+    );
+    assert_eq!(json(&first)["layers"], layers_alone("2x5"));
+    assert_eq!(json(&first)["states"], 1_814_400); // 10!/2
+}
+
+#[test]
+fn a_damaged_or_foreign_checkpoint_is_refused_with_exit_2() {
+    let dir = temp_dir();
+    let ckpt = dir.path().join("ckpt");
+    let ckpt = ckpt.to_str().unwrap();
+    let first = [
+        "explore",
+        "tiles",
+        "--size",
+        "2x4",
+        "--workers",
+        "2",
+        "--checkpoint",
+        ckpt,
+    ];
+    let out = run(&first);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    // Again without --resume: refused, the directory holds a run.
+    let out = run(&first);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("--resume"), "{}", stderr(&out));
+    // Resumed with another board.
+    let out = run(&[
+        "explore",
+        "tiles",
+        "--size",
+        "4x2",
+        "--workers",
+        "2",
+        "--checkpoint",
+        ckpt,
+        "--resume",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("belongs to another run"),
+        "{}",
+        stderr(&out)
+    );
+    // Resumed with another number of workers.
+    let out = run(&[
+        "explore",
+        "tiles",
+        "--size",
+        "2x4",
+        "--workers",
+        "3",
+        "--checkpoint",
+        ckpt,
+        "--resume",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("a run of 2 workers"),
+        "{}",
+        stderr(&out)
+    );
+    // A byte of every file flipped.
+    for entry in std::fs::read_dir(ckpt).unwrap() {
+        let path = entry.unwrap().path();
+        let mut bytes = std::fs::read(&path).unwrap();
+        let at = bytes.len() - 20;
+        bytes[at] ^= 0x40;
+        std::fs::write(&path, bytes).unwrap();
+    }
+    let resumed = [&first[..], &["--resume"][..]].concat();
+    let out = run(&resumed);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("is damaged"), "{}", stderr(&out));
+    assert!(!stderr(&out).contains("panicked"), "{}", stderr(&out));
+}
+
+#[test]
+fn bad_flags_exit_2_with_the_reason() {
+    let dir = temp_dir();
+    let hosts = hosts_file(dir.path(), 2);
+    let hosts = hosts.to_str().unwrap();
+    let bad = dir.path().join("bad-hosts");
+    std::fs::write(&bad, "127.0.0.1:7000\nlocalhost\n").unwrap();
+    let bad = bad.to_str().unwrap();
+    let cases: &[(&[&str], &str)] = &[
+        (
+            &["--processes", "2", "--process", "2", "--hosts", hosts],
+            "--process 2",
+        ),
+        (&["--processes", "2", "--hosts", hosts], "--process I"),
+        (&["--processes", "2", "--process", "1"], "--hosts FILE"),
+        (
+            &["--processes", "2", "--process", "0", "--hosts", bad],
+            "line 2",
+        ),
+        (
+            &["--processes", "3", "--process", "0", "--hosts", hosts],
+            "names 2 hosts",
+        ),
+        (&["--resume"], "--checkpoint DIR"),
+        (&["--workers", "2", "--threads", "2"], "--workers W"),
+        (&["--workers", "0"], "workers"),
+        (&["--workers", "2", "--size", "4x4"], "no rank"),
+        (&["--workers", "2", "--size", "5x5"], "no rank"),
+    ];
+    for (more, message) in cases {
+        let out = run(&[&["explore", "tiles"][..], *more].concat());
+        assert_eq!(out.status.code(), Some(2), "{more:?}: {}", stderr(&out));
+        assert!(stderr(&out).contains(message), "{more:?}: {}", stderr(&out));
+    }
+    let out = run(&["explore", "cube", "--workers", "2"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("explore tiles"), "{}", stderr(&out));
+}
