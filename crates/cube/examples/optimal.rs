@@ -1,18 +1,22 @@
 //! The optimal solver on scrambles of a given length or on random cubes: how long it takes.
 //!
 //! `cargo run --release -p frontier-cube --example optimal -- [CUBES] [LENGTH] [SEED] [THREADS]
-//! [TABLE] [METRIC] [CAP]` (defaults: 10 cubes, length 0 = uniformly random cubes, seed 1, one
+//! [TABLE] [METRIC] [CAP] [DEPTH]` (defaults: 10 cubes, length 0 = uniformly random cubes, seed 1, one
 //! thread, the small table, htm, no cap). With a length, each cube is a random scramble of that
 //! many moves (no face turned twice in a row); length `superflip` solves the superflip once.
 //! TABLE is `small` or `medium` (read from the cache, `$FRONTIER_CACHE_DIR`, or built there);
 //! CAP is a timeout in seconds for each cube (a cube stopped by it counts as CAP in the median
-//! and maximum, marked `>`). Every solution is replayed on the facelet model and checked to be
+//! and maximum, marked `>`). DEPTH, if given, stops each search after its iteration of that
+//! bound: the nodes of complete iterations, to compare tables on a machine too busy to time
+//! whole solves. Every solution is replayed on the facelet model and checked to be
 //! no longer than the scramble. Prints the table's load or build time, then each cube's time,
 //! length and nodes.
 
 use std::time::{Duration, Instant};
 
-use frontier_cube::{random_scramble, Cube, CubieCube, Facelets, Metric, Notation, Optimal, TableSize};
+use frontier_cube::{
+    random_scramble, Cube, CubieCube, Facelets, Metric, Notation, Optimal, TableSize,
+};
 use frontier_search::Config;
 
 fn main() {
@@ -34,10 +38,14 @@ fn main() {
     if cap > 0 {
         config = config.timeout(Duration::from_secs(cap));
     }
+    let depth = arg(8, 0);
+    if depth > 0 {
+        config = config.max_depth(depth as u32);
+    }
     let started = Instant::now();
     let cache = frontier_tables::Cache::from_env().join("cube");
-    let solver = Optimal::load_or_build_table(&cache, size, metric, &|_| {}, &|| None)
-        .expect("no limit");
+    let solver =
+        Optimal::load_or_build_table(&cache, size, metric, &|_| {}, &|| None).expect("no limit");
     let solver = &solver;
     println!(
         "table: {:.2} s ({:?})",
@@ -68,7 +76,7 @@ fn main() {
         times.push(seconds);
         let Some(solution) = outcome.solution() else {
             println!(
-                "cube {k}: > {cap} s (stopped: {:?}; bound at the root {}), {} nodes",
+                "cube {k}: unsolved, {seconds:.3} s (stopped: {:?}; bound at the root {}), {} nodes",
                 outcome.status(),
                 solver.estimate(cube),
                 outcome.stats().expanded
@@ -96,12 +104,13 @@ fn main() {
     times.sort_by(f64::total_cmp);
     let total: f64 = times.iter().sum();
     println!(
-        "{cubes} cubes, {} table, {metric}, {} thread(s): median {:.3} s, max {:.3} s, total {:.2} s, {:.1} M nodes/s",
+        "{cubes} cubes, {} table, {metric}, {} thread(s): median {:.3} s, max {:.3} s, total {:.2} s, {} nodes, {:.2} M nodes/s",
         size.name(),
         config.threads,
         times[times.len() / 2],
         times[times.len() - 1],
         total,
+        nodes,
         nodes as f64 / total / 1e6
     );
 }

@@ -29,8 +29,8 @@ use crate::cube::Cube;
 use crate::cubie::CubieCube;
 use crate::geometry::Face;
 use crate::heuristic::{
-    flip, move_table, set_flip, set_slice, set_slice_sorted, set_twist, slice, slice_sorted,
-    twist, FLIPS, SLICES, SLICES_SORTED, TWISTS,
+    flip, move_table, set_flip, set_slice, set_slice_sorted, set_twist, slice, slice_sorted, twist,
+    FLIPS, SLICES, SLICES_SORTED, TWISTS,
 };
 use crate::huge::HugeTable;
 use crate::lock;
@@ -258,7 +258,11 @@ impl Reduction {
             }
             stabilizers.push(stabilizer);
         }
-        assert_eq!(representatives.len(), size.classes(), "Kociemba's class count");
+        assert_eq!(
+            representatives.len(),
+            size.classes(),
+            "Kociemba's class count"
+        );
         Ok(Reduction {
             size,
             twist_view,
@@ -477,13 +481,18 @@ fn phase1_distances(
         moves,
         turns: metric.moves().iter().map(|m| m.index()).collect(),
     };
-    builder.backwards(true).build(&space, &[solved_entry(reduction)])
+    builder
+        .backwards(true)
+        .build(&space, &[solved_entry(reduction)])
 }
 
 /// The table entry of the solved cube.
 fn solved_entry(reduction: &Reduction) -> usize {
     let c = &CubieCube::SOLVED;
-    reduction.entry(twist(c), reduction.flipslice(flip(c), reduction.size.slice_of(c)))
+    reduction.entry(
+        twist(c),
+        reduction.flipslice(flip(c), reduction.size.slice_of(c)),
+    )
 }
 
 /// [`phase1_distances`] modulo 3, built in place into `table` at two bits an entry.
@@ -823,7 +832,12 @@ impl Optimal {
     }
 
     /// [`Optimal::solve`], or with `all` [`Optimal::solve_all`].
-    fn search(&self, cube: Cube, config: &Config, all: bool) -> (Outcome<Cube, Move>, Vec<Vec<Move>>) {
+    fn search(
+        &self,
+        cube: Cube,
+        config: &Config,
+        all: bool,
+    ) -> (Outcome<Cube, Move>, Vec<Vec<Move>>) {
         let longest = config
             .max_depth
             .map_or(LONGEST, |d| (d as usize).min(LONGEST));
@@ -1211,13 +1225,20 @@ mod tests {
         let sizes: usize = (reduction.stabilizers.iter())
             .map(|s| UD_SYMMETRIES / s.count_ones() as usize)
             .sum();
-        assert_eq!(sizes, FLIPS * SLICES_SORTED, "the classes cover every pair once");
+        assert_eq!(
+            sizes,
+            FLIPS * SLICES_SORTED,
+            "the classes cover every pair once"
+        );
         check_views(&reduction, None);
         // The sorted slice refines the slice.
         for seed in 0..100 {
             let c = Cube::random(seed).to_cubie();
             assert_eq!(slice_sorted(&c) / 24, slice(&c));
-            assert_eq!(slice_sorted(&set_slice_sorted(slice_sorted(&c))), slice_sorted(&c));
+            assert_eq!(
+                slice_sorted(&set_slice_sorted(slice_sorted(&c))),
+                slice_sorted(&c)
+            );
         }
     }
 
@@ -1261,7 +1282,14 @@ mod tests {
         }
         // The build in place at two bits a rank (the medium table's) makes the same table.
         let mut in_place = vec![0u8; PHASE1_BYTES];
-        packed_distances(&reduction, &moves, Metric::Htm, Builder::new(), &mut in_place).unwrap();
+        packed_distances(
+            &reduction,
+            &moves,
+            Metric::Htm,
+            Builder::new(),
+            &mut in_place,
+        )
+        .unwrap();
         assert!(in_place == packed, "the two builds differ");
     }
 
@@ -1367,83 +1395,107 @@ mod tests {
         // The checkerboard's half turns commute in pairs: more than one shortest solution.
         let cube = Cube::from_scramble("U2 D2", Notation::Wca).unwrap();
         let (_, all) = solver(Metric::Htm).solve_all(cube, &Config::default());
-        assert_eq!(all, [Move::ALL.iter().filter(|m| m.quarter_turns() == 2 && matches!(m.face(), Face::U | Face::D)).copied().collect::<Vec<_>>()]);
+        assert_eq!(
+            all,
+            [Move::ALL
+                .iter()
+                .filter(|m| m.quarter_turns() == 2 && matches!(m.face(), Face::U | Face::D))
+                .copied()
+                .collect::<Vec<_>>()]
+        );
         let (solved, all) = solver(Metric::Htm).solve_all(Cube::SOLVED, &Config::default());
         assert_eq!((solved.status(), all), (Status::Solved, vec![Vec::new()]));
-        let (stopped, all) = solver(Metric::Htm)
-            .solve_all(Cube::random(3), &Config::default().timeout(Duration::from_millis(20)));
-        assert_eq!((stopped.status(), all.len()), (Status::Limit(Limit::Time), 0));
+        let (stopped, all) = solver(Metric::Htm).solve_all(
+            Cube::random(3),
+            &Config::default().timeout(Duration::from_millis(20)),
+        );
+        assert_eq!(
+            (stopped.status(), all.len()),
+            (Status::Limit(Limit::Time), 0)
+        );
     }
 
     /// The cube's medium table, built in a directory of its own for the test (minutes in a
-    /// release build), or read from `FRONTIER_CACHE_DIR` when it is set.
+    /// release build), or read from (or built into) `$FRONTIER_CACHE_DIR/cube` when that is set.
     fn medium_cache() -> Cache {
         match std::env::var_os("FRONTIER_CACHE_DIR").filter(|d| !d.is_empty()) {
-            Some(_) => cache::default_cache(),
+            Some(_) => Cache::from_env().join("cube"),
             None => Cache::at(temp_dir("medium")),
         }
     }
 
-    #[test]
-    #[ignore = "builds the 833 MB medium table: cargo test -p frontier-cube --release -- --ignored medium"]
-    fn the_medium_tables_first_layers_are_a_breadth_first_search_of_the_coordinates() {
-        // A second computation: a plain breadth-first search over the raw coordinates
-        // (twist, flip, sorted slice), no symmetry, no table, for the first layers; each
-        // coordinate falls in one table entry, and the entries met at each depth are the
-        // builder's layers.
-        const DEPTHS: usize = 6;
-        for metric in [Metric::Htm, Metric::Qtm] {
-            let (reduction, moves, _) =
-                Reduction::load_or_build(&medium_cache(), TableSize::Medium, &|| None).unwrap();
-            // The solved entry alone is at depth 0.
-            let layers = Mutex::new(vec![1u64]);
-            let progress = |p: BuildProgress| {
-                let mut layers = lock(&layers);
-                let d = usize::from(p.depth);
-                if layers.len() <= d {
-                    layers.resize(d + 1, 0);
-                }
-                layers[d] = layers[d].max(p.reached);
-            };
-            let mut table = vec![0u8; TableSize::Medium.table_bytes() as usize];
-            let builder = Builder::new().progress(&progress);
-            packed_distances(&reduction, &moves, metric, builder, &mut table).unwrap();
-            let reached = layers.into_inner().unwrap();
-            assert_eq!(*reached.last().unwrap(), MEDIUM_ENTRIES as u64, "every entry reached");
-            let entry_of = |t: usize, f: usize, s: usize| reduction.entry(t, reduction.flipslice(f, s));
-            let c = CubieCube::SOLVED;
-            let start = (twist(&c), flip(&c), slice_sorted(&c));
-            let mut seen = std::collections::HashSet::from([start]);
-            let mut layer = vec![start];
-            let mut entries_before = 1u64;
-            for depth in 1..=DEPTHS {
-                let mut next = Vec::new();
-                for &(t, f, s) in &layer {
-                    for mv in metric.moves() {
-                        let m = mv.index();
-                        let n = (
-                            usize::from(moves.twist[t * 18 + m]),
-                            usize::from(moves.flip[f * 18 + m]),
-                            usize::from(moves.slice[s * 18 + m]),
-                        );
-                        if seen.insert(n) {
-                            next.push(n);
-                        }
-                    }
-                }
-                let entries: std::collections::HashSet<usize> =
-                    next.iter().map(|&(t, f, s)| entry_of(t, f, s)).collect();
-                // Each entry holds its depth modulo 3.
-                for &e in entries.iter().step_by(97) {
-                    assert_eq!(usize::from((table[e >> 2] >> ((e & 3) << 1)) & 3), depth % 3);
-                }
-                let built = reached[depth] - reached[depth - 1];
-                assert_eq!(built, entries.len() as u64, "{metric} depth {depth}");
-                entries_before += entries.len() as u64;
-                assert_eq!(reached[depth], entries_before);
-                layer = next;
-            }
+    /// The fewest moves of `metric` that take `cube` to the medium table's goal (twist and
+    /// flip solved, the middle-layer edges home in order), by IDA* on whole cubes with the
+    /// small table's distance to G1 as its bound: a second computation, which shares no
+    /// coordinate, move table or reduction with the medium table.
+    fn distance_to_sorted_slice(small: &Optimal, cube: Cube) -> usize {
+        fn at_goal(cube: Cube) -> bool {
+            let c = cube.to_cubie();
+            c.co == [0; 8] && c.eo == [0; 12] && c.ep[8..] == CubieCube::SOLVED.ep[8..]
         }
+        fn dive(
+            small: &Optimal,
+            cube: Cube,
+            node: AxisNode,
+            last: Option<Move>,
+            left: usize,
+        ) -> bool {
+            if left == 0 {
+                return at_goal(cube);
+            }
+            for &mv in small.metric.moves() {
+                if last.is_some_and(|l| !small.metric.may_follow(l, mv)) {
+                    continue;
+                }
+                let child = small.child(&node, mv.index());
+                if usize::from(child.distance) < left
+                    && dive(small, cube.apply(mv), child, Some(mv), left - 1)
+                {
+                    return true;
+                }
+            }
+            false
+        }
+        let mut node = small.coordinates(cube);
+        node.distance = small.phase1_distance(node);
+        (usize::from(node.distance)..)
+            .find(|&bound| dive(small, cube, node, None, bound))
+            .expect("some bound reaches the goal")
+    }
+
+    #[test]
+    #[ignore = "loads or builds the 833 MB medium table: FRONTIER_CACHE_DIR=DIR cargo test --release -p frontier-cube -- --ignored medium"]
+    fn the_medium_table_holds_the_distances_of_random_cubes() {
+        let metric = Metric::Htm;
+        let medium = Optimal::load_or_build_table(
+            &medium_cache(),
+            TableSize::Medium,
+            metric,
+            &|_| {},
+            &|| None,
+        )
+        .unwrap();
+        let small = solver(metric);
+        let mut histogram = [0usize; 20];
+        for seed in 0..300 {
+            let cube = Cube::random(10_000 + seed);
+            let stored = usize::from(medium.phase1_distance(medium.coordinates(cube)));
+            let searched = distance_to_sorted_slice(small, cube);
+            assert_eq!(stored, searched, "seed {seed}");
+            histogram[stored] += 1;
+        }
+        // The same for short scrambles, whose distances are small.
+        for seed in 0..200 {
+            let cube =
+                Cube::SOLVED.apply_all(&random_scramble(seed, 1 + seed as usize % 8, metric));
+            let stored = usize::from(medium.phase1_distance(medium.coordinates(cube)));
+            assert_eq!(
+                stored,
+                distance_to_sorted_slice(small, cube),
+                "scramble {seed}"
+            );
+        }
+        println!("distances of 300 random cubes: {histogram:?}");
     }
 
     #[test]

@@ -146,11 +146,16 @@ impl<'a> Builder<'a> {
             let found: u64 = if parallel {
                 (0..chunks)
                     .into_par_iter()
-                    .map_init(|| space.cursor(), |cursor, ci| state.chunk(space, ci, cursor))
+                    .map_init(
+                        || space.cursor(),
+                        |cursor, ci| state.chunk(space, ci, cursor),
+                    )
                     .sum()
             } else {
                 let mut cursor = space.cursor();
-                (0..chunks).map(|ci| state.chunk(space, ci, &mut cursor)).sum()
+                (0..chunks)
+                    .map(|ci| state.chunk(space, ci, &mut cursor))
+                    .sum()
             };
             if let Some(limit) = state.limit.into_inner().unwrap_or_else(|p| p.into_inner()) {
                 return Err(limit);
@@ -360,7 +365,11 @@ mod tests {
                     .build_mod3(&space, &starts, &mut table)
                     .unwrap();
                 let packed = crate::Table::pack(&distances, Width::Two);
-                assert_eq!(table, packed.bytes(), "backwards {backwards}, {threads} threads");
+                assert_eq!(
+                    table,
+                    packed.bytes(),
+                    "backwards {backwards}, {threads} threads"
+                );
             }
         }
     }
@@ -373,7 +382,10 @@ mod tests {
         let reports = Mutex::new(0);
         let progress = |_: BuildProgress| *reports.lock().unwrap() += 1;
         let builder = Builder::new().stop(&stop).progress(&progress);
-        assert_eq!(builder.build_mod3(&space, &[0], &mut table), Err(Limit::Time));
+        assert_eq!(
+            builder.build_mod3(&space, &[0], &mut table),
+            Err(Limit::Time)
+        );
         assert_eq!(*reports.lock().unwrap(), 0);
     }
 

@@ -7,8 +7,7 @@ use std::process::ExitCode;
 use anyhow::{bail, Context as _};
 use frontier_cube::{
     cache, scramble_facelets, unfold, write_moves, BuildProgress, Cube, CubeError, CubeSpace,
-    Facelets, Heuristic, Metric, Move, Notation, Optimal, SymmetricCubeSpace, TableSize,
-    TwoPhase,
+    Facelets, Heuristic, Metric, Move, Notation, Optimal, SymmetricCubeSpace, TableSize, TwoPhase,
 };
 use frontier_search::{search_tree, Limit, Outcome, SearchTree, Solution, Status};
 use serde_json::json;
@@ -278,7 +277,11 @@ pub fn run(args: Args, ctx: &Context) -> anyhow::Result<ExitCode> {
         bail!("--svg and --png draw one answer; they do not go with --scramble N or --batch");
     }
     if let Some(name) = &args.build_tables {
-        let solving = [args.scramble.is_some(), args.facelets.is_some(), args.batch.is_some()];
+        let solving = [
+            args.scramble.is_some(),
+            args.facelets.is_some(),
+            args.batch.is_some(),
+        ];
         if solving.contains(&true) || args.all || args.scrambles.is_some() {
             bail!("--build-tables builds a table and solves nothing; it takes no scramble, --facelets, --batch, --scramble or --all");
         }
@@ -327,7 +330,14 @@ pub fn run(args: Args, ctx: &Context) -> anyhow::Result<ExitCode> {
 
 /// `--build-tables`: the optimal solver's table of the run's size and metric, loaded or
 /// built into the cache, with a bar; the budget is checked first.
-fn build_tables(domain: &mut CubeRun, search: &SearchArgs, ctx: &Context) -> anyhow::Result<ExitCode> {
+fn build_tables(
+    domain: &mut CubeRun,
+    search: &SearchArgs,
+    ctx: &Context,
+) -> anyhow::Result<ExitCode> {
+    if search.svg.is_some() || search.png.is_some() {
+        bail!("--build-tables builds a table and draws nothing; it takes no --svg or --png");
+    }
     if let Some(tables) = domain.tables()? {
         if let Some(code) = tables.refuse_beyond(ctx, search, "cube", domain.algorithm())? {
             return Ok(code);
@@ -367,30 +377,48 @@ fn build_tables(domain: &mut CubeRun, search: &SearchArgs, ctx: &Context) -> any
 /// `--all`: every shortest solution of the run's cube, by the optimal solver. The answer is
 /// the first of them as usual, then their count and list (in JSON, `"count"` and
 /// `"solutions"`).
-fn all_solutions(mut domain: CubeRun, search: &SearchArgs, ctx: &Context) -> anyhow::Result<ExitCode> {
+fn all_solutions(
+    mut domain: CubeRun,
+    search: &SearchArgs,
+    ctx: &Context,
+) -> anyhow::Result<ExitCode> {
+    // The picture, if one is asked for, is of the first solution.
+    let mut pictures = Pictures::open(search, Subject::Answer)?;
     if let Some(tables) = domain.tables()? {
         if let Some(code) = tables.refuse_beyond(ctx, search, "cube", domain.algorithm())? {
+            pictures.skip(NO_ANSWER);
             return Ok(code);
         }
     }
     let clock = Stopwatch::new(search, ctx);
     if !domain.build(ctx, search, &clock)? {
+        pictures.skip(NO_ANSWER);
         return driver::answer(&domain, search, ctx, &clock.stopped());
     }
     let Some(optimal) = &domain.optimal else {
         bail!("internal error: the optimal solver has no table");
     };
-    let (mut outcome, solutions) = optimal.solve_all(domain.cube, &search.config::<Cube, Move>(ctx));
+    let (mut outcome, solutions) =
+        optimal.solve_all(domain.cube, &search.config::<Cube, Move>(ctx));
     ctx.clear_progress();
     outcome.stats_mut().seconds = ctx.seconds();
     if let Outcome::Solved { solution, .. } = &mut outcome {
         solution.states = domain.start.path(&solution.moves);
     }
-    let names = |moves: &[Move]| -> Vec<String> { moves.iter().map(|m| domain.move_name(m)).collect() };
+    let names =
+        |moves: &[Move]| -> Vec<String> { moves.iter().map(|m| domain.move_name(m)).collect() };
     if search.json {
         let mut buffer = Vec::new();
         let name = |mv: &Move| json!(domain.move_name(mv));
-        json_answer(&mut buffer, search, "cube", domain.algorithm(), &outcome, &name, None)?;
+        json_answer(
+            &mut buffer,
+            search,
+            "cube",
+            domain.algorithm(),
+            &outcome,
+            &name,
+            None,
+        )?;
         let mut answer: serde_json::Value =
             serde_json::from_slice(&buffer).context("internal error: the answer is not JSON")?;
         if outcome.status() == Status::Solved {
@@ -398,6 +426,7 @@ fn all_solutions(mut domain: CubeRun, search: &SearchArgs, ctx: &Context) -> any
             answer["solutions"] = json!(solutions.iter().map(|m| names(m)).collect::<Vec<_>>());
         }
         emit(|out| writeln!(out, "{answer}"))?;
+        draw_first(&domain, &mut pictures, &outcome)?;
         return Ok(exit_code(outcome.status()));
     }
     let code = driver::answer(&domain, search, ctx, &outcome)?;
@@ -409,12 +438,39 @@ fn all_solutions(mut domain: CubeRun, search: &SearchArgs, ctx: &Context) -> any
             }
             for moves in &solutions {
                 let line = write_moves(moves, domain.notation);
-                writeln!(out, "{}", if line.is_empty() { "(none: the cube is solved)" } else { &line })?;
+                writeln!(
+                    out,
+                    "{}",
+                    if line.is_empty() {
+                        "(none: the cube is solved)"
+                    } else {
+                        &line
+                    }
+                )?;
             }
             Ok(())
         })?;
     }
+    draw_first(&domain, &mut pictures, &outcome)?;
     Ok(code)
+}
+
+/// Why `--all` writes no picture when it found no solution.
+const NO_ANSWER: &str = "there is no answer to draw";
+
+/// Writes the picture of `--all`'s first solution to the files asked for, or says why not.
+fn draw_first(
+    domain: &CubeRun,
+    pictures: &mut Pictures,
+    outcome: &Outcome<Cube, Move>,
+) -> anyhow::Result<()> {
+    match outcome.solution() {
+        Some(solution) => pictures.write(|| domain.picture(solution)),
+        None => {
+            pictures.skip(NO_ANSWER);
+            Ok(())
+        }
+    }
 }
 
 /// A seed for --scramble without --seed: the clock's nanoseconds.
@@ -752,8 +808,9 @@ impl Domain for CubeRun {
         match self.solver {
             // Building the table (once) stops at --timeout and Ctrl-C like the search does.
             Solver::Optimal => {
-                self.optimal =
-                    optimal_solver(self.metric, self.table, ctx, search.quiet, &|| clock.limit());
+                self.optimal = optimal_solver(self.metric, self.table, ctx, search.quiet, &|| {
+                    clock.limit()
+                });
                 Ok(self.optimal.is_some())
             }
             // Building the phase-1 table (once, shared with the optimal solver) stops at

@@ -772,7 +772,12 @@ fn solving_sequences(cube: Cube, length: usize, metric: frontier_cube::Metric) -
     if length == 0 {
         return usize::from(cube.is_solved());
     }
-    fn count(cube: Cube, last: Option<frontier_cube::Move>, left: usize, metric: frontier_cube::Metric) -> usize {
+    fn count(
+        cube: Cube,
+        last: Option<frontier_cube::Move>,
+        left: usize,
+        metric: frontier_cube::Metric,
+    ) -> usize {
         if left == 0 {
             return usize::from(cube.is_solved());
         }
@@ -797,11 +802,18 @@ fn all_lists_every_shortest_solution_once() {
         let length = assert_solves(start.to_facelets(), &value, Notation::Wca);
         let solutions = value["solutions"].as_array().expect("solutions");
         assert_eq!(value["count"].as_u64(), Some(solutions.len() as u64));
-        assert_eq!(solutions.len(), solving_sequences(start, length, m), "{scramble}");
+        assert_eq!(
+            solutions.len(),
+            solving_sequences(start, length, m),
+            "{scramble}"
+        );
         let mut distinct = std::collections::HashSet::new();
         for solution in solutions {
             let one = serde_json::json!({ "moves": solution });
-            assert_eq!(assert_solves(start.to_facelets(), &one, Notation::Wca), length);
+            assert_eq!(
+                assert_solves(start.to_facelets(), &one, Notation::Wca),
+                length
+            );
             assert!(distinct.insert(solution.to_string()), "{solution} twice");
         }
     }
@@ -815,11 +827,26 @@ fn all_lists_every_shortest_solution_once() {
 #[test]
 fn table_sizes_are_checked_and_belong_to_the_optimal_solver() {
     for (args, reason) in [
-        (vec!["cube", "R U", "--table", "huge"], "--table \"huge\": unknown table size; available: small"),
-        (vec!["cube", "--build-tables", "tiny"], "--build-tables \"tiny\": unknown table size"),
-        (vec!["cube", "R U", "--table", "medium", "--solver", "twophase"], "--table goes with the optimal solver"),
-        (vec!["cube", "R U", "--all", "--solver", "search"], "--all goes with the optimal solver"),
-        (vec!["cube", "R U", "--build-tables", "small"], "--build-tables builds a table and solves nothing"),
+        (
+            vec!["cube", "R U", "--table", "huge"],
+            "--table \"huge\": unknown table size; available: small",
+        ),
+        (
+            vec!["cube", "--build-tables", "tiny"],
+            "--build-tables \"tiny\": unknown table size",
+        ),
+        (
+            vec!["cube", "R U", "--table", "medium", "--solver", "twophase"],
+            "--table goes with the optimal solver",
+        ),
+        (
+            vec!["cube", "R U", "--all", "--solver", "search"],
+            "--all goes with the optimal solver",
+        ),
+        (
+            vec!["cube", "R U", "--build-tables", "small"],
+            "--build-tables builds a table and solves nothing",
+        ),
     ] {
         let out = frontier(&args);
         assert_eq!(out.status.code(), Some(2), "{args:?}");
@@ -839,13 +866,36 @@ fn build_tables_builds_ahead_refuses_past_the_budget_and_stops_at_the_timeout() 
     let again = build(&["cube", "--build-tables", "small", "--metric", "qtm"]);
     assert!(support::stdout(&again).starts_with("small table (qtm): already built"));
     // The medium table needs more than a small budget allows: refused before any work.
-    let refused = build(&["cube", "--build-tables", "medium", "--max-states", "100000000"]);
+    let refused = build(&[
+        "cube",
+        "--build-tables",
+        "medium",
+        "--max-states",
+        "100000000",
+    ]);
     assert_eq!(refused.status.code(), Some(3));
     assert!(support::stdout(&refused).contains("building the optimal solver's medium table takes"));
     // Stopped by the timeout while the symmetry classes are sorted out: nothing is cached.
-    let stopped = build(&["cube", "--build-tables", "medium", "--timeout", "0.5", "--json"]);
+    let stopped = build(&[
+        "cube",
+        "--build-tables",
+        "medium",
+        "--timeout",
+        "0.5",
+        "--json",
+    ]);
     assert_eq!(stopped.status.code(), Some(3), "{}", stderr(&stopped));
     assert_eq!(support::json(&stopped)["limit"], "time");
-    let files: Vec<_> = std::fs::read_dir(dir.path().join("cube")).unwrap().collect();
-    assert!(files.iter().all(|f| !f.as_ref().unwrap().file_name().to_string_lossy().contains("sorted")), "{files:?}");
+    let files: Vec<_> = std::fs::read_dir(dir.path().join("cube"))
+        .unwrap()
+        .collect();
+    assert!(
+        files.iter().all(|f| !f
+            .as_ref()
+            .unwrap()
+            .file_name()
+            .to_string_lossy()
+            .contains("sorted")),
+        "{files:?}"
+    );
 }
