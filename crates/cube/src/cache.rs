@@ -65,6 +65,13 @@ pub enum TableKind {
     /// symmetry, and the move tables of twist, flip and slice (little-endian bytes; HTM
     /// only, for both metrics).
     Phase1Coordinates,
+    /// The optimal solver's medium table ([`crate::TableSize::Medium`]): distances to the
+    /// cubes of G1 with the middle-layer edges home in order, 1,523,864 classes of (flip,
+    /// sorted slice) x 2,187 twists, modulo 3 in two bits, four entries a byte.
+    Phase1Sorted,
+    /// What [`TableKind::Phase1Sorted`] is looked up with, as [`TableKind::Phase1Coordinates`]
+    /// is for [`TableKind::Phase1`] (HTM only, for both metrics).
+    Phase1SortedCoordinates,
     /// Two-phase's move tables in G1: corner permutation and U/D edge permutation under G1's
     /// ten moves (40,320 x 10 entries each), the inverse of each permutation of eight and
     /// where a corner permutation puts the U-layer corners (40,320 entries each); two bytes an
@@ -82,7 +89,7 @@ impl TableKind {
     ];
 
     /// Every kind.
-    pub const EVERY: [TableKind; 10] = [
+    pub const EVERY: [TableKind; 12] = [
         TableKind::TwistFlip,
         TableKind::TwistSlice,
         TableKind::FlipSlice,
@@ -92,11 +99,14 @@ impl TableKind {
         TableKind::EdgesCornersInG1,
         TableKind::Phase1,
         TableKind::Phase1Coordinates,
+        TableKind::Phase1Sorted,
+        TableKind::Phase1SortedCoordinates,
         TableKind::G1Moves,
     ];
 
     /// The kind's name, as used in file names: `twist-flip`, `twist-slice`, `flip-slice`,
-    /// `corners`, `g1-corners`, `g1-edges`, `g1-edges-corners`, `phase1`, `phase1-coordinates`, `g1-moves`.
+    /// `corners`, `g1-corners`, `g1-edges`, `g1-edges-corners`, `phase1`, `phase1-coordinates`, `phase1-sorted`,
+    /// `phase1-sorted-coordinates`, `g1-moves`.
     pub fn name(self) -> &'static str {
         match self {
             TableKind::TwistFlip => "twist-flip",
@@ -108,11 +118,14 @@ impl TableKind {
             TableKind::EdgesCornersInG1 => "g1-edges-corners",
             TableKind::Phase1 => "phase1",
             TableKind::Phase1Coordinates => "phase1-coordinates",
+            TableKind::Phase1Sorted => "phase1-sorted",
+            TableKind::Phase1SortedCoordinates => "phase1-sorted-coordinates",
             TableKind::G1Moves => "g1-moves",
         }
     }
 
-    /// The bytes of the table (for [`TableKind::Phase1`], four entries a byte).
+    /// The bytes of the table (for [`TableKind::Phase1`] and [`TableKind::Phase1Sorted`], four
+    /// entries a byte).
     #[allow(clippy::len_without_is_empty)]
     pub fn len(self) -> usize {
         match self {
@@ -124,23 +137,27 @@ impl TableKind {
             TableKind::EdgesCornersInG1 => 40320 * 140,
             TableKind::Phase1 => crate::optimal::PHASE1_BYTES,
             TableKind::Phase1Coordinates => crate::optimal::COORDINATES_BYTES,
+            TableKind::Phase1Sorted => crate::optimal::MEDIUM_BYTES,
+            TableKind::Phase1SortedCoordinates => crate::optimal::MEDIUM_COORDINATES_BYTES,
             TableKind::G1Moves => (2 * 40320 * 10 + 2 * 40320) * 2,
         }
     }
 
-    /// The width of its entries: two bits for [`TableKind::Phase1`] (the distance modulo 3),
+    /// The width of its entries: two bits for [`TableKind::Phase1`] and
+    /// [`TableKind::Phase1Sorted`] (the distance modulo 3),
     /// a byte for the others.
     pub fn width(self) -> Width {
         match self {
-            TableKind::Phase1 => Width::Two,
+            TableKind::Phase1 | TableKind::Phase1Sorted => Width::Two,
             _ => Width::Byte,
         }
     }
 
-    /// The number of entries: [`TableKind::len`] but for [`TableKind::Phase1`], four a byte.
+    /// The number of entries: [`TableKind::len`] but for the two-bit tables, four a byte.
     pub fn entries(self) -> u64 {
         match self {
             TableKind::Phase1 => crate::optimal::PHASE1_ENTRIES as u64,
+            TableKind::Phase1Sorted => crate::optimal::MEDIUM_ENTRIES as u64,
             kind => kind.len() as u64,
         }
     }

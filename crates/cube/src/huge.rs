@@ -52,13 +52,6 @@ impl<T: Copy> HugeTable<T> {
         unsafe { std::ptr::write_bytes(ptr.as_ptr(), 0, len) };
         HugeTable { ptr, len }
     }
-
-    /// A copy of `values`.
-    pub fn new(values: &[T]) -> HugeTable<T> {
-        let mut table = HugeTable::zeroed(values.len());
-        table.copy_from_slice(values);
-        table
-    }
 }
 
 impl<T: Copy> AsRef<[T]> for HugeTable<T> {
@@ -104,10 +97,11 @@ mod tests {
     #[test]
     fn a_huge_table_holds_a_copy_of_its_values_aligned_to_a_huge_page() {
         let values: Vec<u32> = (0..1_000_003).map(|i| i * 7).collect();
-        let table = HugeTable::new(&values);
+        let mut table = HugeTable::zeroed(values.len());
+        table.copy_from_slice(&values);
         assert_eq!(&table[..], &values[..]);
         assert_eq!(table.as_ptr() as usize % HUGE_PAGE, 0);
-        let empty = HugeTable::<u8>::new(&[]);
+        let empty = HugeTable::<u8>::zeroed(0);
         assert!(empty.is_empty());
         let mut zeros = HugeTable::<u16>::zeroed(3_000_000);
         assert!(zeros.iter().all(|&z| z == 0));

@@ -7,6 +7,13 @@
 //! of (flip, slice) times 2,187 twists, two bits an entry (the distance modulo 3; a move
 //! changes the distance by at most one, so the search knows each child's distance from its
 //! parent's). This is the bound of Kociemba's optimal solver.
+//!
+//! A bigger table ([`TableSize::Medium`], Kociemba's "huge" table) refines the same
+//! coordinate by where each middle-layer edge is, not only which positions they take: the
+//! distance to the cubes of G1 whose middle-layer edges are home, each in its place. That
+//! set is smaller than G1, so the distance is larger (a stronger bound): 1,523,864 classes of
+//! (flip, sorted slice) x 2,187 twists, 833 MB at two bits an entry, built in place at two
+//! bits a rank ([`Builder::build_mod3`]) so that the build needs little more than the table.
 
 use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -22,7 +29,8 @@ use crate::cube::Cube;
 use crate::cubie::CubieCube;
 use crate::geometry::Face;
 use crate::heuristic::{
-    flip, move_table, set_flip, set_slice, set_twist, slice, twist, FLIPS, SLICES, TWISTS,
+    flip, move_table, set_flip, set_slice, set_slice_sorted, set_twist, slice, slice_sorted, twist,
+    FLIPS, SLICES, SLICES_SORTED, TWISTS,
 };
 use crate::huge::HugeTable;
 use crate::lock;
@@ -38,31 +46,131 @@ pub(crate) const PHASE1_ENTRIES: usize = FLIPSLICE_CLASSES * TWISTS;
 /// Bytes of the phase-1 table, four entries a byte.
 pub(crate) const PHASE1_BYTES: usize = PHASE1_ENTRIES.div_ceil(4);
 /// Bytes of the cached reduction and move tables ([`Reduction::to_bytes`]).
-pub(crate) const COORDINATES_BYTES: usize = FLIPS * SLICES * 4
-    + FLIPSLICE_CLASSES * 4
-    + (TWISTS * UD_SYMMETRIES + FLIPSLICE_CLASSES + (TWISTS + FLIPS + SLICES) * 18) * 2;
+pub(crate) const COORDINATES_BYTES: usize = coordinates_bytes(SLICES, FLIPSLICE_CLASSES);
+/// Classes of (flip, sorted slice) under the 16 symmetries that keep the U-D axis (Kociemba's
+/// "flipslicesorted" classes, `N_FLIPSLICESORTED_CLASS` in defs.py of his
+/// RubiksCube-OptimalSolver).
+pub const FLIPSLICE_SORTED_CLASSES: usize = 1_523_864;
+/// Entries of the medium table: a class of (flip, sorted slice) and a twist.
+pub(crate) const MEDIUM_ENTRIES: usize = FLIPSLICE_SORTED_CLASSES * TWISTS;
+/// Bytes of the medium table, four entries a byte.
+pub(crate) const MEDIUM_BYTES: usize = MEDIUM_ENTRIES.div_ceil(4);
+/// Bytes of the medium table's cached reduction and move tables.
+pub(crate) const MEDIUM_COORDINATES_BYTES: usize =
+    coordinates_bytes(SLICES_SORTED, FLIPSLICE_SORTED_CLASSES);
 /// The longest solution searched for: past God's number in either metric (20 HTM, 26 QTM).
 const LONGEST: usize = 30;
 
-/// The middle-edge positions of the solved cube.
-fn solved_slice() -> usize {
-    slice(&CubieCube::SOLVED)
+/// Bytes of a reduction and its move tables ([`Reduction::to_bytes`]) over `slices` slice
+/// coordinates and `classes` classes.
+const fn coordinates_bytes(slices: usize, classes: usize) -> usize {
+    FLIPS * slices * 4
+        + classes * 4
+        + (TWISTS * UD_SYMMETRIES + classes + (TWISTS + FLIPS + slices) * 18) * 2
 }
 
-/// A cube with this flip and slice (`flip * 495 + slice`), its other pieces as solved as can be.
-fn set_flipslice(fs: usize) -> CubieCube {
-    let mut cube = set_slice(fs % SLICES);
-    cube.eo = set_flip(fs / SLICES).eo;
-    cube
+/// Which of the optimal solver's tables: the distance to G1 over (flip, slice) classes, or
+/// the bigger one over (flip, sorted slice) classes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum TableSize {
+    /// The distance to G1: 64,430 classes of (flip, slice) x 2,187 twists, 35 MB.
+    Small,
+    /// The distance to the cubes of G1 with the middle-layer edges home in order: 1,523,864
+    /// classes of (flip, sorted slice) x 2,187 twists, 833 MB.
+    Medium,
 }
 
-fn flipslice(c: &CubieCube) -> usize {
-    flip(c) * SLICES + slice(c)
+impl TableSize {
+    /// Every size, smallest first.
+    pub const ALL: [TableSize; 2] = [TableSize::Small, TableSize::Medium];
+
+    /// The size's name: `small` or `medium`.
+    pub fn name(self) -> &'static str {
+        match self {
+            TableSize::Small => "small",
+            TableSize::Medium => "medium",
+        }
+    }
+
+    /// The size of this name, if one has it.
+    pub fn from_name(name: &str) -> Option<TableSize> {
+        TableSize::ALL.into_iter().find(|s| s.name() == name)
+    }
+
+    /// The slice coordinates: 495 positions of the middle-layer edges, or 11,880 placements.
+    fn slices(self) -> usize {
+        match self {
+            TableSize::Small => SLICES,
+            TableSize::Medium => SLICES_SORTED,
+        }
+    }
+
+    /// The slice coordinate of a cube.
+    fn slice_of(self, c: &CubieCube) -> usize {
+        match self {
+            TableSize::Small => slice(c),
+            TableSize::Medium => slice_sorted(c),
+        }
+    }
+
+    /// A cube of slice coordinate `s`, its other pieces as solved as can be.
+    fn set_slice(self, s: usize) -> CubieCube {
+        match self {
+            TableSize::Small => set_slice(s),
+            TableSize::Medium => set_slice_sorted(s),
+        }
+    }
+
+    /// The classes of (flip, slice coordinate).
+    fn classes(self) -> usize {
+        match self {
+            TableSize::Small => FLIPSLICE_CLASSES,
+            TableSize::Medium => FLIPSLICE_SORTED_CLASSES,
+        }
+    }
+
+    /// The table's entries.
+    fn entries(self) -> usize {
+        self.classes() * TWISTS
+    }
+
+    /// The bytes of the table, four entries a byte.
+    pub fn table_bytes(self) -> u64 {
+        self.entries().div_ceil(4) as u64
+    }
+
+    /// The bytes it takes to build the table: for the small one, the distances a byte each
+    /// then packed; for the medium one, the packed table (built in place) and the class of
+    /// every (flip, sorted slice) pair.
+    pub fn build_bytes(self) -> u64 {
+        match self {
+            TableSize::Small => (PHASE1_ENTRIES + PHASE1_BYTES) as u64,
+            TableSize::Medium => (MEDIUM_BYTES + MEDIUM_COORDINATES_BYTES) as u64,
+        }
+    }
+
+    /// The cached kinds of the table and of what it is looked up with.
+    fn kinds(self) -> (TableKind, TableKind) {
+        match self {
+            TableSize::Small => (TableKind::Phase1, TableKind::Phase1Coordinates),
+            TableSize::Medium => (TableKind::Phase1Sorted, TableKind::Phase1SortedCoordinates),
+        }
+    }
+
+    /// Whether the table of `metric` lies in `cache`, of the right size (its contents are
+    /// checked when it is loaded).
+    pub fn is_cached(self, cache: &Cache, metric: Metric) -> bool {
+        let spec = cache::spec(self.kinds().0, metric);
+        std::fs::metadata(cache.path(&spec))
+            .is_ok_and(|m| m.is_file() && m.len() == spec.file_bytes())
+    }
 }
 
 /// The classes of (flip, slice) under the 16 symmetries that keep the U-D axis, and how twist
 /// changes under each of them: what it takes to look up a cube in the phase-1 table.
 pub(crate) struct Reduction {
+    /// The slice coordinates: the table's size says which.
+    size: TableSize,
     /// `twist_view[t * 16 + k]`: the twist of a cube of twist `t` seen through symmetry `k`.
     twist_view: Vec<u16>,
     /// `class_of[fs]`: the class of (flip, slice) `fs` (shifted left by 4) and the symmetry
@@ -92,7 +200,16 @@ fn ud_symmetries() -> [usize; UD_SYMMETRIES] {
 }
 
 impl Reduction {
-    fn new() -> Reduction {
+    /// The reduction of `size`'s coordinate, or the limit `stop` returned (it is asked every
+    /// few thousand classes).
+    fn new(size: TableSize, stop: &dyn Fn() -> Option<Limit>) -> Result<Reduction, Limit> {
+        let slices = size.slices();
+        let set_flipslice = |fs: usize| {
+            let mut cube = size.set_slice(fs % slices);
+            cube.eo = set_flip(fs / slices).eo;
+            cube
+        };
+        let flipslice = |c: &CubieCube| flip(c) * slices + size.slice_of(c);
         let symmetries = ud_symmetries();
         let seen = |c: &CubieCube, k: usize| view(Cube::from_cubie(c), symmetries[k]).to_cubie();
         let mut twist_view = vec![0u16; TWISTS * UD_SYMMETRIES];
@@ -112,14 +229,20 @@ impl Reduction {
                     .expect("the symmetries form a group")
             })
             .collect();
-        let mut class_of = vec![u32::MAX; FLIPS * SLICES];
-        let mut representatives = Vec::with_capacity(FLIPSLICE_CLASSES);
-        let mut stabilizers = Vec::with_capacity(FLIPSLICE_CLASSES);
-        for fs in 0..FLIPS * SLICES {
+        let mut class_of = HugeTable::zeroed(FLIPS * slices);
+        class_of.fill(u32::MAX);
+        let mut representatives = Vec::with_capacity(size.classes());
+        let mut stabilizers = Vec::with_capacity(size.classes());
+        for fs in 0..FLIPS * slices {
             if class_of[fs] != u32::MAX {
                 continue;
             }
             let class = representatives.len() as u32;
+            if class % 4096 == 0 {
+                if let Some(limit) = stop() {
+                    return Err(limit);
+                }
+            }
             representatives.push(fs as u32);
             let cube = set_flipslice(fs);
             let mut stabilizer = 0u16;
@@ -135,18 +258,31 @@ impl Reduction {
             }
             stabilizers.push(stabilizer);
         }
-        Reduction {
+        assert_eq!(
+            representatives.len(),
+            size.classes(),
+            "Kociemba's class count"
+        );
+        Ok(Reduction {
+            size,
             twist_view,
-            class_of: HugeTable::new(&class_of),
+            class_of,
             representatives,
             stabilizers,
-        }
+        })
+    }
+
+    /// Where a pair of flip and slice coordinates is looked up in [`Reduction::class_of`].
+    #[inline(always)]
+    fn flipslice(&self, flip: usize, slice: usize) -> usize {
+        flip * self.size.slices() + slice
     }
 
     /// The reduction and the move tables as the bytes of their cached file
     /// ([`TableKind::Phase1Coordinates`]): each array in turn, little-endian.
     fn to_bytes(&self, moves: &MoveTables) -> Vec<u8> {
-        let mut bytes = Vec::with_capacity(TableKind::Phase1Coordinates.len());
+        let kind = self.size.kinds().1;
+        let mut bytes = Vec::with_capacity(kind.len());
         for &c in self.class_of.iter() {
             bytes.extend_from_slice(&c.to_le_bytes());
         }
@@ -164,14 +300,14 @@ impl Reduction {
                 bytes.extend_from_slice(&x.to_le_bytes());
             }
         }
-        debug_assert_eq!(bytes.len(), TableKind::Phase1Coordinates.len());
+        debug_assert_eq!(bytes.len(), kind.len());
         bytes
     }
 
     /// The reduction and the move tables back from [`Reduction::to_bytes`]'s bytes.
-    fn from_bytes(bytes: &[u8]) -> (Reduction, MoveTables) {
-        let (classes, rest) = bytes.split_at(FLIPS * SLICES * 4);
-        let (representatives, rest) = rest.split_at(FLIPSLICE_CLASSES * 4);
+    fn from_bytes(bytes: &[u8], size: TableSize) -> (Reduction, MoveTables) {
+        let (classes, rest) = bytes.split_at(FLIPS * size.slices() * 4);
+        let (representatives, rest) = rest.split_at(size.classes() * 4);
         let u32s = |b: &[u8]| -> Vec<u32> {
             (b.chunks_exact(4))
                 .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
@@ -186,17 +322,18 @@ impl Reduction {
                 .collect()
         };
         let twist_view = u16s(TWISTS * UD_SYMMETRIES);
-        let stabilizers = u16s(FLIPSLICE_CLASSES);
+        let stabilizers = u16s(size.classes());
         let moves = MoveTables {
             twist: u16s(TWISTS * 18),
             flip: u16s(FLIPS * 18),
-            slice: u16s(SLICES * 18),
+            slice: u16s(size.slices() * 18),
         };
-        let mut class_of = HugeTable::zeroed(FLIPS * SLICES);
+        let mut class_of = HugeTable::zeroed(FLIPS * size.slices());
         for (slot, c) in class_of.iter_mut().zip(classes.chunks_exact(4)) {
             *slot = u32::from_le_bytes([c[0], c[1], c[2], c[3]]);
         }
         let reduction = Reduction {
+            size,
             twist_view,
             class_of,
             representatives: u32s(representatives),
@@ -205,19 +342,21 @@ impl Reduction {
         (reduction, moves)
     }
 
-    /// The reduction and phase 1's move tables, read from `cache` or computed and written
-    /// there (they take longer to compute than to read).
-    fn load_or_build(cache: &Cache) -> (Reduction, MoveTables, TableReport) {
-        let spec = cache::spec(TableKind::Phase1Coordinates, Metric::Htm);
+    /// The reduction of `size` and its move tables, read from `cache` or computed and
+    /// written there (they take longer to compute than to read); or the limit `stop` returned.
+    fn load_or_build(
+        cache: &Cache,
+        size: TableSize,
+        stop: &dyn Fn() -> Option<Limit>,
+    ) -> Result<(Reduction, MoveTables, TableReport), Limit> {
+        let spec = cache::spec(size.kinds().1, Metric::Htm);
         let build = || {
-            let reduction = Reduction::new();
-            Ok(reduction.to_bytes(&MoveTables::new()))
+            let reduction = Reduction::new(size, stop)?;
+            Ok(reduction.to_bytes(&MoveTables::new(size)))
         };
-        let (bytes, report) = cache
-            .load_or_build(&spec, |len| vec![0; len], build)
-            .expect("a build with no limit check ends");
-        let (reduction, moves) = Reduction::from_bytes(&bytes);
-        (reduction, moves, report)
+        let (bytes, report) = cache.load_or_build(&spec, |len| vec![0; len], build)?;
+        let (reduction, moves) = Reduction::from_bytes(&bytes, size);
+        Ok((reduction, moves, report))
     }
 
     /// The phase-1 table entry of a cube with these coordinates.
@@ -237,12 +376,19 @@ pub(crate) struct MoveTables {
 }
 
 impl MoveTables {
-    fn new() -> MoveTables {
+    /// The move tables of twist, flip and `size`'s slice coordinate.
+    fn new(size: TableSize) -> MoveTables {
         let u16s = |table: Vec<u32>| table.into_iter().map(|x| x as u16).collect();
+        let slices = move_table(
+            size.slices(),
+            |s| size.set_slice(s),
+            |c| size.slice_of(c),
+            &Move::ALL,
+        );
         MoveTables {
             twist: u16s(move_table(TWISTS, set_twist, twist, &Move::ALL)),
             flip: u16s(move_table(FLIPS, set_flip, flip, &Move::ALL)),
-            slice: u16s(move_table(SLICES, set_slice, slice, &Move::ALL)),
+            slice: u16s(slices),
         }
     }
 }
@@ -266,7 +412,7 @@ impl Coordinates for Phase1Space<'_> {
     type Cursor = ClassMoves;
 
     fn len(&self) -> usize {
-        PHASE1_ENTRIES
+        self.reduction.representatives.len() * TWISTS
     }
 
     fn branching(&self) -> usize {
@@ -289,10 +435,13 @@ impl Coordinates for Phase1Space<'_> {
         if *last != class {
             *last = class;
             let fs = reduction.representatives[class] as usize;
-            let (f, s) = (fs / SLICES, fs % SLICES);
+            let slices = reduction.size.slices();
+            let (f, s) = (fs / slices, fs % slices);
             for (slot, &m) in neighbours.iter_mut().zip(&self.turns) {
-                let fs2 = usize::from(moves.flip[f * 18 + m]) * SLICES
-                    + usize::from(moves.slice[s * 18 + m]);
+                let fs2 = reduction.flipslice(
+                    usize::from(moves.flip[f * 18 + m]),
+                    usize::from(moves.slice[s * 18 + m]),
+                );
                 let c = reduction.class_of[fs2];
                 *slot = (c >> 4, (c & 15) as u8);
             }
@@ -332,8 +481,36 @@ fn phase1_distances(
         moves,
         turns: metric.moves().iter().map(|m| m.index()).collect(),
     };
-    let solved = reduction.entry(twist(&CubieCube::SOLVED), flipslice(&CubieCube::SOLVED));
-    builder.backwards(true).build(&space, &[solved])
+    builder
+        .backwards(true)
+        .build(&space, &[solved_entry(reduction)])
+}
+
+/// The table entry of the solved cube.
+fn solved_entry(reduction: &Reduction) -> usize {
+    let c = &CubieCube::SOLVED;
+    reduction.entry(
+        twist(c),
+        reduction.flipslice(flip(c), reduction.size.slice_of(c)),
+    )
+}
+
+/// [`phase1_distances`] modulo 3, built in place into `table` at two bits an entry.
+fn packed_distances(
+    reduction: &Reduction,
+    moves: &MoveTables,
+    metric: Metric,
+    builder: Builder<'_>,
+    table: &mut [u8],
+) -> Result<(), Limit> {
+    let space = Phase1Space {
+        reduction,
+        moves,
+        turns: metric.moves().iter().map(|m| m.index()).collect(),
+    };
+    builder
+        .backwards(true)
+        .build_mod3(&space, &[solved_entry(reduction)], table)
 }
 
 /// An optimal solver for any cube: IDA* bounded by the distance to G1 along all three axes.
@@ -343,6 +520,12 @@ fn phase1_distances(
 /// exactly that length would end with a quarter turn, which belongs to one axis's G1, so
 /// that axis would be one move closer. The phase-1 table is read from the disk cache
 /// (`phase1-htm` or `phase1-qtm`, 35 MB) or built (seconds, in parallel) and written there.
+///
+/// With the medium table ([`Optimal::load_or_build_table`], `phase1-sorted-htm` or `-qtm`,
+/// 833 MB, minutes to build) each axis's distance is to the cubes of G1 with the middle-layer
+/// edges home in order: every face turn keeps that set of its own axis (it moves no
+/// middle-layer edge of it and twists and flips nothing seen along it), so the same bound and
+/// the same plus one hold.
 ///
 /// The corners' distance (permutation and twist, 2,768 x 2,187 entries by the same
 /// symmetries, 1.5 MB) is not used as a second bound: it cuts fewer nodes than it costs per
@@ -365,6 +548,8 @@ fn phase1_distances(
 /// ```
 pub struct Optimal {
     metric: Metric,
+    /// The slice coordinate of the solved cube (its distance is 0 there).
+    solved_slice: u16,
     reduction: Reduction,
     moves: MoveTables,
     /// The phase-1 distances modulo 3, packed at [`Width::Two`].
@@ -384,6 +569,7 @@ impl std::fmt::Debug for Optimal {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Optimal")
             .field("metric", &self.metric)
+            .field("size", &self.reduction.size)
             .field("report", &self.report)
             .finish_non_exhaustive()
     }
@@ -399,8 +585,9 @@ pub(crate) struct AxisNode {
 }
 
 impl Optimal {
-    /// The bytes its table takes to build: the distances a byte each (141 million), then
-    /// packed four to a byte. Loaded from the cache, the table takes the packed quarter alone.
+    /// The bytes its small table takes to build: the distances a byte each (141 million),
+    /// then packed four to a byte. Loaded from the cache, the table takes the packed quarter
+    /// alone. ([`TableSize::build_bytes`] for each size.)
     pub const BUILD_BYTES: u64 = (PHASE1_ENTRIES + PHASE1_BYTES) as u64;
 
     /// The solver for `metric`, its table loaded on first use from the cache
@@ -429,15 +616,34 @@ impl Optimal {
         progress: &(dyn Fn(BuildProgress) + Sync),
         stop: &(dyn Fn() -> Option<Limit> + Sync),
     ) -> Result<Optimal, Limit> {
-        let (reduction, moves, coordinates) = Reduction::load_or_build(cache);
+        Optimal::load_or_build_table(cache, TableSize::Small, metric, progress, stop)
+    }
+
+    /// [`Optimal::load_or_build`] with the table of `size`: the medium one is built in
+    /// place, in parallel on rayon's pool (minutes), and takes [`TableSize::build_bytes`].
+    pub fn load_or_build_table(
+        cache: &Cache,
+        size: TableSize,
+        metric: Metric,
+        progress: &(dyn Fn(BuildProgress) + Sync),
+        stop: &(dyn Fn() -> Option<Limit> + Sync),
+    ) -> Result<Optimal, Limit> {
+        let (reduction, moves, coordinates) = Reduction::load_or_build(cache, size, stop)?;
         let build = || {
             let builder = Builder::new().progress(progress).stop(stop);
-            let distances = phase1_distances(&reduction, &moves, metric, builder)?;
-            let mut packed = HugeTable::zeroed(PHASE1_BYTES);
-            Table::pack_into(&distances, Width::Two, &mut packed);
+            let mut packed = HugeTable::zeroed(size.table_bytes() as usize);
+            match size {
+                TableSize::Small => {
+                    let distances = phase1_distances(&reduction, &moves, metric, builder)?;
+                    Table::pack_into(&distances, Width::Two, &mut packed);
+                }
+                TableSize::Medium => {
+                    packed_distances(&reduction, &moves, metric, builder, &mut packed)?;
+                }
+            }
             Ok(packed)
         };
-        let spec = cache::spec(TableKind::Phase1, metric);
+        let spec = cache::spec(size.kinds().0, metric);
         let (phase1, report) = cache.load_or_build(&spec, HugeTable::zeroed, build)?;
         // For each axis, a rotation whose view turns it into the U-D axis, and the move of
         // the view behind each real move.
@@ -448,6 +654,7 @@ impl Optimal {
         let axis_moves = views.map(|rotation| moves_seen(rotation).map(|mv| mv.index() as u8));
         Ok(Optimal {
             metric,
+            solved_slice: size.slice_of(&CubieCube::SOLVED) as u16,
             reduction,
             moves,
             phase1,
@@ -475,24 +682,30 @@ impl Optimal {
         self.metric
     }
 
+    /// The size of its table.
+    pub fn size(&self) -> TableSize {
+        self.reduction.size
+    }
+
     /// The distance modulo 3 stored for an entry.
     #[inline(always)]
     fn stored(&self, entry: usize) -> u8 {
         (self.phase1[entry >> 2] >> ((entry & 3) << 1)) & 3
     }
 
-    /// Whether coordinates are those of G1 (distance 0).
-    pub(crate) fn in_g1(node: &AxisNode) -> bool {
-        node.twist == 0 && node.flip == 0 && usize::from(node.slice) == solved_slice()
+    /// Whether coordinates are at distance 0: in G1 for the small table, and for the medium
+    /// one with the middle-layer edges home too.
+    pub(crate) fn in_g1(&self, node: &AxisNode) -> bool {
+        node.twist == 0 && node.flip == 0 && node.slice == self.solved_slice
     }
 
     /// A cube's coordinates along the U-D axis with an unknown distance.
-    pub(crate) fn coordinates(cube: Cube) -> AxisNode {
+    pub(crate) fn coordinates(&self, cube: Cube) -> AxisNode {
         let c = cube.to_cubie();
         AxisNode {
             twist: twist(&c) as u16,
             flip: flip(&c) as u16,
-            slice: slice(&c) as u16,
+            slice: self.reduction.size.slice_of(&c) as u16,
             distance: 0,
         }
     }
@@ -510,21 +723,21 @@ impl Optimal {
 
     /// Where the node's flip and slice are looked up in the class table.
     #[inline(always)]
-    pub(crate) fn flipslice_of(node: &AxisNode) -> usize {
-        usize::from(node.flip) * SLICES + usize::from(node.slice)
+    pub(crate) fn flipslice_of(&self, node: &AxisNode) -> usize {
+        (self.reduction).flipslice(usize::from(node.flip), usize::from(node.slice))
     }
 
     /// The node's entry in the phase-1 table.
     #[inline(always)]
     pub(crate) fn entry_of(&self, node: &AxisNode) -> usize {
         self.reduction
-            .entry(usize::from(node.twist), Optimal::flipslice_of(node))
+            .entry(usize::from(node.twist), self.flipslice_of(node))
     }
 
     /// Starts reading the class of the node's flip and slice, for [`Optimal::entry_of`].
     #[inline(always)]
     pub(crate) fn prefetch_class(&self, node: &AxisNode) {
-        prefetch((self.reduction.class_of.as_ptr()).wrapping_add(Optimal::flipslice_of(node)));
+        prefetch((self.reduction.class_of.as_ptr()).wrapping_add(self.flipslice_of(node)));
     }
 
     /// Starts reading the byte of a phase-1 entry, for [`Optimal::distance_after`].
@@ -559,7 +772,7 @@ impl Optimal {
     pub(crate) fn phase1_distance(&self, mut node: AxisNode) -> u8 {
         let moves = self.metric.moves();
         let mut steps = 0;
-        while !Optimal::in_g1(&node) {
+        while !self.in_g1(&node) {
             // Any distance of the right remainder works: only the difference matters, and the
             // closer neighbour's is one less.
             let here = self.stored(self.entry_of(&node));
@@ -586,7 +799,7 @@ impl Optimal {
     /// The cube's coordinates along the three axes, with their distances.
     fn axis_nodes(&self, cube: Cube) -> [AxisNode; 3] {
         self.views.map(|rotation| {
-            let mut node = Optimal::coordinates(view(cube, rotation));
+            let mut node = self.coordinates(view(cube, rotation));
             node.distance = self.phase1_distance(node);
             node
         })
@@ -615,6 +828,26 @@ impl Optimal {
     /// workers share out the subtrees below the first two moves; which of several shortest
     /// solutions is returned may then vary from run to run.
     pub fn solve(&self, cube: Cube, config: &Config) -> Outcome<Cube, Move> {
+        self.search(cube, config, false).0
+    }
+
+    /// Every shortest solution of `cube` in the solver's metric, each canonical move
+    /// sequence once (of two opposite faces' turns side by side, U before D, R before L, F
+    /// before B; never one face twice running, but in QTM the same quarter turn twice): the
+    /// IDA* ends after the bound of the first solution, having searched it all. The outcome
+    /// holds the first of them in the list's order (sorted by move index); with a limit hit,
+    /// the list is empty.
+    pub fn solve_all(&self, cube: Cube, config: &Config) -> (Outcome<Cube, Move>, Vec<Vec<Move>>) {
+        self.search(cube, config, true)
+    }
+
+    /// [`Optimal::solve`], or with `all` [`Optimal::solve_all`].
+    fn search(
+        &self,
+        cube: Cube,
+        config: &Config,
+        all: bool,
+    ) -> (Outcome<Cube, Move>, Vec<Vec<Move>>) {
         let longest = config
             .max_depth
             .map_or(LONGEST, |d| (d as usize).min(LONGEST));
@@ -624,7 +857,8 @@ impl Optimal {
             cube,
             config,
             watch: Watch::new(config),
-            found: Mutex::new(None),
+            found: Mutex::new(Vec::new()),
+            all,
             done: AtomicBool::new(false),
             bound: AtomicUsize::new(0),
         };
@@ -632,7 +866,7 @@ impl Optimal {
         let mut status = Status::Limit(Limit::Depth);
         let mut bound = Optimal::bound_of(root.map(|n| n.distance));
         if cube.is_solved() {
-            *lock(&shared.found) = Some(Vec::new());
+            lock(&shared.found).push(Vec::new());
             status = Status::Solved;
         }
         while status != Status::Solved && bound <= longest {
@@ -646,7 +880,13 @@ impl Optimal {
             let (expanded, generated) = shared.search(root, bound);
             counts.0 += expanded;
             counts.1 += generated;
-            if lock(&shared.found).is_some() {
+            // A limit hit during the bound may leave some of its solutions unfound: with
+            // `all`, the list is then no answer.
+            if let Some(limit) = shared.watch.stopped().filter(|_| all) {
+                status = Status::Limit(limit);
+                break;
+            }
+            if !lock(&shared.found).is_empty() {
                 status = Status::Solved;
             } else if let Some(limit) = shared.watch.stopped() {
                 status = Status::Limit(limit);
@@ -661,13 +901,14 @@ impl Optimal {
             peak_frontier: shared.bound.load(Ordering::Relaxed) as u64,
             seconds: shared.watch.seconds(),
         };
-        let found = lock(&shared.found).take();
-        match (status, found) {
+        let mut found = std::mem::take(&mut *lock(&shared.found));
+        found.sort();
+        let outcome = match (status, found.first()) {
             (Status::Solved, Some(moves)) => Outcome::Solved {
                 solution: Solution {
                     cost: moves.iter().map(|m| m.cost(self.metric)).sum(),
-                    states: cube.path(&moves),
-                    moves,
+                    states: cube.path(moves),
+                    moves: moves.clone(),
                 },
                 stats,
             },
@@ -678,7 +919,11 @@ impl Optimal {
                 limit: Limit::Depth,
                 stats,
             },
+        };
+        if outcome.status() != Status::Solved {
+            found.clear();
         }
+        (outcome, found)
     }
 }
 
@@ -691,8 +936,10 @@ struct Shared<'a> {
     /// The limits, the clock and the progress reports; it keeps the limit that stopped the
     /// search, if one did.
     watch: Watch<'a>,
-    /// The solution found, if any: any solution within the current bound is a shortest one.
-    found: Mutex<Option<Vec<Move>>>,
+    /// The solutions found: any solution within the current bound is a shortest one.
+    found: Mutex<Vec<Vec<Move>>>,
+    /// Whether every solution within the bound is wanted, not only the first.
+    all: bool,
     /// Whether the workers must end: a solution was found or a limit was hit.
     done: AtomicBool,
     /// The bound being searched.
@@ -754,7 +1001,7 @@ impl Shared<'_> {
             first[0] = work();
         });
         self.done.store(
-            self.watch.stopped().is_some() || lock(&self.found).is_some(),
+            self.watch.stopped().is_some() || !lock(&self.found).is_empty(),
             Ordering::Relaxed,
         );
         counts
@@ -813,7 +1060,7 @@ impl Worker<'_> {
     /// Searches below `nodes` after `depth` moves with `left` more to make.
     fn dive(&mut self, nodes: [AxisNode; 3], depth: usize, left: usize) -> bool {
         if left == 0 {
-            if !nodes.iter().all(Optimal::in_g1) {
+            if !nodes.iter().all(|n| self.shared.solver.in_g1(n)) {
                 return false;
             }
             let moves = &self.path[..depth];
@@ -821,7 +1068,14 @@ impl Worker<'_> {
                 return false;
             }
             let shared = self.shared;
-            lock(&shared.found).get_or_insert_with(|| moves.to_vec());
+            let mut found = lock(&shared.found);
+            if shared.all {
+                found.push(moves.to_vec());
+                return false;
+            }
+            if found.is_empty() {
+                found.push(moves.to_vec());
+            }
             shared.done.store(true, Ordering::Relaxed);
             return true;
         }
@@ -849,7 +1103,7 @@ impl Worker<'_> {
             for (k, &m) in moves[..alive].iter().enumerate() {
                 let seen = usize::from(solver.axis_moves[axis][usize::from(m)]);
                 children[k][axis] = solver.moved(&nodes[axis], seen);
-                prefetch(classes.wrapping_add(Optimal::flipslice_of(&children[k][axis])));
+                prefetch(classes.wrapping_add(solver.flipslice_of(&children[k][axis])));
             }
             let mut entries = [0usize; 18];
             for k in 0..alive {
@@ -930,7 +1184,7 @@ mod tests {
     fn flip_and_slice_fall_into_kociembas_64430_classes() {
         // Kociemba, "The two-phase algorithm": 2048 x 495 (flip, slice) pairs make 64,430
         // classes under the 16 symmetries that keep the U-D axis.
-        let reduction = Reduction::new();
+        let reduction = Reduction::new(TableSize::Small, &|| None).unwrap();
         assert_eq!(reduction.representatives.len(), FLIPSLICE_CLASSES);
         let sizes: usize = (reduction.stabilizers.iter())
             .map(|s| UD_SYMMETRIES / s.count_ones() as usize)
@@ -938,17 +1192,15 @@ mod tests {
         assert_eq!(sizes, FLIPS * SLICES, "the classes cover every pair once");
     }
 
-    #[test]
-    fn a_cube_and_its_views_share_a_class_and_a_distance() {
-        // The reduction rests on the flip and slice of a view depending on the cube's flip and
-        // slice alone, and its twist on the cube's twist alone; random whole cubes test it.
-        let solver = solver(Metric::Htm);
-        let reduction = &solver.reduction;
+    /// Checks that random cubes and their views share a class, that the twist of a view is
+    /// the reduction's, and (with `stored`) that they share a table entry's value.
+    fn check_views(reduction: &Reduction, stored: Option<&dyn Fn(usize) -> u8>) {
+        let flipslice = |c: &CubieCube| reduction.flipslice(flip(c), reduction.size.slice_of(c));
         for seed in 0..200 {
             let cube = Cube::random(seed);
             let c = cube.to_cubie();
             let class = reduction.class_of[flipslice(&c)] >> 4;
-            let stored = solver.stored(reduction.entry(twist(&c), flipslice(&c)));
+            let value = stored.map(|s| s(reduction.entry(twist(&c), flipslice(&c))));
             for (k, &symmetry) in ud_symmetries().iter().enumerate() {
                 let seen = view(cube, symmetry).to_cubie();
                 assert_eq!(
@@ -959,8 +1211,44 @@ mod tests {
                 let t = reduction.twist_view[twist(&c) * UD_SYMMETRIES + k];
                 assert_eq!(usize::from(t), twist(&seen), "seed {seed}, symmetry {k}");
                 let entry = reduction.entry(twist(&seen), flipslice(&seen));
-                assert_eq!(solver.stored(entry), stored, "seed {seed}, symmetry {k}");
+                let seen_value = stored.map(|s| s(entry));
+                assert_eq!(seen_value, value, "seed {seed}, symmetry {k}");
             }
+        }
+    }
+
+    #[test]
+    fn a_cube_and_its_views_share_a_class_and_a_distance() {
+        // The reduction rests on the flip and slice of a view depending on the cube's flip and
+        // slice alone, and its twist on the cube's twist alone; random whole cubes test it.
+        let solver = solver(Metric::Htm);
+        check_views(&solver.reduction, Some(&|entry| solver.stored(entry)));
+    }
+
+    #[test]
+    fn sorted_flip_and_slice_fall_into_kociembas_1523864_classes() {
+        // Kociemba, RubiksCube-OptimalSolver (defs.py, N_FLIPSLICESORTED_CLASS): 2048 x
+        // 11,880 (flip, sorted slice) pairs make 1,523,864 classes under the 16 symmetries
+        // (`Reduction::new` asserts the count).
+        let reduction = Reduction::new(TableSize::Medium, &|| None).unwrap();
+        assert_eq!(reduction.representatives.len(), FLIPSLICE_SORTED_CLASSES);
+        let sizes: usize = (reduction.stabilizers.iter())
+            .map(|s| UD_SYMMETRIES / s.count_ones() as usize)
+            .sum();
+        assert_eq!(
+            sizes,
+            FLIPS * SLICES_SORTED,
+            "the classes cover every pair once"
+        );
+        check_views(&reduction, None);
+        // The sorted slice refines the slice.
+        for seed in 0..100 {
+            let c = Cube::random(seed).to_cubie();
+            assert_eq!(slice_sorted(&c) / 24, slice(&c));
+            assert_eq!(
+                slice_sorted(&set_slice_sorted(slice_sorted(&c))),
+                slice_sorted(&c)
+            );
         }
     }
 
@@ -984,8 +1272,8 @@ mod tests {
             58_202_444,
             476,
         ];
-        let reduction = Reduction::new();
-        let moves = MoveTables::new();
+        let reduction = Reduction::new(TableSize::Small, &|| None).unwrap();
+        let moves = MoveTables::new(TableSize::Small);
         let distances = phase1_distances(&reduction, &moves, Metric::Htm, Builder::new()).unwrap();
         let mut counts = [0u64; 13];
         for (class, row) in distances.chunks(TWISTS).enumerate() {
@@ -1002,6 +1290,17 @@ mod tests {
             let stored = (packed[entry >> 2] >> ((entry & 3) << 1)) & 3;
             assert_eq!(stored, distances[entry] % 3);
         }
+        // The build in place at two bits a rank (the medium table's) makes the same table.
+        let mut in_place = vec![0u8; PHASE1_BYTES];
+        packed_distances(
+            &reduction,
+            &moves,
+            Metric::Htm,
+            Builder::new(),
+            &mut in_place,
+        )
+        .unwrap();
+        assert!(in_place == packed, "the two builds differ");
     }
 
     #[test]
@@ -1047,6 +1346,166 @@ mod tests {
                 assert!(solver.estimate(cube) <= shortest, "the bound is admissible");
             }
         }
+    }
+
+    /// Every canonical sequence of `length` moves (as [`Metric::may_follow`] allows) that
+    /// solves `cube`, by trying them all.
+    fn every_solution_by_brute_force(cube: Cube, length: usize, metric: Metric) -> Vec<Vec<Move>> {
+        fn extend(
+            cube: Cube,
+            left: usize,
+            metric: Metric,
+            path: &mut Vec<Move>,
+            out: &mut Vec<Vec<Move>>,
+        ) {
+            if left == 0 {
+                if cube.is_solved() {
+                    out.push(path.clone());
+                }
+                return;
+            }
+            for &mv in metric.moves() {
+                if path.last().is_none_or(|&l| metric.may_follow(l, mv)) {
+                    path.push(mv);
+                    extend(cube.apply(mv), left - 1, metric, path, out);
+                    path.pop();
+                }
+            }
+        }
+        let mut out = Vec::new();
+        extend(cube, length, metric, &mut Vec::new(), &mut out);
+        out
+    }
+
+    #[test]
+    fn all_shortest_solutions_are_every_solving_sequence_of_that_length() {
+        for metric in [Metric::Htm, Metric::Qtm] {
+            let solver = solver(metric);
+            for seed in 0..10u64 {
+                let length = 1 + seed as usize % 5;
+                let cube = Cube::SOLVED.apply_all(&random_scramble(100 + seed, length, metric));
+                let threads = 1 + seed as usize % 2;
+                let (outcome, mut all) =
+                    solver.solve_all(cube, &Config::default().threads(threads));
+                let shortest = outcome.solution().unwrap().moves.len();
+                let mut expected = every_solution_by_brute_force(cube, shortest, metric);
+                all.sort();
+                expected.sort();
+                assert!(!all.is_empty());
+                assert_eq!(all, expected, "{metric} scramble {seed}");
+                for moves in &all {
+                    assert_solves(cube, moves);
+                }
+                // No shorter sequence solves it.
+                if shortest > 0 {
+                    assert!(every_solution_by_brute_force(cube, shortest - 1, metric).is_empty());
+                }
+            }
+        }
+        // The checkerboard's half turns commute in pairs: more than one shortest solution.
+        let cube = Cube::from_scramble("U2 D2", Notation::Wca).unwrap();
+        let (_, all) = solver(Metric::Htm).solve_all(cube, &Config::default());
+        assert_eq!(
+            all,
+            [Move::ALL
+                .iter()
+                .filter(|m| m.quarter_turns() == 2 && matches!(m.face(), Face::U | Face::D))
+                .copied()
+                .collect::<Vec<_>>()]
+        );
+        let (solved, all) = solver(Metric::Htm).solve_all(Cube::SOLVED, &Config::default());
+        assert_eq!((solved.status(), all), (Status::Solved, vec![Vec::new()]));
+        let (stopped, all) = solver(Metric::Htm).solve_all(
+            Cube::random(3),
+            &Config::default().timeout(Duration::from_millis(20)),
+        );
+        assert_eq!(
+            (stopped.status(), all.len()),
+            (Status::Limit(Limit::Time), 0)
+        );
+    }
+
+    /// The cube's medium table, built in a directory of its own for the test (minutes in a
+    /// release build), or read from (or built into) `$FRONTIER_CACHE_DIR/cube` when that is set.
+    fn medium_cache() -> Cache {
+        match std::env::var_os("FRONTIER_CACHE_DIR").filter(|d| !d.is_empty()) {
+            Some(_) => Cache::from_env().join("cube"),
+            None => Cache::at(temp_dir("medium")),
+        }
+    }
+
+    /// The fewest moves of `metric` that take `cube` to the medium table's goal (twist and
+    /// flip solved, the middle-layer edges home in order), by IDA* on whole cubes with the
+    /// small table's distance to G1 as its bound: a second computation, which shares no
+    /// coordinate, move table or reduction with the medium table.
+    fn distance_to_sorted_slice(small: &Optimal, cube: Cube) -> usize {
+        fn at_goal(cube: Cube) -> bool {
+            let c = cube.to_cubie();
+            c.co == [0; 8] && c.eo == [0; 12] && c.ep[8..] == CubieCube::SOLVED.ep[8..]
+        }
+        fn dive(
+            small: &Optimal,
+            cube: Cube,
+            node: AxisNode,
+            last: Option<Move>,
+            left: usize,
+        ) -> bool {
+            if left == 0 {
+                return at_goal(cube);
+            }
+            for &mv in small.metric.moves() {
+                if last.is_some_and(|l| !small.metric.may_follow(l, mv)) {
+                    continue;
+                }
+                let child = small.child(&node, mv.index());
+                if usize::from(child.distance) < left
+                    && dive(small, cube.apply(mv), child, Some(mv), left - 1)
+                {
+                    return true;
+                }
+            }
+            false
+        }
+        let mut node = small.coordinates(cube);
+        node.distance = small.phase1_distance(node);
+        (usize::from(node.distance)..)
+            .find(|&bound| dive(small, cube, node, None, bound))
+            .expect("some bound reaches the goal")
+    }
+
+    #[test]
+    #[ignore = "loads or builds the 833 MB medium table: FRONTIER_CACHE_DIR=DIR cargo test --release -p frontier-cube -- --ignored medium"]
+    fn the_medium_table_holds_the_distances_of_random_cubes() {
+        let metric = Metric::Htm;
+        let medium = Optimal::load_or_build_table(
+            &medium_cache(),
+            TableSize::Medium,
+            metric,
+            &|_| {},
+            &|| None,
+        )
+        .unwrap();
+        let small = solver(metric);
+        let mut histogram = [0usize; 20];
+        for seed in 0..300 {
+            let cube = Cube::random(10_000 + seed);
+            let stored = usize::from(medium.phase1_distance(medium.coordinates(cube)));
+            let searched = distance_to_sorted_slice(small, cube);
+            assert_eq!(stored, searched, "seed {seed}");
+            histogram[stored] += 1;
+        }
+        // The same for short scrambles, whose distances are small.
+        for seed in 0..200 {
+            let cube =
+                Cube::SOLVED.apply_all(&random_scramble(seed, 1 + seed as usize % 8, metric));
+            let stored = usize::from(medium.phase1_distance(medium.coordinates(cube)));
+            assert_eq!(
+                stored,
+                distance_to_sorted_slice(small, cube),
+                "scramble {seed}"
+            );
+        }
+        println!("distances of 300 random cubes: {histogram:?}");
     }
 
     #[test]

@@ -818,7 +818,7 @@ impl<'a> Search<'a> {
             .collect();
         let roots: Vec<AxisNode> = (mine.iter())
             .map(|&k| {
-                let mut node = Optimal::coordinates(variants[k].cube);
+                let mut node = phase1.coordinates(variants[k].cube);
                 node.distance = phase1.phase1_distance(node);
                 node
             })
@@ -836,7 +836,7 @@ impl<'a> Search<'a> {
                 for &k in &mine {
                     for face in [Face::R, Face::F, Face::L, Face::B] {
                         let variant = variants[k].pre_moved(Move::new(face, 1));
-                        let mut node = Optimal::coordinates(variant.cube);
+                        let mut node = phase1.coordinates(variant.cube);
                         node.distance = phase1.phase1_distance(node);
                         pre.push((variant, node));
                     }
@@ -911,7 +911,7 @@ impl<'a> Search<'a> {
         if left == 0 {
             return self.phase2_from(depth);
         }
-        if left < EXCURSION && Optimal::in_g1(&node) {
+        if left < EXCURSION && self.shared.tables.phase1.in_g1(&node) {
             return false;
         }
         if self.count() {
@@ -927,7 +927,7 @@ impl<'a> Search<'a> {
                     continue;
                 }
                 self.generated += 1;
-                if Optimal::in_g1(&phase1.moved(&node, mv.index())) {
+                if phase1.in_g1(&phase1.moved(&node, mv.index())) {
                     self.path[depth] = mv;
                     self.valid = self.valid.min(depth);
                     if self.phase2_from(depth + 1) {
@@ -1270,8 +1270,8 @@ mod tests {
                 let pre = variant.pre_moved(m);
                 let other = variant.pre_moved(m.inverse());
                 let (a, b) = (
-                    Optimal::coordinates(pre.cube),
-                    Optimal::coordinates(other.cube),
+                    solver.phase1.coordinates(pre.cube),
+                    solver.phase1.coordinates(other.cube),
                 );
                 assert_eq!((a.twist, a.flip, a.slice), (b.twist, b.flip, b.slice));
                 assert_ne!(pre.cube, other.cube);
@@ -1427,7 +1427,7 @@ mod tests {
         assert!(loaded.twist_slice == heuristic.table(TableKind::TwistSlice));
         assert!(loaded.flip_slice == heuristic.table(TableKind::FlipSlice));
         for seed in 0..50 {
-            let mut node = Optimal::coordinates(Cube::random(seed));
+            let mut node = loaded.phase1.coordinates(Cube::random(seed));
             node.distance = loaded.phase1.phase1_distance(node);
             assert!(loaded.projected(&node) <= usize::from(node.distance));
         }

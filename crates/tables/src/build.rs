@@ -82,10 +82,10 @@ pub struct BuildProgress {
 /// ```
 #[derive(Clone, Copy, Default)]
 pub struct Builder<'a> {
-    threads: usize,
-    backwards: bool,
-    stop: Option<&'a (dyn Fn() -> Option<Limit> + Sync)>,
-    progress: Option<&'a (dyn Fn(BuildProgress) + Sync)>,
+    pub(crate) threads: usize,
+    pub(crate) backwards: bool,
+    pub(crate) stop: Option<&'a (dyn Fn() -> Option<Limit> + Sync)>,
+    pub(crate) progress: Option<&'a (dyn Fn(BuildProgress) + Sync)>,
 }
 
 impl std::fmt::Debug for Builder<'_> {

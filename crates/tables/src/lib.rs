@@ -8,7 +8,8 @@
 //! - [`Builder`]: a breadth-first search over such a space that fills a table of distances,
 //!   in parallel, forwards or (once the entries left are fewer) backwards, stopping on a
 //!   caller's limit check and reporting its progress; [`Table`] packs the distances in 2, 4
-//!   or 8 bits an entry ([`Width`]);
+//!   or 8 bits an entry ([`Width`]); [`Builder::build_mod3`] builds a two-bit table in
+//!   place, for spaces whose byte a rank would not fit in memory;
 //! - [`file`](mod@file): one on-disk format (a header with a key, the entry width and count, and an
 //!   xxh3 checksum), written to a temporary file and renamed, and checked when read;
 //! - [`Cache`]: one cache directory (`$FRONTIER_CACHE_DIR`, or `frontier/` in the user's cache
@@ -51,6 +52,7 @@
 mod build;
 mod cache;
 pub mod file;
+mod packed;
 mod space;
 
 pub use build::{BuildProgress, Builder, Table, Width, UNREACHED};

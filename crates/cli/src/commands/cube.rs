@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use anyhow::{bail, Context as _};
 use frontier_cube::{
     cache, scramble_facelets, unfold, write_moves, BuildProgress, Cube, CubeError, CubeSpace,
-    Facelets, Heuristic, Metric, Move, Notation, Optimal, SymmetricCubeSpace, TwoPhase,
+    Facelets, Heuristic, Metric, Move, Notation, Optimal, SymmetricCubeSpace, TableSize, TwoPhase,
 };
 use frontier_search::{search_tree, Limit, Outcome, SearchTree, Solution, Status};
 use serde_json::json;
@@ -63,7 +63,7 @@ pub struct Args {
     #[arg(long, value_enum, default_value = "wca")]
     pub notation: NotationArg,
     /// The cube solver: "optimal" finds a shortest solution with the cube's own IDA* and a
-    /// 35 MB table of distances to G1 (built once in seconds, then cached); "twophase" is
+    /// table of distances (--table; built once, then cached); "twophase" is
     /// Kociemba's two-phase algorithm, which solves any cube in at most 20 moves (HTM) in a
     /// fraction of a second, not always the fewest (--max-depth N takes the first solution of
     /// at most N moves instead); "search" runs the generic solver chosen by --algo (default
@@ -71,6 +71,20 @@ pub struct Args {
     /// or search with --algo]
     #[arg(long, value_name = "NAME")]
     pub solver: Option<String>,
+    /// The optimal solver's table: small (35 MB, built in seconds) or medium (833 MB, built
+    /// in minutes; random cubes several times faster) [default: the largest already built
+    /// for the metric, else small]
+    #[arg(long, value_name = "SIZE")]
+    pub table: Option<String>,
+    /// Build the optimal solver's table of SIZE (small or medium) for --metric into the
+    /// cache ahead of time, and solve nothing; --timeout and Ctrl-C stop it
+    #[arg(long, value_name = "SIZE")]
+    pub build_tables: Option<String>,
+    /// Every shortest solution, counted and listed (the optimal solver; each canonical move
+    /// sequence once: of two opposite faces' turns side by side U before D, R before L, F
+    /// before B)
+    #[arg(long)]
+    pub all: bool,
     /// Draw the cube after each move of the solution (in the --svg and --png picture too)
     #[arg(long)]
     pub show: bool,
@@ -118,6 +132,15 @@ impl From<NotationArg> for Notation {
 const SOLVERS: &str = "optimal (shortest solutions, the cube's own IDA*), \
     twophase (Kociemba's two-phase algorithm: at most 20 moves, fast), \
     search (the generic solver chosen by --algo, shortest solutions)";
+
+/// The optimal solver's table sizes `--table` accepts.
+const SIZES: &str = "small (35 MB), medium (833 MB)";
+
+/// The table size named by `--table` or `--build-tables` (`flag`).
+fn table_size(name: &str, flag: &str) -> anyhow::Result<TableSize> {
+    TableSize::from_name(name)
+        .with_context(|| format!("{flag} {name:?}: unknown table size; available: {SIZES}"))
+}
 
 /// The cube solvers.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -207,6 +230,26 @@ pub fn run(args: Args, ctx: &Context) -> anyhow::Result<ExitCode> {
     if args.effort.is_some() && !twophase {
         bail!("--effort counts two-phase's extra nodes; it goes with --solver twophase");
     }
+    if solver != Solver::Optimal {
+        if let Some(flag) = [
+            (args.table.is_some(), "--table"),
+            (args.all, "--all"),
+            (args.build_tables.is_some(), "--build-tables"),
+        ]
+        .into_iter()
+        .find_map(|(given, flag)| given.then_some(flag))
+        {
+            bail!("{flag} goes with the optimal solver, not {solver_name}");
+        }
+    }
+    let cache = cache::default_cache();
+    let table = match &args.table {
+        Some(name) => table_size(name, "--table")?,
+        // The largest table already built, else the small one (built in seconds).
+        None => (TableSize::ALL.into_iter().rev())
+            .find(|size| size.is_cached(&cache, metric))
+            .unwrap_or(TableSize::Small),
+    };
     let target = match &args.target {
         Some(text) => {
             let facelets = read_facelets(text, "--target")?;
@@ -222,6 +265,7 @@ pub fn run(args: Args, ctx: &Context) -> anyhow::Result<ExitCode> {
         solver,
         algo: args.search.algo,
         effort: args.effort.unwrap_or(0),
+        table,
         optimal: None,
         twophase: None,
         show: args.show,
@@ -231,6 +275,26 @@ pub fn run(args: Args, ctx: &Context) -> anyhow::Result<ExitCode> {
         && (args.search.svg.is_some() || args.search.png.is_some())
     {
         bail!("--svg and --png draw one answer; they do not go with --scramble N or --batch");
+    }
+    if let Some(name) = &args.build_tables {
+        let solving = [
+            args.scramble.is_some(),
+            args.facelets.is_some(),
+            args.batch.is_some(),
+        ];
+        if solving.contains(&true) || args.all || args.scrambles.is_some() {
+            bail!("--build-tables builds a table and solves nothing; it takes no scramble, --facelets, --batch, --scramble or --all");
+        }
+        domain.table = table_size(name, "--build-tables")?;
+        return build_tables(&mut domain, &args.search, ctx);
+    }
+    if args.all {
+        if args.scrambles.is_some() || args.batch.is_some() {
+            bail!("--all lists the shortest solutions of one cube; it does not go with --scramble or --batch");
+        }
+        if args.search.tree.is_some() || args.search.compare.is_some() {
+            bail!("--all lists the optimal solver's solutions; it does not go with --tree or --compare");
+        }
     }
     if let Some(count) = args.scrambles {
         if args.scramble.is_some() || args.facelets.is_some() || args.batch.is_some() {
@@ -258,7 +322,155 @@ pub fn run(args: Args, ctx: &Context) -> anyhow::Result<ExitCode> {
     let facelets = start_cube(&args, notation)?;
     let cube = Cube::from_facelets(&facelets).context("the cube is impossible")?;
     domain.set_cube(cube, target);
+    if args.all {
+        return all_solutions(domain, &args.search, ctx);
+    }
     driver::run(domain, &args.search, ctx)
+}
+
+/// `--build-tables`: the optimal solver's table of the run's size and metric, loaded or
+/// built into the cache, with a bar; the budget is checked first.
+fn build_tables(
+    domain: &mut CubeRun,
+    search: &SearchArgs,
+    ctx: &Context,
+) -> anyhow::Result<ExitCode> {
+    if search.svg.is_some() || search.png.is_some() {
+        bail!("--build-tables builds a table and draws nothing; it takes no --svg or --png");
+    }
+    if let Some(tables) = domain.tables()? {
+        if let Some(code) = tables.refuse_beyond(ctx, search, "cube", domain.algorithm())? {
+            return Ok(code);
+        }
+    }
+    let clock = Stopwatch::new(search, ctx);
+    if !domain.build(ctx, search, &clock)? {
+        return driver::answer(&*domain, search, ctx, &clock.stopped());
+    }
+    let Some(optimal) = &domain.optimal else {
+        bail!("internal error: the optimal solver has no table");
+    };
+    let report = optimal.cache_report();
+    let done = match report.origin {
+        frontier_tables::Origin::Cache => "already built",
+        _ => "built",
+    };
+    let path = report.path.display().to_string();
+    let line = format!(
+        "{} table ({}): {done} in {:.1} s, {path}",
+        domain.table.name(),
+        domain.metric.name(),
+        ctx.seconds()
+    );
+    emit(|out| match search.json {
+        true => writeln!(
+            out,
+            "{}",
+            json!({"table": domain.table.name(), "metric": domain.metric.name(), "status": done,
+                   "path": path, "seconds": ctx.seconds()})
+        ),
+        false => writeln!(out, "{line}"),
+    })?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `--all`: every shortest solution of the run's cube, by the optimal solver. The answer is
+/// the first of them as usual, then their count and list (in JSON, `"count"` and
+/// `"solutions"`).
+fn all_solutions(
+    mut domain: CubeRun,
+    search: &SearchArgs,
+    ctx: &Context,
+) -> anyhow::Result<ExitCode> {
+    // The picture, if one is asked for, is of the first solution.
+    let mut pictures = Pictures::open(search, Subject::Answer)?;
+    if let Some(tables) = domain.tables()? {
+        if let Some(code) = tables.refuse_beyond(ctx, search, "cube", domain.algorithm())? {
+            pictures.skip(NO_ANSWER);
+            return Ok(code);
+        }
+    }
+    let clock = Stopwatch::new(search, ctx);
+    if !domain.build(ctx, search, &clock)? {
+        pictures.skip(NO_ANSWER);
+        return driver::answer(&domain, search, ctx, &clock.stopped());
+    }
+    let Some(optimal) = &domain.optimal else {
+        bail!("internal error: the optimal solver has no table");
+    };
+    let (mut outcome, solutions) =
+        optimal.solve_all(domain.cube, &search.config::<Cube, Move>(ctx));
+    ctx.clear_progress();
+    outcome.stats_mut().seconds = ctx.seconds();
+    if let Outcome::Solved { solution, .. } = &mut outcome {
+        solution.states = domain.start.path(&solution.moves);
+    }
+    let names =
+        |moves: &[Move]| -> Vec<String> { moves.iter().map(|m| domain.move_name(m)).collect() };
+    if search.json {
+        let mut buffer = Vec::new();
+        let name = |mv: &Move| json!(domain.move_name(mv));
+        json_answer(
+            &mut buffer,
+            search,
+            "cube",
+            domain.algorithm(),
+            &outcome,
+            &name,
+            None,
+        )?;
+        let mut answer: serde_json::Value =
+            serde_json::from_slice(&buffer).context("internal error: the answer is not JSON")?;
+        if outcome.status() == Status::Solved {
+            answer["count"] = json!(solutions.len());
+            answer["solutions"] = json!(solutions.iter().map(|m| names(m)).collect::<Vec<_>>());
+        }
+        emit(|out| writeln!(out, "{answer}"))?;
+        draw_first(&domain, &mut pictures, &outcome)?;
+        return Ok(exit_code(outcome.status()));
+    }
+    let code = driver::answer(&domain, search, ctx, &outcome)?;
+    if outcome.status() == Status::Solved {
+        emit(|out| {
+            if !search.quiet {
+                let s = if solutions.len() == 1 { "" } else { "s" };
+                writeln!(out, "{} shortest solution{s}:", solutions.len())?;
+            }
+            for moves in &solutions {
+                let line = write_moves(moves, domain.notation);
+                writeln!(
+                    out,
+                    "{}",
+                    if line.is_empty() {
+                        "(none: the cube is solved)"
+                    } else {
+                        &line
+                    }
+                )?;
+            }
+            Ok(())
+        })?;
+    }
+    draw_first(&domain, &mut pictures, &outcome)?;
+    Ok(code)
+}
+
+/// Why `--all` writes no picture when it found no solution.
+const NO_ANSWER: &str = "there is no answer to draw";
+
+/// Writes the picture of `--all`'s first solution to the files asked for, or says why not.
+fn draw_first(
+    domain: &CubeRun,
+    pictures: &mut Pictures,
+    outcome: &Outcome<Cube, Move>,
+) -> anyhow::Result<()> {
+    match outcome.solution() {
+        Some(solution) => pictures.write(|| domain.picture(solution)),
+        None => {
+            pictures.skip(NO_ANSWER);
+            Ok(())
+        }
+    }
 }
 
 /// A seed for --scramble without --seed: the clock's nanoseconds.
@@ -420,6 +632,8 @@ struct CubeRun {
     algo: Option<Algo>,
     /// `--effort`: two-phase's nodes after the first solution.
     effort: u64,
+    /// The optimal solver's table.
+    table: TableSize,
     /// The optimal solver, once its table is loaded or built.
     optimal: Option<Optimal>,
     /// Two-phase, once its tables are loaded or built.
@@ -546,9 +760,15 @@ impl Domain for CubeRun {
     fn tables(&self) -> anyhow::Result<Option<TableNeed>> {
         Ok(match self.solver {
             Solver::Optimal => Some(TableNeed {
-                what: "building the optimal solver's table".to_owned(),
-                bytes: Optimal::BUILD_BYTES,
-                instead: "use --solver search (it stores states instead)",
+                what: match self.table {
+                    TableSize::Small => "building the optimal solver's table".to_owned(),
+                    size => format!("building the optimal solver's {} table", size.name()),
+                },
+                bytes: self.table.build_bytes(),
+                instead: match self.table {
+                    TableSize::Small => "use --solver search (it stores states instead)",
+                    _ => "use --table small (35 MB)",
+                },
             }),
             Solver::TwoPhase => Some(TableNeed {
                 what: "building or loading two-phase's tables".to_owned(),
@@ -588,7 +808,9 @@ impl Domain for CubeRun {
         match self.solver {
             // Building the table (once) stops at --timeout and Ctrl-C like the search does.
             Solver::Optimal => {
-                self.optimal = optimal_solver(self.metric, ctx, search.quiet, &|| clock.limit());
+                self.optimal = optimal_solver(self.metric, self.table, ctx, search.quiet, &|| {
+                    clock.limit()
+                });
                 Ok(self.optimal.is_some())
             }
             // Building the phase-1 table (once, shared with the optimal solver) stops at
@@ -720,6 +942,7 @@ fn twophase_solver(
 /// bar on stderr); `None` if `stop` ended the build.
 fn optimal_solver(
     metric: Metric,
+    size: TableSize,
     ctx: &Context,
     quiet: bool,
     stop: &(dyn Fn() -> Option<Limit> + Sync),
@@ -728,8 +951,12 @@ fn optimal_solver(
     let bar = BuildBar::new(ctx, quiet);
     let progress = |p: BuildProgress| {
         if let Some(bar) = &bar {
+            let which = match size {
+                TableSize::Small => String::new(),
+                size => format!("{} ", size.name()),
+            };
             let message = format!(
-                "building the optimal solver's {} table (once; cached in {}): distance {}",
+                "building the optimal solver's {which}{} table (once; cached in {}): distance {}",
                 metric.name(),
                 cache.dir().display(),
                 p.depth
@@ -737,7 +964,7 @@ fn optimal_solver(
             bar.update(p.reached, p.total, message);
         }
     };
-    let solver = Optimal::load_or_build(&cache, metric, &progress, stop).ok();
+    let solver = Optimal::load_or_build_table(&cache, size, metric, &progress, stop).ok();
     if let Some(bar) = bar {
         bar.finish();
     }

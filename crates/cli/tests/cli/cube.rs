@@ -765,3 +765,137 @@ fn effort_finds_shorter_answers_and_belongs_to_twophase() {
     let refused = frontier(&["cube", scramble, "--effort", "5"]);
     assert_eq!(refused.status.code(), Some(2));
 }
+
+/// Every canonical sequence of `length` moves that solves `cube` in `metric`, by trying them
+/// all: the count `--all` must give.
+fn solving_sequences(cube: Cube, length: usize, metric: frontier_cube::Metric) -> usize {
+    if length == 0 {
+        return usize::from(cube.is_solved());
+    }
+    fn count(
+        cube: Cube,
+        last: Option<frontier_cube::Move>,
+        left: usize,
+        metric: frontier_cube::Metric,
+    ) -> usize {
+        if left == 0 {
+            return usize::from(cube.is_solved());
+        }
+        (metric.moves().iter())
+            .filter(|&&mv| last.is_none_or(|l| metric.may_follow(l, mv)))
+            .map(|&mv| count(cube.apply(mv), Some(mv), left - 1, metric))
+            .sum()
+    }
+    count(cube, None, length, metric)
+}
+
+#[test]
+fn all_lists_every_shortest_solution_once() {
+    for (scramble, metric, m) in [
+        ("U2 D2 F", "htm", frontier_cube::Metric::Htm),
+        ("R L U2 F'", "htm", frontier_cube::Metric::Htm),
+        ("R U2 L'", "qtm", frontier_cube::Metric::Qtm),
+    ] {
+        let (value, code) = json(&["cube", scramble, "--metric", metric, "--all", "--json"]);
+        assert_eq!(code, 0, "{value}");
+        let start = Cube::from_scramble(scramble, Notation::Wca).unwrap();
+        let length = assert_solves(start.to_facelets(), &value, Notation::Wca);
+        let solutions = value["solutions"].as_array().expect("solutions");
+        assert_eq!(value["count"].as_u64(), Some(solutions.len() as u64));
+        assert_eq!(
+            solutions.len(),
+            solving_sequences(start, length, m),
+            "{scramble}"
+        );
+        let mut distinct = std::collections::HashSet::new();
+        for solution in solutions {
+            let one = serde_json::json!({ "moves": solution });
+            assert_eq!(
+                assert_solves(start.to_facelets(), &one, Notation::Wca),
+                length
+            );
+            assert!(distinct.insert(solution.to_string()), "{solution} twice");
+        }
+    }
+    // For people: the count, then one solution a line.
+    let out = frontier(&["cube", "R L", "--all"]);
+    assert_eq!(out.status.code(), Some(0));
+    let text = support::stdout(&out);
+    assert!(text.contains("1 shortest solution:\nR' L'\n"), "{text}");
+}
+
+#[test]
+fn table_sizes_are_checked_and_belong_to_the_optimal_solver() {
+    for (args, reason) in [
+        (
+            vec!["cube", "R U", "--table", "huge"],
+            "--table \"huge\": unknown table size; available: small",
+        ),
+        (
+            vec!["cube", "--build-tables", "tiny"],
+            "--build-tables \"tiny\": unknown table size",
+        ),
+        (
+            vec!["cube", "R U", "--table", "medium", "--solver", "twophase"],
+            "--table goes with the optimal solver",
+        ),
+        (
+            vec!["cube", "R U", "--all", "--solver", "search"],
+            "--all goes with the optimal solver",
+        ),
+        (
+            vec!["cube", "R U", "--build-tables", "small"],
+            "--build-tables builds a table and solves nothing",
+        ),
+    ] {
+        let out = frontier(&args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(stderr(&out).contains(reason), "{reason}: {}", stderr(&out));
+    }
+}
+
+#[test]
+fn build_tables_builds_ahead_refuses_past_the_budget_and_stops_at_the_timeout() {
+    let dir = temp_dir();
+    let build = |args: &[&str]| support::frontier(args).cache(dir.path()).output();
+    let out = build(&["cube", "--build-tables", "small", "--metric", "qtm"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(support::stdout(&out).starts_with("small table (qtm): built in"));
+    let file = dir.path().join("cube").join("phase1-qtm.table");
+    assert!(file.is_file());
+    let again = build(&["cube", "--build-tables", "small", "--metric", "qtm"]);
+    assert!(support::stdout(&again).starts_with("small table (qtm): already built"));
+    // The medium table needs more than a small budget allows: refused before any work.
+    let refused = build(&[
+        "cube",
+        "--build-tables",
+        "medium",
+        "--max-states",
+        "100000000",
+    ]);
+    assert_eq!(refused.status.code(), Some(3));
+    assert!(support::stdout(&refused).contains("building the optimal solver's medium table takes"));
+    // Stopped by the timeout while the symmetry classes are sorted out: nothing is cached.
+    let stopped = build(&[
+        "cube",
+        "--build-tables",
+        "medium",
+        "--timeout",
+        "0.5",
+        "--json",
+    ]);
+    assert_eq!(stopped.status.code(), Some(3), "{}", stderr(&stopped));
+    assert_eq!(support::json(&stopped)["limit"], "time");
+    let files: Vec<_> = std::fs::read_dir(dir.path().join("cube"))
+        .unwrap()
+        .collect();
+    assert!(
+        files.iter().all(|f| !f
+            .as_ref()
+            .unwrap()
+            .file_name()
+            .to_string_lossy()
+            .contains("sorted")),
+        "{files:?}"
+    );
+}
