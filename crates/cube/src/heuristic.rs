@@ -120,10 +120,8 @@ pub(crate) fn slice_sorted(c: &CubieCube) -> usize {
 pub(crate) fn set_slice_sorted(s: usize) -> CubieCube {
     let mut c = set_slice(s / 24);
     let order = perm_unrank(s % 24, 4);
-    let mut n = 0;
-    for e in c.ep.iter_mut().filter(|e| **e >= 8) {
-        *e = 8 + order[n];
-        n += 1;
+    for (e, k) in c.ep.iter_mut().filter(|e| **e >= 8).zip(order) {
+        *e = 8 + k;
     }
     c
 }

@@ -238,7 +238,7 @@ impl Reduction {
                 continue;
             }
             let class = representatives.len() as u32;
-            if class % 4096 == 0 {
+            if class.is_multiple_of(4096) {
                 if let Some(limit) = stop() {
                     return Err(limit);
                 }

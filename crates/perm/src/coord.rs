@@ -224,7 +224,8 @@ struct Pieces {
     twist: Option<usize>,
 }
 
-/// The coordinates of a puzzle in one metric (see the [module](self)).
+/// The coordinates of a puzzle in one metric: a perfect rank of its states as a product of
+/// per-orbit permutation and twist coordinates, each small one moved by a table.
 #[derive(Clone, Debug)]
 pub struct Coords {
     coords: Vec<Coordinate>,

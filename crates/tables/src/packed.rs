@@ -175,7 +175,7 @@ impl<'a> Builder<'a> {
             }
         }
         // The bits past the last entry are zeros, as [`crate::Table::pack`] leaves them.
-        if let (Some(byte), true) = (packed.0.last(), len % 4 != 0) {
+        if let (Some(byte), true) = (packed.0.last(), !len.is_multiple_of(4)) {
             byte.fetch_and((1u8 << (2 * (len % 4))) - 1, Ordering::Relaxed);
         }
         Ok(())
@@ -338,7 +338,7 @@ mod tests {
             _: &mut (),
             visit: &mut impl Visit,
         ) -> ControlFlow<()> {
-            let half = (rank % 2 == 0).then_some(rank / 2);
+            let half = rank.is_multiple_of(2).then_some(rank / 2);
             for next in [Some(rank + 1), rank.checked_sub(1), Some(rank * 2), half]
                 .into_iter()
                 .flatten()
