@@ -3,8 +3,8 @@
 
 mod common;
 
-use common::replay;
-use frontier_perm::{preset, Chain, ChainBudget, Metric, Perm, Puzzle, Turn};
+use common::{labels, replay, turns_of};
+use frontier_perm::{preset, Chain, ChainBudget, Metric, Perm};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
 
@@ -15,26 +15,6 @@ const QUICK: ChainBudget = ChainBudget {
     seed: 7,
     ball: 5_000,
 };
-
-/// Every point labelled by itself: replaying a scramble and its answer from it must give it
-/// back exactly.
-fn labels(puzzle: &Puzzle) -> Vec<u8> {
-    (0..puzzle.points()).map(|p| p as u8).collect()
-}
-
-fn turns_of(puzzle: &Puzzle, picks: &[(usize, u8)]) -> Vec<Turn> {
-    picks
-        .iter()
-        .map(|&(g, p)| {
-            let g = g % puzzle.generators().len();
-            let order = puzzle.generator_order(g);
-            Turn {
-                generator: g as u8,
-                power: 1 + p % (order - 1),
-            }
-        })
-        .collect()
-}
 
 #[test]
 fn the_chain_solves_every_position_it_is_given() {

@@ -6,8 +6,8 @@ mod common;
 
 use std::time::Duration;
 
-use common::replay;
-use frontier_perm::{preset, Chain, ChainBudget, Metric, Perm, Puzzle, Staged, StagedBudget, Turn};
+use common::{labels, replay, turns_of};
+use frontier_perm::{preset, Chain, ChainBudget, Metric, Perm, Staged, StagedBudget};
 use frontier_tables::Builder;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
@@ -21,24 +21,6 @@ const QUICK: StagedBudget = StagedBudget {
     phases: 24,
     evaluations: 100,
 };
-
-fn labels(puzzle: &Puzzle) -> Vec<u8> {
-    (0..puzzle.points()).map(|p| p as u8).collect()
-}
-
-fn turns_of(puzzle: &Puzzle, picks: &[(usize, u8)]) -> Vec<Turn> {
-    picks
-        .iter()
-        .map(|&(g, p)| {
-            let g = g % puzzle.generators().len();
-            let order = puzzle.generator_order(g);
-            Turn {
-                generator: g as u8,
-                power: 1 + p % (order - 1),
-            }
-        })
-        .collect()
-}
 
 #[test]
 fn the_staged_solver_solves_every_position_it_is_given() {

@@ -69,3 +69,25 @@ pub fn solve_checked(
 pub fn tables(model: &Model, entries: usize) -> Tables {
     Tables::build(model, entries, None, &Builder::new()).unwrap()
 }
+
+/// Every point labelled by itself: replaying a scramble and its answer from it must give it
+/// back exactly.
+pub fn labels(puzzle: &Puzzle) -> Vec<u8> {
+    (0..puzzle.points()).map(|p| p as u8).collect()
+}
+
+/// Turns of the puzzle from arbitrary picks (a proptest's numbers): generator `g` modulo the
+/// generators, a power from 1 to one below its order.
+pub fn turns_of(puzzle: &Puzzle, picks: &[(usize, u8)]) -> Vec<Turn> {
+    picks
+        .iter()
+        .map(|&(g, p)| {
+            let g = g % puzzle.generators().len();
+            let order = puzzle.generator_order(g);
+            Turn {
+                generator: g as u8,
+                power: 1 + p % (order - 1),
+            }
+        })
+        .collect()
+}
