@@ -1184,12 +1184,19 @@ mod tests {
     fn flip_and_slice_fall_into_kociembas_64430_classes() {
         // Kociemba, "The two-phase algorithm": 2048 x 495 (flip, slice) pairs make 64,430
         // classes under the 16 symmetries that keep the U-D axis.
-        let reduction = Reduction::new(TableSize::Small, &|| None).unwrap();
-        assert_eq!(reduction.representatives.len(), FLIPSLICE_CLASSES);
+        assert_classes(TableSize::Small, FLIPSLICE_CLASSES, FLIPS * SLICES);
+    }
+
+    /// Builds the reduction of `size` and checks its class count and that the classes'
+    /// sizes cover every one of `pairs` (flip, slice) pairs once.
+    fn assert_classes(size: TableSize, classes: usize, pairs: usize) -> Reduction {
+        let reduction = Reduction::new(size, &|| None).unwrap();
+        assert_eq!(reduction.representatives.len(), classes);
         let sizes: usize = (reduction.stabilizers.iter())
             .map(|s| UD_SYMMETRIES / s.count_ones() as usize)
             .sum();
-        assert_eq!(sizes, FLIPS * SLICES, "the classes cover every pair once");
+        assert_eq!(sizes, pairs, "the classes cover every pair once");
+        reduction
     }
 
     /// Checks that random cubes and their views share a class, that the twist of a view is
@@ -1230,15 +1237,10 @@ mod tests {
         // Kociemba, RubiksCube-OptimalSolver (defs.py, N_FLIPSLICESORTED_CLASS): 2048 x
         // 11,880 (flip, sorted slice) pairs make 1,523,864 classes under the 16 symmetries
         // (`Reduction::new` asserts the count).
-        let reduction = Reduction::new(TableSize::Medium, &|| None).unwrap();
-        assert_eq!(reduction.representatives.len(), FLIPSLICE_SORTED_CLASSES);
-        let sizes: usize = (reduction.stabilizers.iter())
-            .map(|s| UD_SYMMETRIES / s.count_ones() as usize)
-            .sum();
-        assert_eq!(
-            sizes,
+        let reduction = assert_classes(
+            TableSize::Medium,
+            FLIPSLICE_SORTED_CLASSES,
             FLIPS * SLICES_SORTED,
-            "the classes cover every pair once"
         );
         check_views(&reduction, None);
         // The sorted slice refines the slice.
