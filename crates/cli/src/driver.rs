@@ -20,14 +20,15 @@
 use std::io::{self, Write};
 use std::process::ExitCode;
 
+use anyhow::Context as _;
 use frontier_search::{Limit, Outcome, SearchTree, Solution, Stats, Status};
 use serde_json::Value;
 use svg::Document;
 
 use crate::common::{
-    draw_forest, emit, parse_compare, peak_memory, report, report_compare, reset_peak_memory,
-    stats_line, to_stderr, tree_json, Algo, CompareRow, Context, SearchArgs, Stopwatch, TableNeed,
-    MOST_TREE_NODES,
+    draw_forest, emit, json_answer, parse_compare, peak_memory, report, report_compare,
+    reset_peak_memory, stats_line, to_stderr, tree_json, Algo, CompareRow, Context, SearchArgs,
+    Stopwatch, TableNeed, MOST_TREE_NODES,
 };
 use crate::pictures::{Pictures, Subject};
 
@@ -263,10 +264,33 @@ fn report_unsolvable<D: Domain>(
     let outcome: Outcome<D::State, D::Move> = Outcome::Exhausted {
         stats: Stats::default(),
     };
-    if search.json {
-        return answer(domain, search, ctx, &outcome);
-    }
     ctx.clear_progress();
+    if search.json {
+        // DESIGN's object, with the reason after the status.
+        let mut buffer = Vec::new();
+        let name = |mv: &D::Move| domain.move_json(mv);
+        json_answer(
+            &mut buffer,
+            search,
+            D::NAME,
+            domain.algorithm(),
+            &outcome,
+            &name,
+            None,
+        )?;
+        let plain: serde_json::Map<String, Value> =
+            serde_json::from_slice(&buffer).context("internal error: the answer is not JSON")?;
+        let mut object = serde_json::Map::new();
+        for (key, value) in plain {
+            let status = key == "status";
+            object.insert(key, value);
+            if status {
+                object.insert("reason".into(), Value::from(why));
+            }
+        }
+        emit(|out| writeln!(out, "{}", Value::Object(object)))?;
+        return Ok(ExitCode::from(1));
+    }
     emit(|out| {
         writeln!(out, "unsolvable: {why} (decided without searching)")?;
         if search.stats {

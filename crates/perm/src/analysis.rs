@@ -5,6 +5,7 @@ use num_bigint::BigUint;
 use thiserror::Error;
 
 use crate::group::{orbits, Group};
+use crate::invariants::Invariants;
 use crate::perm::Perm;
 use crate::puzzle::Puzzle;
 
@@ -25,6 +26,8 @@ pub struct Analysis {
     pub orbits: Vec<Vec<u8>>,
     /// Whether every generator is an even permutation (then so is every position).
     pub even: bool,
+    /// The pieces of each orbit and the rules (parities, twists) every position keeps.
+    pub invariants: Invariants,
 }
 
 impl Analysis {
@@ -40,11 +43,13 @@ impl Analysis {
         } else {
             Some(order.clone())
         };
-        let orbits = orbits(puzzle.points(), &gens)
+        let orbits: Vec<Vec<u8>> = orbits(puzzle.points(), &gens)
             .into_iter()
             .filter(|o| o.len() > 1)
             .collect();
+        let invariants = Invariants::new(puzzle.points(), &gens, &orbits);
         Analysis {
+            invariants,
             group,
             order,
             states,
@@ -74,6 +79,9 @@ impl Analysis {
         if self.even && !position.is_even() {
             return Some(Unreachable::Parity);
         }
+        if let Some(why) = self.invariants.broken_by(position) {
+            return Some(why);
+        }
         (!self.group.contains(position)).then_some(Unreachable::NotInGroup)
     }
 }
@@ -92,7 +100,46 @@ pub enum Unreachable {
     /// An odd position where every move is even.
     #[error("it is an odd permutation, and every generator is even")]
     Parity,
-    /// Not a product of the generators.
-    #[error("it is not a product of the generators (it fails to sift through the group's stabiliser chain)")]
+    /// A piece torn apart: points that every move carries together sent to points of
+    /// different pieces.
+    #[error("it tears apart the piece at points {}: they go to {}, which no move keeps together", list(.piece), list(.to))]
+    Piece {
+        /// The piece's points, from 1.
+        piece: Vec<usize>,
+        /// Their images, from 1.
+        to: Vec<usize>,
+    },
+    /// A piece turned in a way no move turns it (its points mirrored).
+    #[error("it turns the piece at points {} over in a way no move can (a mirror image of it)", list(.piece))]
+    Mirrored {
+        /// The piece's points, from 1.
+        piece: Vec<usize>,
+    },
+    /// The twists of an orbit's pieces add up to what no position has.
+    #[error("the twists of orbit {orbit}'s pieces add up to {sum} (mod {size}), and every move keeps that sum a multiple of {modulus}")]
+    Twist {
+        /// The orbit, from 1, in order of least point.
+        orbit: usize,
+        /// The sum of the twists, modulo the pieces' size.
+        sum: u8,
+        /// The points of a piece.
+        size: u8,
+        /// What every position's sum is a multiple of.
+        modulus: u8,
+    },
+    /// Parities of its permutations of points or pieces that break a rule every move keeps.
+    #[error("it breaks a rule every move keeps: {rule}")]
+    Parities {
+        /// The rule, in words.
+        rule: String,
+    },
+    /// Not a product of the generators, though it keeps every invariant above.
+    #[error("it is not a product of the generators: it keeps its pieces whole, their twists and parities as the moves do, but fails to sift through the group's stabiliser chain")]
     NotInGroup,
+}
+
+/// Points as `1, 9, 35`.
+fn list(points: &[usize]) -> String {
+    let names: Vec<String> = points.iter().map(usize::to_string).collect();
+    names.join(", ")
 }

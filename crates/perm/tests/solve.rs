@@ -5,7 +5,7 @@
 mod common;
 
 use common::{solve_checked, tables};
-use frontier_perm::{explore, preset, Analysis, Metric, Model, Puzzle, Turn};
+use frontier_perm::{explore, preset, Metric, Model, Puzzle, Turn};
 use frontier_search::{Algorithm, Config};
 use proptest::prelude::*;
 
@@ -70,31 +70,6 @@ fn the_3x3x3_from_its_facets_to_depth_five() {
             "{metric}"
         );
     }
-}
-
-#[test]
-fn positions_outside_the_group_are_refused_with_a_reason() {
-    let cube = preset("cube3").unwrap().puzzle();
-    let analysis = Analysis::of(&cube);
-    let corner_to_edge = cube.parse_position("(1,2)").unwrap();
-    assert!(matches!(
-        analysis.unreachable(&corner_to_edge),
-        Some(frontier_perm::Unreachable::Orbit { from: 1, to: 2 })
-    ));
-    let twisted = cube.parse_position("(1,9,35)").unwrap();
-    assert_eq!(
-        analysis.unreachable(&twisted),
-        Some(frontier_perm::Unreachable::NotInGroup)
-    );
-    let reached = cube.apply(&cube.parse_moves("F2 R' D").unwrap());
-    assert_eq!(analysis.unreachable(&reached), None);
-    // The Pyraminx's generators are all even (3-cycles): an odd position is refused for it.
-    let pyraminx = preset("pyraminx").unwrap().puzzle();
-    let odd = pyraminx.parse_position("(15,33)(16,34)(17,35)").unwrap();
-    assert_eq!(
-        Analysis::of(&pyraminx).unreachable(&odd),
-        Some(frontier_perm::Unreachable::Parity)
-    );
 }
 
 fn scramble_of(puzzle: &Puzzle, picks: &[(usize, u8)]) -> String {

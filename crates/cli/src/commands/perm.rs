@@ -6,8 +6,8 @@ use std::process::ExitCode;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use frontier_perm::{
-    preset, with_space, Analysis, Chain, ChainBudget, CoordSpace, Coords, Format, Metric, Model,
-    Perm, PermSpace, Puzzle, Tables, Turn, WithSpace, MAX_FILE, PRESETS,
+    preset, with_space, Analysis, Chain, ChainBudget, CoordSpace, Coords, Format, Invariant,
+    Metric, Model, Perm, PermSpace, Puzzle, Tables, Turn, WithSpace, MAX_FILE, PRESETS,
 };
 use frontier_search::{search_tree, Outcome, SearchTree, Solution, Stats};
 use frontier_tables::{BuildProgress, Builder, Cache};
@@ -198,6 +198,8 @@ fn order(puzzle: &Puzzle, search: &SearchArgs) -> anyhow::Result<ExitCode> {
     let analysis = Analysis::of(puzzle);
     let orbits: Vec<usize> = analysis.orbits.iter().map(Vec::len).collect();
     let moved: usize = orbits.iter().sum();
+    let pieces: Vec<usize> = analysis.invariants.pieces().map(<[_]>::len).collect();
+    let invariants = invariant_lines(&analysis.invariants.rules());
     if search.json {
         let states = analysis.states.as_ref().map_or(Value::Null, big_json);
         let object = json!({
@@ -210,6 +212,8 @@ fn order(puzzle: &Puzzle, search: &SearchArgs) -> anyhow::Result<ExitCode> {
             "generators": puzzle.generators().len(),
             "even": analysis.even,
             "base": analysis.group.base().len(),
+            "pieces": pieces,
+            "invariants": invariants,
         });
         emit(|out| writeln!(out, "{object}"))?;
         return Ok(ExitCode::SUCCESS);
@@ -244,14 +248,63 @@ fn order(puzzle: &Puzzle, search: &SearchArgs) -> anyhow::Result<ExitCode> {
             plural(orbits.len() as u64, "orbit"),
             sizes.join(", ")
         )?;
+        for (i, (orbit, pieces)) in analysis
+            .orbits
+            .iter()
+            .zip(analysis.invariants.pieces())
+            .enumerate()
+        {
+            let from = orbit[0] + 1;
+            match pieces[0].len() {
+                1 => writeln!(
+                    out,
+                    "orbit {}: {} points from point {from}",
+                    i + 1,
+                    orbit.len()
+                )?,
+                size => writeln!(
+                    out,
+                    "orbit {}: {} points from point {from}, in {} pieces of {size}",
+                    i + 1,
+                    orbit.len(),
+                    pieces.len()
+                )?,
+            }
+        }
         let parity = if analysis.even {
             "every generator is even: so is every position"
         } else {
             "some generator is odd"
         };
-        writeln!(out, "parity: {parity}")
+        writeln!(out, "parity: {parity}")?;
+        for rule in &invariants {
+            writeln!(out, "invariant: {rule}")?;
+        }
+        Ok(())
     })?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// The rules every position keeps, in words, one a line; the parts that are always even
+/// said in one line (a Pyraminx has eight tips and centres of three points each).
+fn invariant_lines(rules: &[Invariant]) -> Vec<String> {
+    let even: Vec<String> = (rules.iter())
+        .filter_map(|rule| match rule {
+            Invariant::Parity(parts) if parts.len() == 1 => Some(parts[0].to_string()),
+            _ => None,
+        })
+        .collect();
+    let mut lines = Vec::new();
+    match even.as_slice() {
+        [] => {}
+        [one] => lines.push(format!("{one} are always permuted evenly")),
+        all => lines.push(format!("always permuted evenly: {}", all.join(", "))),
+    }
+    let others = rules
+        .iter()
+        .filter(|rule| !matches!(rule, Invariant::Parity(parts) if parts.len() == 1));
+    lines.extend(others.map(ToString::to_string));
+    lines
 }
 
 /// A number's digits in groups of three: `43,252,003,274,489,856,000`.
