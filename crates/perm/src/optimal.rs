@@ -40,7 +40,7 @@ const LONGEST: usize = 63;
 /// The most sets of one pruning table.
 const MAX_MEMBERS: usize = 16;
 /// The version of the tables' layout, in their cache key.
-const VERSION: u32 = 1;
+const VERSION: u32 = 2;
 
 /// The number of places of `t` pieces among `n` blocks: `n!/(n-t)!`.
 fn places(n: usize, t: usize) -> u64 {
@@ -81,21 +81,21 @@ fn unrank_places(mut rank: u64, n: usize, pos: &mut [u8]) {
     }
 }
 
-/// One move of a set's place: the place it goes to and the twists it adds, one digit a
-/// tracked piece.
-#[derive(Clone, Copy, Debug)]
-struct Step {
-    place: u32,
-    delta: u32,
-}
-
 /// The move table shared by the sets of one orbit with one number of pieces.
+///
+/// A set of some of the orbit's pieces reads its pieces' twists piece by piece: what a move
+/// adds to each depends on the block it is in, so each row also holds the twists the move
+/// adds to the set's pieces. A set of the whole orbit reads the twists block by block
+/// instead (the twist in each block, whatever the piece): then a move's effect on them is
+/// independent of the places, and has a small table of its own.
 #[derive(Debug)]
 struct Places {
     orbit: usize,
     count: usize,
-    /// `rows[place * moves + m]`.
-    rows: Vec<Step>,
+    /// `rows[place * moves + m]`: the place move `m` leads to, shifted left by `shift`, and
+    /// below it the twists it adds, a digit a piece (none for a whole orbit).
+    rows: Vec<u32>,
+    shift: u32,
     order: u8,
     /// Twist digits kept.
     digits: usize,
@@ -104,6 +104,9 @@ struct Places {
     /// `sums[a * twists + b]`: twists `a` and `b` added digit by digit, for orders above 2
     /// and few values.
     sums: Option<Vec<u16>>,
+    /// For a whole orbit, `whole[twist * moves + m]`: the block by block twists after move
+    /// `m`.
+    whole: Option<Vec<u32>>,
 }
 
 impl Places {
@@ -111,28 +114,57 @@ impl Places {
         let n = orbit.maps[0].len();
         let moves = orbit.maps.len();
         let order = orbit.order;
-        let twists = u32::from(order).pow(digits as u32);
+        let k = u32::from(order);
+        let twists = k.pow(digits as u32);
+        let whole = (count == n && order > 1 && u64::from(twists) * moves as u64 <= MAX_PLACE_ROWS)
+            .then(|| {
+                let mut table = Vec::with_capacity(twists as usize * moves);
+                let (mut d, mut after) = (vec![0u32; n], vec![0u32; n]);
+                for twist in 0..twists {
+                    let (mut rest, mut sum) = (twist, 0);
+                    for digit in &mut d[..digits] {
+                        *digit = rest % k;
+                        rest /= k;
+                        sum += *digit;
+                    }
+                    // The whole orbit's twists sum to 0: the last block's is the rest.
+                    if digits < n {
+                        d[n - 1] = (k - sum % k) % k;
+                    }
+                    for (map, add) in orbit.maps.iter().zip(&orbit.add) {
+                        for b in 0..n {
+                            after[usize::from(map[b])] = (d[b] + u32::from(add[b])) % k;
+                        }
+                        table.push(after[..digits].iter().rev().fold(0, |x, &a| x * k + a));
+                    }
+                }
+                table
+            });
+        let shift = match whole {
+            Some(_) => 0,
+            None => 32 - (twists - 1).leading_zeros(),
+        };
         let len = places(n, count) as usize;
         let mut rows = Vec::with_capacity(len * moves);
         let mut pos = vec![0u8; count];
         let mut next = vec![0u8; count];
         for place in 0..len {
             unrank_places(place as u64, n, &mut pos);
-            for m in 0..moves {
-                let (map, add) = (&orbit.maps[m], &orbit.add[m]);
+            for (map, add) in orbit.maps.iter().zip(&orbit.add) {
                 for (q, &p) in next.iter_mut().zip(&pos) {
                     *q = map[usize::from(p)];
                 }
-                let delta = pos[..digits].iter().rev().fold(0u32, |d, &p| {
-                    d * u32::from(order) + u32::from(add[usize::from(p)])
-                });
-                rows.push(Step {
-                    place: rank_places(&next, n),
-                    delta,
-                });
+                let delta = match whole {
+                    Some(_) => 0,
+                    None => pos[..digits]
+                        .iter()
+                        .rev()
+                        .fold(0u32, |d, &p| d * k + u32::from(add[usize::from(p)])),
+                };
+                rows.push((rank_places(&next, n) << shift) | delta);
             }
         }
-        let sums = (order > 2 && twists <= MAX_SUM_TABLE).then(|| {
+        let sums = (whole.is_none() && order > 2 && twists <= MAX_SUM_TABLE).then(|| {
             let mut sums = Vec::with_capacity((twists * twists) as usize);
             for a in 0..twists {
                 for b in 0..twists {
@@ -145,10 +177,27 @@ impl Places {
             orbit: index,
             count,
             rows,
+            shift,
             order,
             digits,
             twists,
             sums,
+            whole,
+        }
+    }
+
+    /// The bytes of the tables of `count` pieces of `orbit`, with `digits` twist digits.
+    fn bytes(orbit: &OrbitMoves, count: usize, digits: usize) -> u64 {
+        let n = orbit.maps[0].len();
+        let moves = orbit.maps.len() as u64;
+        let twists = u64::from(orbit.order).pow(digits as u32);
+        let rows = places(n, count) * moves * 4;
+        if count == n && orbit.order > 1 && twists * moves <= MAX_PLACE_ROWS {
+            rows + twists * moves * 4
+        } else if orbit.order > 2 && twists <= u64::from(MAX_SUM_TABLE) {
+            rows + twists * twists * 2
+        } else {
+            rows
         }
     }
 
@@ -314,16 +363,16 @@ impl Optimal {
             .map(|g| Width::Four.bytes(g.iter().map(|&i| layout.sizes[i]).product()))
             .sum();
         let mut shared = Vec::new();
-        for (o, pieces, _) in &layout.subsets {
-            if !shared.contains(&(*o, pieces.len())) {
-                shared.push((*o, pieces.len()));
+        for (o, pieces, digits) in &layout.subsets {
+            if !shared.contains(&(*o, pieces.len(), *digits)) {
+                shared.push((*o, pieces.len(), *digits));
             }
         }
-        let rows: u64 = shared
+        let moves: u64 = shared
             .iter()
-            .map(|&(o, t)| places(layout.orbits[o].maps[0].len(), t) * model.moves.len() as u64)
+            .map(|&(o, t, digits)| Places::bytes(&layout.orbits[o], t, digits))
             .sum();
-        Some(tables + rows * std::mem::size_of::<Step>() as u64)
+        Some(tables + moves)
     }
 
     /// The solver of `model` with tables of at most `entries` entries each, loaded from
@@ -486,7 +535,12 @@ impl Optimal {
             for &piece in &set.pieces {
                 pos.push(arrangement.iter().position(|&a| a == piece)? as u8);
             }
-            let twist = pos[..p.digits].iter().rev().fold(0u32, |d, &b| {
+            // A whole orbit's twists block by block, another's piece by piece.
+            let blocks: Vec<u8> = match p.whole {
+                Some(_) => (0..n as u8).collect(),
+                None => pos.clone(),
+            };
+            let twist = blocks[..p.digits].iter().rev().fold(0u32, |d, &b| {
                 d * u32::from(p.order) + u32::from(twists[usize::from(b)])
             });
             out.push(value(rank_places(&pos, n), twist));
@@ -498,8 +552,13 @@ impl Optimal {
     #[inline(always)]
     fn step(&self, set: &Subset, v: u64, m: usize) -> u64 {
         let p = &self.places[set.places];
-        let row = p.rows[(v >> 32) as usize * self.turns.len() + m];
-        value(row.place, p.add(row.delta, v as u32))
+        let moves = self.turns.len();
+        let row = p.rows[(v >> 32) as usize * moves + m];
+        let twist = match &p.whole {
+            Some(whole) => whole[(v & 0xffff_ffff) as usize * moves + m],
+            None => p.add(row & ((1 << p.shift) - 1), v as u32),
+        };
+        value(row >> p.shift, twist)
     }
 
     /// A set's index in its tables: places times twists.
