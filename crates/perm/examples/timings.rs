@@ -2,7 +2,7 @@
 //! 3x3x3 from its facets on scrambles of a given length, and the chain solver on random
 //! positions.
 //!
-//! `cargo run --release -p frontier-perm --example timings -- [tables|random|cube LENGTH COUNT|chain [SHORT PRODUCTS]|explore PUZZLE hash|dense THREADS [qtm]|staged [phase=LOG2] [last=LOG2] [entries=N] [lastentries=N] PUZZLE...]`
+//! `cargo run --release -p frontier-perm --example timings -- [tables|random|cube LENGTH COUNT|optimal LENGTH COUNT [entries=N] [threads=N] [metric=htm|qtm] [cache=DIR]|chain [SHORT PRODUCTS]|explore PUZZLE hash|dense THREADS [qtm]|staged [phase=LOG2] [last=LOG2] [entries=N] [lastentries=N] PUZZLE...]`
 //!
 //! `explore` counts one preset's full distance table one way, for a side-by-side run under
 //! `/usr/bin/time`: `hash` over packed states in a hash table, `dense` over the coordinates.
@@ -10,11 +10,11 @@
 use std::time::{Duration, Instant};
 
 use frontier_perm::{
-    explore, explore_packed, preset, solve, Chain, ChainBudget, Metric, Model, Staged,
+    explore, explore_packed, preset, solve, Chain, ChainBudget, Metric, Model, Optimal, Staged,
     StagedBudget, Tables, Turn,
 };
 use frontier_search::{Algorithm, Config};
-use frontier_tables::Builder;
+use frontier_tables::{Builder, Cache};
 
 /// A xorshift generator: reproducible scrambles without a dependency.
 struct Rng(u64);
@@ -135,6 +135,74 @@ fn cube(len: usize, count: usize, entries: usize) {
             outcome.solution().map(|s| s.len()),
             started.elapsed().as_secs_f64(),
             outcome.stats().expanded
+        );
+    }
+}
+
+/// The process's CPU seconds so far (user and system, from `/proc/self/stat`; 0 where there
+/// is none).
+fn cpu_seconds() -> f64 {
+    let Ok(stat) = std::fs::read_to_string("/proc/self/stat") else {
+        return 0.0;
+    };
+    // The fields after the command name (which is in parentheses): utime and stime are the
+    // 12th and 13th, in clock ticks of 1/100 s.
+    let rest = stat.rsplit_once(')').map_or("", |(_, r)| r);
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    let ticks = |i: usize| {
+        fields
+            .get(i)
+            .and_then(|f| f.parse::<f64>().ok())
+            .unwrap_or(0.0)
+    };
+    (ticks(11) + ticks(12)) / 100.0
+}
+
+/// The piece-subset solver ([`Optimal`]) on the 3x3x3 from its facets: `count` seeded
+/// scrambles of `len` moves, with tables of at most `entries` entries, on `threads` threads;
+/// the tables' build time and sizes (loaded from `cache` if given and there), each answer's
+/// length, wall and CPU time.
+fn optimal(
+    len: usize,
+    count: usize,
+    entries: usize,
+    threads: usize,
+    metric: Metric,
+    cache: Option<&Cache>,
+) {
+    let mut rng = Rng(0x2545_f491_4f6c_dd1d ^ len as u64);
+    let puzzle = preset("cube3").unwrap().puzzle();
+    let model = Model::new(&puzzle, metric);
+    let (wall, cpu) = (Instant::now(), cpu_seconds());
+    let solver = Optimal::build(&model, entries, cache, &Builder::new().threads(threads))
+        .unwrap()
+        .expect("the cube's pieces are told apart");
+    println!(
+        "optimal cube3 {metric}: tables {:?} entries ({} MB with the move tables), built in \
+         {:.1} s wall, {:.1} s CPU on {threads} threads",
+        solver.entries(),
+        Optimal::bytes_for(&model, entries).unwrap_or(0) >> 20,
+        wall.elapsed().as_secs_f64(),
+        cpu_seconds() - cpu
+    );
+    for _ in 0..count {
+        let turns = scramble(&model, &mut rng, len);
+        let position = puzzle.apply(&turns);
+        let config = Config::default()
+            .threads(threads)
+            .timeout(Duration::from_secs(600));
+        let (wall, cpu) = (Instant::now(), cpu_seconds());
+        let outcome = solver.solve(&model.colours_of(&position), &config);
+        let (wall, cpu) = (wall.elapsed().as_secs_f64(), cpu_seconds() - cpu);
+        let expanded = outcome.stats().expanded;
+        let length = outcome.solution().map(|s| {
+            let moves: Vec<Turn> = s.moves.clone();
+            assert!(position.then(&puzzle.apply(&moves)).is_identity());
+            moves.len()
+        });
+        println!(
+            "optimal cube3 {metric} {len}-move scramble: {length:?} moves in {wall:.3} s wall, \
+             {cpu:.2} s CPU, {expanded} expanded"
         );
     }
 }
@@ -280,6 +348,28 @@ fn main() {
                 }
             }
             staged(budget, &names)
+        }
+        Some("optimal") => {
+            let mut numbers = Vec::new();
+            let (mut entries, mut threads, mut metric) = (1usize << 27, 2usize, Metric::Htm);
+            let mut cache = None;
+            for a in &args[1..] {
+                match a.split_once('=') {
+                    Some(("entries", v)) => entries = v.parse().unwrap(),
+                    Some(("threads", v)) => threads = v.parse().unwrap(),
+                    Some(("metric", v)) => metric = v.parse().unwrap(),
+                    Some(("cache", v)) => cache = Some(Cache::at(v)),
+                    _ => numbers.push(a.parse::<usize>().unwrap()),
+                }
+            }
+            optimal(
+                numbers.first().copied().unwrap_or(14),
+                numbers.get(1).copied().unwrap_or(3),
+                entries,
+                threads,
+                metric,
+                cache.as_ref(),
+            )
         }
         Some("cube") => cube(
             args.get(1).and_then(|a| a.parse().ok()).unwrap_or(8),

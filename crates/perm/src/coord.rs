@@ -209,6 +209,20 @@ impl Coordinate {
     }
 }
 
+/// How the moves act on one orbit's pieces, block by block.
+#[derive(Clone, Debug)]
+pub(crate) struct OrbitMoves {
+    /// `maps[m][b]`: the block move `m` takes block `b` to.
+    pub(crate) maps: Vec<Vec<u8>>,
+    /// `add[m][b]`: the twist move `m` adds to the piece in block `b` (all 0 if pieces never
+    /// turn).
+    pub(crate) add: Vec<Vec<u8>>,
+    /// The number of twists of a piece (1 if pieces never turn).
+    pub(crate) order: u8,
+    /// Whether the twists of the whole orbit always sum to 0 modulo `order`.
+    pub(crate) fixed_sum: bool,
+}
+
 /// How one orbit's positions are read as pieces: for the ranks of colours and back.
 #[derive(Clone, Debug)]
 struct Pieces {
@@ -242,18 +256,7 @@ impl Coords {
     /// The coordinates of `model`, if each orbit splits into pieces it can tell apart and the
     /// product of the coordinates fits in 64 bits; `None` otherwise.
     pub fn new(model: &Model) -> Option<Coords> {
-        let gens: Vec<Perm> = model
-            .moves
-            .iter()
-            .map(|m| Perm::from_images(m.map.to_vec()).expect("a move permutes the positions"))
-            .collect();
-        let mut coords = Vec::new();
-        let mut orbits_out = Vec::new();
-        for orbit in orbits(model.len(), &gens) {
-            let (_, blocks) = spread(&orbit, &gens);
-            let blocks = blocks.unwrap_or_else(|| orbit.iter().map(|&p| vec![p]).collect());
-            orbits_out.push(Self::orbit(model, &gens, &blocks, &mut coords)?);
-        }
+        let (mut coords, orbits_out) = Self::of_orbits(model)?;
         if coords.len() > MAX_COORDS {
             return None;
         }
@@ -275,6 +278,78 @@ impl Coords {
             moves: model.moves.len(),
             bound,
         })
+    }
+
+    /// Each orbit's coordinates (no move table yet) and pieces; `None` where an orbit's
+    /// pieces cannot be told apart.
+    fn of_orbits(model: &Model) -> Option<(Vec<Coordinate>, Vec<Pieces>)> {
+        let gens: Vec<Perm> = model
+            .moves
+            .iter()
+            .map(|m| Perm::from_images(m.map.to_vec()).expect("a move permutes the positions"))
+            .collect();
+        let mut coords = Vec::new();
+        let mut orbits_out = Vec::new();
+        for orbit in orbits(model.len(), &gens) {
+            let (_, blocks) = spread(&orbit, &gens);
+            let blocks = blocks.unwrap_or_else(|| orbit.iter().map(|&p| vec![p]).collect());
+            orbits_out.push(Self::orbit(model, &gens, &blocks, &mut coords)?);
+        }
+        Some((coords, orbits_out))
+    }
+
+    /// How each move acts on each orbit's pieces, however large the product of the orbits'
+    /// coordinates (for the piece-subset solver, [`crate::Optimal`]); `None` where an
+    /// orbit's pieces cannot be told apart.
+    pub(crate) fn orbit_moves(model: &Model) -> Option<Vec<OrbitMoves>> {
+        let (coords, orbits) = Self::of_orbits(model)?;
+        let moves = model.moves.len();
+        let out = orbits
+            .iter()
+            .map(|pieces| {
+                let blocks = pieces.frames.len();
+                let of = pieces.perm.or(pieces.twist).map(|i| &coords[i]);
+                let maps = of.map_or_else(|| vec![vec![0u8; blocks]; moves], |c| c.maps.clone());
+                let (order, fixed_sum, add) = match pieces.twist.map(|i| &coords[i].kind) {
+                    Some(Kind::Twist {
+                        order,
+                        fixed_sum,
+                        add,
+                    }) => (*order, *fixed_sum, add.clone()),
+                    _ => (1, false, vec![vec![0u8; blocks]; moves]),
+                };
+                OrbitMoves {
+                    maps,
+                    add,
+                    order,
+                    fixed_sum,
+                }
+            })
+            .collect();
+        Some(out)
+    }
+
+    /// The piece in each block and each block's twist, orbit by orbit, of a state's colours
+    /// at the compact positions; `None` if a block shows no piece of the orbit.
+    pub(crate) fn read_pieces(model: &Model, colours: &[u8]) -> Option<Vec<(Vec<u8>, Vec<u8>)>> {
+        let (_, orbits) = Self::of_orbits(model)?;
+        orbits
+            .iter()
+            .map(|pieces| {
+                let mut arrangement = Vec::with_capacity(pieces.frames.len());
+                let mut twists = Vec::with_capacity(pieces.frames.len());
+                for frame in &pieces.frames {
+                    let look: Vec<u8> = frame
+                        .iter()
+                        .map(|&p| *colours.get(usize::from(p)).unwrap_or(&u8::MAX))
+                        .collect();
+                    let (piece, twist) = *pieces.looks.get(&look)?;
+                    arrangement.push(piece);
+                    twists.push(twist);
+                }
+                Some((arrangement, twists))
+            })
+            .collect()
     }
 
     /// The coordinates of one orbit, split into `blocks`, pushed onto `coords`.

@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use frontier_perm::{
     preset, with_space, Analysis, Chain, ChainBudget, CoordSpace, Coords, Format, Invariant,
-    Metric, Model, Perm, PermSpace, Puzzle, Tables, Turn, WithSpace, MAX_FILE, PRESETS,
+    Metric, Model, Optimal, Perm, PermSpace, Puzzle, Tables, Turn, WithSpace, MAX_FILE, PRESETS,
 };
 use frontier_search::{search_tree, Outcome, SearchTree, Solution, Stats};
 use frontier_tables::{BuildProgress, Builder, Cache};
@@ -111,6 +111,13 @@ pub enum SolverArg {
 
 /// The most entries of one pruning table: 4 bits each, so 8 MiB a table.
 const TABLE_ENTRIES: usize = 1 << 24;
+
+/// The most entries of one table of the piece-subset solver ([`Optimal`]): the 3x3x3's
+/// corners whole (88,179,840 entries, 42 MiB), its edges in sets of six. Fewer where the
+/// table budget (`--max-states`) asks for less.
+const PIECE_ENTRIES: usize = 1 << 27;
+/// The fewest entries of one table of the piece-subset solver the budget may bring it to.
+const LEAST_PIECE_ENTRIES: usize = 1 << 12;
 
 /// Answers within this many moves are found by bidirectional search before any pruning table
 /// is loaded or built.
@@ -411,6 +418,8 @@ pub fn run(args: Args, ctx: &Context) -> anyhow::Result<ExitCode> {
         .map(|why| format!("the position cannot be reached: {why}"));
     let model = Model::new(&puzzle, metric);
     let start = model.colours_of(&position);
+    // Shortest answers by default over piece subsets, where the pieces can be told apart.
+    let pieces = piece_entries(&model, search.table_budget());
     let domain = PermRun {
         puzzle,
         model,
@@ -421,6 +430,8 @@ pub fn run(args: Args, ctx: &Context) -> anyhow::Result<ExitCode> {
         chain,
         unreachable,
         tables: None,
+        pieces,
+        optimal: None,
     };
     driver::run(domain, search, ctx)
 }
@@ -442,6 +453,11 @@ struct PermRun {
     unreachable: Option<String>,
     /// The pruning tables, once they are loaded or built.
     tables: Option<Tables>,
+    /// The entries a table of the piece-subset solver takes, where the pieces can be told
+    /// apart.
+    pieces: Option<usize>,
+    /// The piece-subset solver, once its tables are loaded or built.
+    optimal: Option<Optimal>,
 }
 
 impl PermRun {
@@ -461,6 +477,47 @@ impl PermRun {
         !self.chain && self.algo.is_none_or(Algo::is_informed)
     }
 
+    /// The entries of the piece-subset solver's tables, when it is this run's solver: the
+    /// default one (no `--algo`, no chain) on pieces that can be told apart.
+    fn piece_solver(&self) -> Option<usize> {
+        self.pieces.filter(|_| !self.chain && self.algo.is_none())
+    }
+
+    /// The states `moves` pass through from the position, as colours.
+    fn path(&self, moves: &[Turn]) -> Vec<Vec<u8>> {
+        let mut current = self.position.clone();
+        let mut states = vec![self.model.colours_of(&current)];
+        for &t in moves {
+            current = current.then(&self.puzzle.turn_perm(t));
+            states.push(self.model.colours_of(&current));
+        }
+        states
+    }
+
+    /// The piece-subset solver's answer, with the states it passes through.
+    fn solve_by_pieces(
+        &self,
+        optimal: &Optimal,
+        ctx: &Context,
+        search: &SearchArgs,
+    ) -> Outcome<Vec<u8>, Turn> {
+        let config = search.config::<Vec<u8>, Turn>(ctx);
+        let mut outcome = optimal.solve(&self.start, &config);
+        ctx.clear_progress();
+        outcome.stats_mut().seconds = ctx.seconds();
+        match outcome {
+            Outcome::Solved { solution, stats } => Outcome::Solved {
+                solution: Solution {
+                    states: self.path(&solution.moves),
+                    moves: solution.moves,
+                    cost: solution.cost,
+                },
+                stats,
+            },
+            other => other.map(|()| Vec::new(), |t| t),
+        }
+    }
+
     /// The stabiliser chain's answer, built for this run (it takes well under a second for
     /// the presets, so it is not cached), with the states it passes through.
     fn solve_by_chain(&self) -> Outcome<Vec<u8>, Turn> {
@@ -471,12 +528,7 @@ impl PermRun {
                 stats: Stats::default(),
             };
         };
-        let mut current = self.position.clone();
-        let mut states = vec![self.model.colours_of(&current)];
-        for &t in &moves {
-            current = current.then(&self.puzzle.turn_perm(t));
-            states.push(self.model.colours_of(&current));
-        }
+        let states = self.path(&moves);
         let cost = moves.len() as u64;
         Outcome::Solved {
             solution: Solution {
@@ -507,9 +559,13 @@ impl Domain for PermRun {
     }
 
     fn tables(&self) -> anyhow::Result<Option<TableNeed>> {
+        let bytes = match self.piece_solver() {
+            Some(entries) => Optimal::bytes_for(&self.model, entries).unwrap_or(0),
+            None => Tables::bytes_for(&self.model, TABLE_ENTRIES),
+        };
         Ok(self.needs_tables().then(|| TableNeed {
             what: "building the pruning tables".to_string(),
-            bytes: Tables::bytes_for(&self.model, TABLE_ENTRIES),
+            bytes,
             instead: "use --algo bfs or bidirectional for a short position",
         }))
     }
@@ -532,16 +588,39 @@ impl Domain for PermRun {
         search: &SearchArgs,
         clock: &Stopwatch,
     ) -> anyhow::Result<bool> {
-        if !self.needs_tables() || self.tables.is_some() {
+        let pieces = self.piece_solver();
+        if !self.needs_tables()
+            || (pieces.is_some() && self.optimal.is_some())
+            || (pieces.is_none() && self.tables.is_some())
+        {
             return Ok(true);
         }
-        self.tables = build_tables(ctx, search, clock, &self.model);
+        if let Some(entries) = pieces {
+            let built = build_tables(ctx, search, clock, |builder, cache, starting| {
+                Optimal::build_each(&self.model, entries, Some(cache), builder, starting)
+            });
+            self.optimal = built.flatten();
+            if self.optimal.is_some() {
+                return Ok(true);
+            }
+            // Stopped, or (not met: `pieces` says they are told apart) no pieces.
+            self.pieces = None;
+            if clock.limit().is_some() {
+                return Ok(false);
+            }
+        }
+        self.tables = build_tables(ctx, search, clock, |builder, cache, starting| {
+            Tables::build_each(&self.model, TABLE_ENTRIES, Some(cache), builder, starting)
+        });
         Ok(self.tables.is_some())
     }
 
     fn solve(&self, ctx: &Context, search: &SearchArgs) -> anyhow::Result<Outcome<Vec<u8>, Turn>> {
         if self.chain {
             return Ok(self.solve_by_chain());
+        }
+        if let (Some(optimal), None) = (&self.optimal, self.algo) {
+            return Ok(self.solve_by_pieces(optimal, ctx, search));
         }
         Ok(self.generic(ctx, search, Algo::Idastar))
     }
@@ -606,14 +685,28 @@ impl Domain for PermRun {
     }
 }
 
-/// The pruning tables of `model`, loaded or built (with a progress bar) in the cache; `None`
-/// when `clock` (`--timeout`, Ctrl-C) stopped their build first.
-fn build_tables(
+/// The entries a table of the piece-subset solver may take within `budget` bytes (the most
+/// up to [`PIECE_ENTRIES`], halved until they fit, [`LEAST_PIECE_ENTRIES`] at the least);
+/// `None` where the model's pieces cannot be told apart.
+fn piece_entries(model: &Model, budget: u64) -> Option<usize> {
+    let mut entries = PIECE_ENTRIES;
+    loop {
+        let bytes = Optimal::bytes_for(model, entries)?;
+        if bytes <= budget || entries <= LEAST_PIECE_ENTRIES {
+            return Some(entries);
+        }
+        entries /= 2;
+    }
+}
+
+/// Pruning tables loaded or built by `build` (with a progress bar) in the cache; `None` when
+/// `clock` (`--timeout`, Ctrl-C) stopped their build first.
+fn build_tables<T: HasReports>(
     ctx: &Context,
     search: &SearchArgs,
     clock: &Stopwatch,
-    model: &Model,
-) -> Option<Tables> {
+    build: impl FnOnce(&Builder, &Cache, &dyn Fn(usize, usize)) -> Result<T, frontier_search::Limit>,
+) -> Option<T> {
     let stop = || clock.limit();
     let bar = BuildBar::new(ctx, search.quiet);
     let table = AtomicUsize::new(0);
@@ -640,13 +733,31 @@ fn build_tables(
         .stop(&stop)
         .progress(&progress);
     let cache = Cache::from_env().join("perm");
-    let built = Tables::build_each(model, TABLE_ENTRIES, Some(&cache), &builder, &starting);
+    let built = build(&builder, &cache, &starting);
     if let Some(bar) = bar {
         bar.finish();
     }
     let tables = built.ok()?;
     warn_tables(tables.reports());
     Some(tables)
+}
+
+/// Tables that say what happened to each of their files in the cache.
+trait HasReports {
+    /// One report a table.
+    fn reports(&self) -> &[frontier_tables::TableReport];
+}
+
+impl HasReports for Tables {
+    fn reports(&self) -> &[frontier_tables::TableReport] {
+        Tables::reports(self)
+    }
+}
+
+impl HasReports for Option<Optimal> {
+    fn reports(&self) -> &[frontier_tables::TableReport] {
+        self.as_ref().map_or(&[], Optimal::reports)
+    }
 }
 
 /// Counts the puzzle's states by distance from the solved state.
