@@ -746,6 +746,9 @@ pub struct Optimal {
     views: [usize; 3],
     /// `axis_moves[axis][m]`: the move of the view along `axis` behind real move `m` (by index).
     axis_moves: [[u8; 18]; 3],
+    /// `goal_moves[axis]`: the real moves (bits by index) whose view along `axis` lies in the
+    /// table's goal (U and D turns, and for the small table the half turns too).
+    goal_moves: [u32; 3],
     report: TableReport,
     /// What happened to the reduction's and the move tables' file.
     coordinates: TableReport,
@@ -873,6 +876,8 @@ pub(crate) struct AxisNode {
 struct Node {
     axes: [AxisNode; 3],
     views: [Cube; 3],
+    /// Lower bounds of the inverse's distances along the axes (0 when not taken).
+    inverse: Distances,
 }
 
 /// `(3 - o) % 3 * 3^(6 - c)` for a corner field of cubie `c` and twist `o` (cubie 7, DRB,
@@ -1041,6 +1046,15 @@ impl Optimal {
                 .expect("some rotation takes each axis to the U-D axis")
         });
         let axis_moves = views.map(|rotation| moves_seen(rotation).map(|mv| mv.index() as u8));
+        let in_goal = |mv: Move| {
+            matches!(mv.face(), Face::U | Face::D)
+                || (size == TableSize::Small && mv.quarter_turns() == 2)
+        };
+        let goal_moves = axis_moves.map(|seen| {
+            (0..18)
+                .filter(|&m| in_goal(Move::ALL[usize::from(seen[m])]))
+                .fold(0u32, |bits, m| bits | 1 << m)
+        });
         Ok(Optimal {
             metric,
             size,
@@ -1054,6 +1068,7 @@ impl Optimal {
             exact,
             views,
             axis_moves,
+            goal_moves,
             report,
             coordinates,
         })
@@ -1230,20 +1245,33 @@ impl Optimal {
 
     /// The search's node of a cube.
     fn root(&self, cube: Cube) -> Node {
+        let views = self.views.map(|rotation| view(cube, rotation));
         Node {
             axes: self.axis_nodes(cube),
-            views: self.views.map(|rotation| view(cube, rotation)),
+            views,
+            inverse: self.inverse_distances(&views).unwrap_or_default(),
         }
     }
 
-    /// The bound of a node: its three views', and its inverse's three views' when they are
-    /// taken.
+    /// The bound of a node: its three views', and its inverse's three views'.
     fn node_bound(&self, node: &Node) -> usize {
         let cube = Optimal::bound_of(node.axes.map(|n| n.distance));
-        match self.inverse_distances(&node.views) {
-            Some(inverse) => cube.max(Optimal::bound_of(inverse)),
-            None => cube,
+        cube.max(Optimal::bound_of(node.inverse))
+    }
+
+    /// The moves that may start a solution of `left` moves from `node`: not one whose view
+    /// along an axis lies in the table's goal where the inverse's distance along that axis
+    /// is `left`. (Were C·M·W solved, W of `left - 1` moves, with M in the goal H of an axis,
+    /// then W⁻¹ would take C⁻¹ to M⁻¹, in H: the inverse would be within `left - 1`.)
+    #[inline(always)]
+    fn first_moves(&self, node: &Node, left: usize) -> u32 {
+        let mut allowed = u32::MAX;
+        for axis in 0..3 {
+            if usize::from(node.inverse[axis]) == left {
+                allowed &= !self.goal_moves[axis];
+            }
         }
+        allowed
     }
 
     /// The exact table, when the inverse's views are taken.
@@ -1536,6 +1564,10 @@ impl Worker<'_> {
                 return;
             }
             self.generated += 1;
+            let solver = self.shared.solver;
+            if solver.first_moves(&node, bound - depth) & (1 << mv.index()) == 0 {
+                return;
+            }
             match self.step(&node, mv, bound - depth) {
                 Some(next) => node = next,
                 None => return,
@@ -1560,6 +1592,7 @@ impl Worker<'_> {
                 return None;
             }
         }
+        next.inverse = solver.inverse_distances(&next.views).unwrap_or_default();
         (solver.node_bound(&next) < left).then_some(next)
     }
 
@@ -1593,8 +1626,11 @@ impl Worker<'_> {
         let metric = solver.metric;
         let mut moves = [0u8; 18];
         let mut alive = 0;
+        let first = solver.first_moves(&node, left);
         for &mv in metric.moves() {
-            if depth == 0 || metric.may_follow(self.path[depth - 1], mv) {
+            if (depth == 0 || metric.may_follow(self.path[depth - 1], mv))
+                && first & (1 << mv.index()) != 0
+            {
                 moves[alive] = mv.index() as u8;
                 alive += 1;
             }
@@ -1634,7 +1670,9 @@ impl Worker<'_> {
             alive = kept;
         }
         // The inverse's three views of the children left, in three rounds likewise: their
-        // coordinates and classes, their entries, their bounds.
+        // coordinates and classes, their entries, their bounds. A move whose view along an
+        // axis lies in the table's goal H leaves the inverse's coset along it as it was (the
+        // inverse changes by that move from the side of H), so that axis keeps its distance.
         if let Some(exact) = solver.exact() {
             let mut coordinates = [[InverseCoordinates::default(); 3]; 18];
             for k in 0..alive {
@@ -1643,18 +1681,29 @@ impl Worker<'_> {
                     let seen = Move::ALL[usize::from(solver.axis_moves[axis][m])];
                     let cube = node.views[axis].apply(seen);
                     children[k].views[axis] = cube;
-                    coordinates[k][axis] = solver.inverse_start(exact, cube);
+                    if solver.goal_moves[axis] & (1 << m) == 0 {
+                        coordinates[k][axis] = solver.inverse_start(exact, cube);
+                    }
                 }
             }
             let mut entries = [[(0usize, 0usize); 3]; 18];
             for k in 0..alive {
+                let m = usize::from(moves[k]);
                 for axis in 0..3 {
-                    entries[k][axis] = solver.inverse_entries(exact, &coordinates[k][axis]);
+                    if solver.goal_moves[axis] & (1 << m) == 0 {
+                        entries[k][axis] = solver.inverse_entries(exact, &coordinates[k][axis]);
+                    }
                 }
             }
             let mut kept = 0;
             for k in 0..alive {
-                let distances = entries[k].map(|e| solver.inverse_distance(exact, e));
+                let m = usize::from(moves[k]);
+                let distances: Distances =
+                    std::array::from_fn(|axis| match solver.goal_moves[axis] & (1 << m) {
+                        0 => solver.inverse_distance(exact, entries[k][axis]),
+                        _ => node.inverse[axis],
+                    });
+                children[k].inverse = distances;
                 if Optimal::bound_of(distances) < left {
                     moves[kept] = moves[k];
                     children[kept] = children[k];
