@@ -72,6 +72,14 @@ pub enum TableKind {
     /// What [`TableKind::Phase1Sorted`] is looked up with, as [`TableKind::Phase1Coordinates`]
     /// is for [`TableKind::Phase1`] (HTM only, for both metrics).
     Phase1SortedCoordinates,
+    /// The optimal solver's large table ([`crate::TableSize::Large`]): distances to the
+    /// cubes of G1 with the U-layer corners in the U layer, 64,430 classes of (flip, slice) x
+    /// 2,187 twists x 70 sets of positions of the U-layer corners, modulo 3 in two bits, four
+    /// entries a byte; looked up with [`TableKind::Phase1Coordinates`].
+    Phase1Large,
+    /// The exact distances to G1 of [`TableKind::Phase1`]'s entries, four bits an entry, two
+    /// a byte: the optimal solver's bound for the inverse cube's views.
+    Phase1Exact,
     /// Two-phase's move tables in G1: corner permutation and U/D edge permutation under G1's
     /// ten moves (40,320 x 10 entries each), the inverse of each permutation of eight and
     /// where a corner permutation puts the U-layer corners (40,320 entries each); two bytes an
@@ -89,7 +97,7 @@ impl TableKind {
     ];
 
     /// Every kind.
-    pub const EVERY: [TableKind; 12] = [
+    pub const EVERY: [TableKind; 14] = [
         TableKind::TwistFlip,
         TableKind::TwistSlice,
         TableKind::FlipSlice,
@@ -101,12 +109,14 @@ impl TableKind {
         TableKind::Phase1Coordinates,
         TableKind::Phase1Sorted,
         TableKind::Phase1SortedCoordinates,
+        TableKind::Phase1Large,
+        TableKind::Phase1Exact,
         TableKind::G1Moves,
     ];
 
     /// The kind's name, as used in file names: `twist-flip`, `twist-slice`, `flip-slice`,
     /// `corners`, `g1-corners`, `g1-edges`, `g1-edges-corners`, `phase1`, `phase1-coordinates`, `phase1-sorted`,
-    /// `phase1-sorted-coordinates`, `g1-moves`.
+    /// `phase1-sorted-coordinates`, `phase1-large`, `phase1-exact`, `g1-moves`.
     pub fn name(self) -> &'static str {
         match self {
             TableKind::TwistFlip => "twist-flip",
@@ -120,12 +130,14 @@ impl TableKind {
             TableKind::Phase1Coordinates => "phase1-coordinates",
             TableKind::Phase1Sorted => "phase1-sorted",
             TableKind::Phase1SortedCoordinates => "phase1-sorted-coordinates",
+            TableKind::Phase1Large => "phase1-large",
+            TableKind::Phase1Exact => "phase1-exact",
             TableKind::G1Moves => "g1-moves",
         }
     }
 
-    /// The bytes of the table (for [`TableKind::Phase1`] and [`TableKind::Phase1Sorted`], four
-    /// entries a byte).
+    /// The bytes of the table (for [`TableKind::Phase1`], [`TableKind::Phase1Sorted`] and
+    /// [`TableKind::Phase1Large`] four entries a byte, for [`TableKind::Phase1Exact`] two).
     #[allow(clippy::len_without_is_empty)]
     pub fn len(self) -> usize {
         match self {
@@ -139,16 +151,19 @@ impl TableKind {
             TableKind::Phase1Coordinates => crate::optimal::COORDINATES_BYTES,
             TableKind::Phase1Sorted => crate::optimal::MEDIUM_BYTES,
             TableKind::Phase1SortedCoordinates => crate::optimal::MEDIUM_COORDINATES_BYTES,
+            TableKind::Phase1Large => crate::optimal::LARGE_BYTES,
+            TableKind::Phase1Exact => crate::optimal::EXACT_BYTES,
             TableKind::G1Moves => (2 * 40320 * 10 + 2 * 40320) * 2,
         }
     }
 
-    /// The width of its entries: two bits for [`TableKind::Phase1`] and
-    /// [`TableKind::Phase1Sorted`] (the distance modulo 3),
-    /// a byte for the others.
+    /// The width of its entries: two bits for [`TableKind::Phase1`],
+    /// [`TableKind::Phase1Sorted`] and [`TableKind::Phase1Large`] (the distance modulo 3),
+    /// four for [`TableKind::Phase1Exact`], a byte for the others.
     pub fn width(self) -> Width {
         match self {
-            TableKind::Phase1 | TableKind::Phase1Sorted => Width::Two,
+            TableKind::Phase1 | TableKind::Phase1Sorted | TableKind::Phase1Large => Width::Two,
+            TableKind::Phase1Exact => Width::Four,
             _ => Width::Byte,
         }
     }
@@ -158,6 +173,8 @@ impl TableKind {
         match self {
             TableKind::Phase1 => crate::optimal::PHASE1_ENTRIES as u64,
             TableKind::Phase1Sorted => crate::optimal::MEDIUM_ENTRIES as u64,
+            TableKind::Phase1Large => crate::optimal::LARGE_ENTRIES as u64,
+            TableKind::Phase1Exact => crate::optimal::PHASE1_ENTRIES as u64,
             kind => kind.len() as u64,
         }
     }

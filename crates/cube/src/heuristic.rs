@@ -86,6 +86,11 @@ pub(crate) fn slice(c: &CubieCube) -> usize {
     usize::from(slice_tables().index[mask])
 }
 
+/// The [`slice`] coordinate of the positions in a 12-bit mask of four.
+pub(crate) fn slice_of_mask(mask: usize) -> usize {
+    usize::from(slice_tables().index[mask])
+}
+
 pub(crate) fn set_slice(s: usize) -> CubieCube {
     let mask = slice_tables().masks[s];
     let mut c = CubieCube::SOLVED;
@@ -322,6 +327,8 @@ impl MoveTables {
             | TableKind::Phase1Coordinates
             | TableKind::Phase1Sorted
             | TableKind::Phase1SortedCoordinates
+            | TableKind::Phase1Large
+            | TableKind::Phase1Exact
             | TableKind::G1Moves => {
                 unreachable!("the optimal and two-phase solvers build their own tables")
             }

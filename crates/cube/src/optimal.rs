@@ -14,6 +14,14 @@
 //! set is smaller than G1, so the distance is larger (a stronger bound): 1,523,864 classes of
 //! (flip, sorted slice) x 2,187 twists, 833 MB at two bits an entry, built in place at two
 //! bits a rank ([`Builder::build_mod3`]) so that the build needs little more than the table.
+//! The largest ([`TableSize::Large`]) refines the small one by where the four U-layer corners
+//! are (70 sets of positions): the distance to the cubes of G1 with the U-layer corners in the
+//! U layer, 64,430 x 2,187 x 70 entries, 2.47 GB, built the same way.
+//!
+//! The bound also looks at the inverse cube along its three axes (a cube and its inverse
+//! need as many moves). The inverse's distances are not those of a neighbour of the parent's
+//! inverse, so they are read from a table of exact distances to G1 (four bits an entry),
+//! refined for the medium and large tables by their own entry modulo 3.
 
 use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -29,8 +37,8 @@ use crate::cube::Cube;
 use crate::cubie::CubieCube;
 use crate::geometry::Face;
 use crate::heuristic::{
-    flip, move_table, set_flip, set_slice, set_slice_sorted, set_twist, slice, slice_sorted, twist,
-    FLIPS, SLICES, SLICES_SORTED, TWISTS,
+    flip, move_table, perm_rank, set_flip, set_slice, set_slice_sorted, set_twist, slice,
+    slice_of_mask, slice_sorted, twist, FLIPS, SLICES, SLICES_SORTED, TWISTS,
 };
 use crate::huge::HugeTable;
 use crate::lock;
@@ -58,6 +66,16 @@ pub(crate) const MEDIUM_BYTES: usize = MEDIUM_ENTRIES.div_ceil(4);
 /// Bytes of the medium table's cached reduction and move tables.
 pub(crate) const MEDIUM_COORDINATES_BYTES: usize =
     coordinates_bytes(SLICES_SORTED, FLIPSLICE_SORTED_CLASSES);
+/// The sets of four corner positions (C(8, 4)): where the U-layer corners can be.
+pub(crate) const CORNER_SETS: usize = 70;
+/// Entries of the large table: a class of (flip, slice), a twist and where the U-layer
+/// corners are.
+pub(crate) const LARGE_ENTRIES: usize = FLIPSLICE_CLASSES * TWISTS * CORNER_SETS;
+/// Bytes of the large table, four entries a byte.
+pub(crate) const LARGE_BYTES: usize = LARGE_ENTRIES.div_ceil(4);
+/// Bytes of the exact phase-1 distances (two entries a byte), the bound of the inverse's
+/// views.
+pub(crate) const EXACT_BYTES: usize = PHASE1_ENTRIES.div_ceil(2);
 /// The longest solution searched for: past God's number in either metric (20 HTM, 26 QTM).
 const LONGEST: usize = 30;
 
@@ -69,8 +87,9 @@ const fn coordinates_bytes(slices: usize, classes: usize) -> usize {
         + (TWISTS * UD_SYMMETRIES + classes + (TWISTS + FLIPS + slices) * 18) * 2
 }
 
-/// Which of the optimal solver's tables: the distance to G1 over (flip, slice) classes, or
-/// the bigger one over (flip, sorted slice) classes.
+/// Which of the optimal solver's tables: the distance to G1 over (flip, slice) classes, the
+/// bigger one over (flip, sorted slice) classes, or the largest, over (flip, slice) classes,
+/// twist and where the U-layer corners are.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum TableSize {
     /// The distance to G1: 64,430 classes of (flip, slice) x 2,187 twists, 35 MB.
@@ -78,17 +97,21 @@ pub enum TableSize {
     /// The distance to the cubes of G1 with the middle-layer edges home in order: 1,523,864
     /// classes of (flip, sorted slice) x 2,187 twists, 833 MB.
     Medium,
+    /// The distance to the cubes of G1 with the U-layer corners in the U layer: 64,430
+    /// classes of (flip, slice) x 2,187 twists x 70 sets of corner positions, 2.47 GB.
+    Large,
 }
 
 impl TableSize {
     /// Every size, smallest first.
-    pub const ALL: [TableSize; 2] = [TableSize::Small, TableSize::Medium];
+    pub const ALL: [TableSize; 3] = [TableSize::Small, TableSize::Medium, TableSize::Large];
 
-    /// The size's name: `small` or `medium`.
+    /// The size's name: `small`, `medium` or `large`.
     pub fn name(self) -> &'static str {
         match self {
             TableSize::Small => "small",
             TableSize::Medium => "medium",
+            TableSize::Large => "large",
         }
     }
 
@@ -100,7 +123,7 @@ impl TableSize {
     /// The slice coordinates: 495 positions of the middle-layer edges, or 11,880 placements.
     fn slices(self) -> usize {
         match self {
-            TableSize::Small => SLICES,
+            TableSize::Small | TableSize::Large => SLICES,
             TableSize::Medium => SLICES_SORTED,
         }
     }
@@ -108,7 +131,7 @@ impl TableSize {
     /// The slice coordinate of a cube.
     fn slice_of(self, c: &CubieCube) -> usize {
         match self {
-            TableSize::Small => slice(c),
+            TableSize::Small | TableSize::Large => slice(c),
             TableSize::Medium => slice_sorted(c),
         }
     }
@@ -116,7 +139,7 @@ impl TableSize {
     /// A cube of slice coordinate `s`, its other pieces as solved as can be.
     fn set_slice(self, s: usize) -> CubieCube {
         match self {
-            TableSize::Small => set_slice(s),
+            TableSize::Small | TableSize::Large => set_slice(s),
             TableSize::Medium => set_slice_sorted(s),
         }
     }
@@ -124,14 +147,32 @@ impl TableSize {
     /// The classes of (flip, slice coordinate).
     fn classes(self) -> usize {
         match self {
-            TableSize::Small => FLIPSLICE_CLASSES,
+            TableSize::Small | TableSize::Large => FLIPSLICE_CLASSES,
             TableSize::Medium => FLIPSLICE_SORTED_CLASSES,
+        }
+    }
+
+    /// The size whose reduction (classes, symmetries, move tables) this one is looked up
+    /// with: the large table shares the small one's.
+    fn reduced(self) -> TableSize {
+        match self {
+            TableSize::Large => TableSize::Small,
+            size => size,
+        }
+    }
+
+    /// The values of the corner coordinate beside the twist: the 70 sets of positions of
+    /// the U-layer corners for the large table, one for the others.
+    fn corner_sets(self) -> usize {
+        match self {
+            TableSize::Large => CORNER_SETS,
+            _ => 1,
         }
     }
 
     /// The table's entries.
     fn entries(self) -> usize {
-        self.classes() * TWISTS
+        self.classes() * TWISTS * self.corner_sets()
     }
 
     /// The bytes of the table, four entries a byte.
@@ -139,14 +180,22 @@ impl TableSize {
         self.entries().div_ceil(4) as u64
     }
 
-    /// The bytes it takes to build the table: for the small one, the distances a byte each
-    /// then packed; for the medium one, the packed table (built in place) and the class of
-    /// every (flip, sorted slice) pair.
+    /// The bytes it takes to build the table, with the exact phase-1 distances that bound
+    /// the inverse's views (their build: the distances a byte each, then packed): for the
+    /// small one, that build and the table packed from it; for the medium one, the packed
+    /// table (built in place), the class of every (flip, sorted slice) pair and the exact
+    /// distances; for the large one, the packed table, the small reduction and the exact
+    /// distances.
     pub fn build_bytes(self) -> u64 {
+        let exact = (PHASE1_ENTRIES + EXACT_BYTES) as u64;
         match self {
-            TableSize::Small => (PHASE1_ENTRIES + PHASE1_BYTES) as u64,
-            TableSize::Medium => (MEDIUM_BYTES + MEDIUM_COORDINATES_BYTES) as u64,
+            TableSize::Small => exact + PHASE1_BYTES as u64,
+            TableSize::Medium => {
+                (MEDIUM_BYTES + MEDIUM_COORDINATES_BYTES + COORDINATES_BYTES + EXACT_BYTES) as u64
+            }
+            TableSize::Large => (LARGE_BYTES + COORDINATES_BYTES + EXACT_BYTES) as u64,
         }
+        .max(exact)
     }
 
     /// The cached kinds of the table and of what it is looked up with.
@@ -154,6 +203,7 @@ impl TableSize {
         match self {
             TableSize::Small => (TableKind::Phase1, TableKind::Phase1Coordinates),
             TableSize::Medium => (TableKind::Phase1Sorted, TableKind::Phase1SortedCoordinates),
+            TableSize::Large => (TableKind::Phase1Large, TableKind::Phase1Coordinates),
         }
     }
 
@@ -359,12 +409,122 @@ impl Reduction {
         Ok((reduction, moves, report))
     }
 
-    /// The phase-1 table entry of a cube with these coordinates.
+    /// The table entry of a cube with these coordinates (`set`, where the U-layer corners
+    /// are, counts for the large table alone: `sets` says).
     #[inline(always)]
-    fn entry(&self, twist: usize, flipslice: usize) -> usize {
+    fn entry(&self, sets: &CornerSets, twist: usize, set: usize, flipslice: usize) -> usize {
         let class = self.class_of[flipslice];
         let k = (class & 15) as usize;
-        (class >> 4) as usize * TWISTS + usize::from(self.twist_view[twist * UD_SYMMETRIES + k])
+        let twist = usize::from(self.twist_view[twist * UD_SYMMETRIES + k]);
+        ((class >> 4) as usize * TWISTS + twist) * sets.count + sets.seen(set, k)
+    }
+}
+
+/// Where the U-layer corners URF UFL ULB UBR are, as one of the 70 sets of four corner
+/// positions (ranked by their bit masks in increasing order): the large table's coordinate
+/// beside the twist. For the small and medium tables a single value stands for all cubes.
+///
+/// Every symmetry that keeps the U-D axis takes the U layer to the U or the D layer, so the
+/// set of a cube's view depends on the cube's set alone ([`CornerSets::seen`]); and each
+/// face turn keeps the set of its own axis's layer corners in that layer, which the bound's
+/// "one more when the three axes agree" needs.
+pub(crate) struct CornerSets {
+    /// 70, or 1.
+    count: usize,
+    /// `view[set * 16 + k]`: the set of a cube's view through symmetry `k`.
+    view: Vec<u8>,
+    /// `moves[set * 18 + m]`: the set after move `m`.
+    moves: Vec<u8>,
+}
+
+/// The 70 masks of four corner positions in increasing order, and the rank of each mask.
+fn corner_set_tables() -> &'static ([u8; CORNER_SETS], [u8; 256]) {
+    static TABLES: OnceLock<([u8; CORNER_SETS], [u8; 256])> = OnceLock::new();
+    TABLES.get_or_init(|| {
+        let (mut masks, mut rank) = ([0u8; CORNER_SETS], [u8::MAX; 256]);
+        for (i, m) in (0u8..=255).filter(|m| m.count_ones() == 4).enumerate() {
+            masks[i] = m;
+            rank[usize::from(m)] = i as u8;
+        }
+        (masks, rank)
+    })
+}
+
+/// Which positions hold the U-layer corners (cubies 0..4), ranked among the 70 sets.
+pub(crate) fn corner_set(c: &CubieCube) -> usize {
+    let mask = (c.cp.iter().enumerate())
+        .filter(|(_, &corner)| corner < 4)
+        .fold(0usize, |m, (i, _)| m | 1 << i);
+    usize::from(corner_set_tables().1[mask])
+}
+
+/// A cube whose U-layer corners take the positions of `set` (in order), the D-layer
+/// corners the others, everything else solved.
+fn set_corner_set(set: usize) -> CubieCube {
+    let mask = corner_set_tables().0[set];
+    let mut c = CubieCube::SOLVED;
+    let (mut up, mut down) = (0, 4);
+    for (i, slot) in c.cp.iter_mut().enumerate() {
+        if mask & (1 << i) != 0 {
+            *slot = up;
+            up += 1;
+        } else {
+            *slot = down;
+            down += 1;
+        }
+    }
+    c
+}
+
+impl CornerSets {
+    /// The corner sets of `size`'s table.
+    fn new(size: TableSize) -> CornerSets {
+        if size.corner_sets() == 1 {
+            return CornerSets::one();
+        }
+        let symmetries = ud_symmetries();
+        let mut seen = vec![0u8; CORNER_SETS * UD_SYMMETRIES];
+        for set in 0..CORNER_SETS {
+            let cube = Cube::from_cubie(&set_corner_set(set));
+            for (k, &symmetry) in symmetries.iter().enumerate() {
+                seen[set * UD_SYMMETRIES + k] = corner_set(&view(cube, symmetry).to_cubie()) as u8;
+            }
+        }
+        let moves = move_table(CORNER_SETS, set_corner_set, corner_set, &Move::ALL);
+        CornerSets {
+            count: CORNER_SETS,
+            view: seen,
+            moves: moves.into_iter().map(|s| s as u8).collect(),
+        }
+    }
+
+    /// The single value of the small and medium tables.
+    fn one() -> CornerSets {
+        CornerSets {
+            count: 1,
+            view: vec![0; UD_SYMMETRIES],
+            moves: vec![0; 18],
+        }
+    }
+
+    /// The coordinate of a cube (0 when it does not count).
+    fn of(&self, c: &CubieCube) -> usize {
+        match self.count {
+            1 => 0,
+            _ => corner_set(c),
+        }
+    }
+
+    /// The set of a cube's view through symmetry `k`.
+    #[inline(always)]
+    fn seen(&self, set: usize, k: usize) -> usize {
+        usize::from(self.view[set * UD_SYMMETRIES + k])
+    }
+
+    /// The set after move `m`.
+    #[inline(always)]
+    fn moved(&self, set: usize, m: usize) -> usize {
+        usize::from(self.moves[set * 18 + m])
     }
 }
 
@@ -400,6 +560,7 @@ impl MoveTables {
 struct Phase1Space<'a> {
     reduction: &'a Reduction,
     moves: &'a MoveTables,
+    sets: &'a CornerSets,
     /// The metric's moves, by index.
     turns: Vec<usize>,
 }
@@ -412,7 +573,7 @@ impl Coordinates for Phase1Space<'_> {
     type Cursor = ClassMoves;
 
     fn len(&self) -> usize {
-        self.reduction.representatives.len() * TWISTS
+        self.reduction.representatives.len() * TWISTS * self.sets.count
     }
 
     fn branching(&self) -> usize {
@@ -430,8 +591,9 @@ impl Coordinates for Phase1Space<'_> {
         (last, neighbours): &mut ClassMoves,
         visit: &mut impl Visit,
     ) -> ControlFlow<()> {
-        let (reduction, moves) = (self.reduction, self.moves);
-        let (class, t) = (rank / TWISTS, rank % TWISTS);
+        let (reduction, moves, sets) = (self.reduction, self.moves, self.sets);
+        let (corners, set) = (rank / sets.count, rank % sets.count);
+        let (class, t) = (corners / TWISTS, corners % TWISTS);
         if *last != class {
             *last = class;
             let fs = reduction.representatives[class] as usize;
@@ -446,11 +608,13 @@ impl Coordinates for Phase1Space<'_> {
                 *slot = (c >> 4, (c & 15) as u8);
             }
         }
+        let rank_of = |c: usize, t: usize, set: usize| (c * TWISTS + t) * sets.count + set;
         for (&(c, k), &m) in neighbours.iter().zip(&self.turns) {
-            let c = c as usize;
+            let (c, k) = (c as usize, usize::from(k));
             let t2 = usize::from(moves.twist[t * 18 + m]);
-            let t3 = usize::from(reduction.twist_view[t2 * UD_SYMMETRIES + usize::from(k)]);
-            visit.visit(c * TWISTS + t3)?;
+            let t3 = usize::from(reduction.twist_view[t2 * UD_SYMMETRIES + k]);
+            let set3 = sets.seen(sets.moved(set, m), k);
+            visit.visit(rank_of(c, t3, set3))?;
             // The same cubes seen through the symmetries that keep the class's representative:
             // every way of looking them up gets the distance.
             let stabilizer = reduction.stabilizers[c];
@@ -458,7 +622,7 @@ impl Coordinates for Phase1Space<'_> {
                 for k in 1..UD_SYMMETRIES {
                     if stabilizer & (1 << k) != 0 {
                         let t4 = usize::from(reduction.twist_view[t3 * UD_SYMMETRIES + k]);
-                        visit.visit(c * TWISTS + t4)?;
+                        visit.visit(rank_of(c, t4, sets.seen(set3, k)))?;
                     }
                 }
             }
@@ -476,29 +640,35 @@ fn phase1_distances(
     metric: Metric,
     builder: Builder<'_>,
 ) -> Result<Vec<u8>, Limit> {
+    let sets = CornerSets::one();
     let space = Phase1Space {
         reduction,
         moves,
+        sets: &sets,
         turns: metric.moves().iter().map(|m| m.index()).collect(),
     };
     builder
         .backwards(true)
-        .build(&space, &[solved_entry(reduction)])
+        .build(&space, &[solved_entry(reduction, &sets)])
 }
 
 /// The table entry of the solved cube.
-fn solved_entry(reduction: &Reduction) -> usize {
+fn solved_entry(reduction: &Reduction, sets: &CornerSets) -> usize {
     let c = &CubieCube::SOLVED;
     reduction.entry(
+        sets,
         twist(c),
+        sets.of(c),
         reduction.flipslice(flip(c), reduction.size.slice_of(c)),
     )
 }
 
-/// [`phase1_distances`] modulo 3, built in place into `table` at two bits an entry.
+/// [`phase1_distances`] modulo 3 (refined by `sets`), built in place into `table` at two
+/// bits an entry.
 fn packed_distances(
     reduction: &Reduction,
     moves: &MoveTables,
+    sets: &CornerSets,
     metric: Metric,
     builder: Builder<'_>,
     table: &mut [u8],
@@ -506,11 +676,12 @@ fn packed_distances(
     let space = Phase1Space {
         reduction,
         moves,
+        sets,
         turns: metric.moves().iter().map(|m| m.index()).collect(),
     };
     builder
         .backwards(true)
-        .build_mod3(&space, &[solved_entry(reduction)], table)
+        .build_mod3(&space, &[solved_entry(reduction, sets)], table)
 }
 
 /// An optimal solver for any cube: IDA* bounded by the distance to G1 along all three axes.
@@ -526,6 +697,14 @@ fn packed_distances(
 /// edges home in order: every face turn keeps that set of its own axis (it moves no
 /// middle-layer edge of it and twists and flips nothing seen along it), so the same bound and
 /// the same plus one hold.
+///
+/// With the large table (`phase1-large-htm` or `-qtm`, 2.47 GB) each axis's distance is to
+/// the cubes of G1 whose U-layer corners are in the U layer: every face turn keeps that set
+/// of its own axis too.
+///
+/// The cube's inverse needs as many moves, so its three axes bound the cube as well: their
+/// distances come from the exact distances to G1 (`phase1-exact`, 70 MB, four bits an
+/// entry), refined by the solver's own table modulo 3 (see [`Optimal::set_inverse_views`]).
 ///
 /// The corners' distance (permutation and twist, 2,768 x 2,187 entries by the same
 /// symmetries, 1.5 MB) is not used as a second bound: it cuts fewer nodes than it costs per
@@ -548,20 +727,109 @@ fn packed_distances(
 /// ```
 pub struct Optimal {
     metric: Metric,
+    size: TableSize,
     /// The slice coordinate of the solved cube (its distance is 0 there).
     solved_slice: u16,
+    /// Where the solved cube's U-layer corners are (0 where it does not count).
+    solved_set: u8,
     reduction: Reduction,
     moves: MoveTables,
+    sets: CornerSets,
     /// The phase-1 distances modulo 3, packed at [`Width::Two`].
     phase1: HugeTable<u8>,
+    /// The exact distances to G1 that bound the inverse's views, if they were loaded.
+    exact: Option<Exact>,
+    /// Whether the bound takes the inverse's three views too (with `exact` loaded).
+    inverse: bool,
     /// The symmetries (rotations) that show the cube with its U-D, R-L and F-B axis up: the
     /// identity, and two others.
     views: [usize; 3],
     /// `axis_moves[axis][m]`: the move of the view along `axis` behind real move `m` (by index).
     axis_moves: [[u8; 18]; 3],
+    /// `goal_moves[axis]`: the real moves (bits by index) whose view along `axis` lies in the
+    /// table's goal (U and D turns, and for the small table the half turns too).
+    goal_moves: [u32; 3],
     report: TableReport,
     /// What happened to the reduction's and the move tables' file.
     coordinates: TableReport,
+}
+
+/// The exact distance to G1 of every entry of the small table (64,430 classes of (flip,
+/// slice) x 2,187 twists), four bits an entry, 70 MB: the bound of the inverse's views.
+///
+/// A move M makes of cube C the cube C·M, whose inverse M⁻¹·C⁻¹ is the inverse's coset
+/// moved from the other side: its distance can differ from the parent's by more than one,
+/// so a table of distances modulo 3 cannot be read along the inverse's path. An exact
+/// distance is read alone; for the medium and large tables the entry of the solver's own
+/// table, modulo 3, refines it (their goals lie inside G1, so their distance is the least
+/// number at least the distance to G1 with that remainder, or more).
+struct Exact {
+    /// The small table's reduction, for the medium table (whose own is over sorted slices);
+    /// `None` where the solver's reduction is the small one.
+    reduction: Option<Reduction>,
+    /// Two entries a byte, the first in the low four bits.
+    table: HugeTable<u8>,
+    /// The small table's corner coordinate: the twist alone.
+    one: CornerSets,
+    report: TableReport,
+}
+
+impl Exact {
+    /// The exact distances of `metric` for a solver of `size` whose reduction and move
+    /// tables are these, read from `cache` or built (with `progress` and `stop`) and written
+    /// there.
+    #[allow(clippy::too_many_arguments)]
+    fn load_or_build(
+        cache: &Cache,
+        size: TableSize,
+        metric: Metric,
+        reduction: &Reduction,
+        moves: &MoveTables,
+        progress: &(dyn Fn(BuildProgress) + Sync),
+        stop: &(dyn Fn() -> Option<Limit> + Sync),
+    ) -> Result<Exact, Limit> {
+        let loaded = match size.reduced() {
+            TableSize::Small => None,
+            _ => Some(Reduction::load_or_build(cache, TableSize::Small, stop)?),
+        };
+        let (small, small_moves) = match &loaded {
+            Some((r, m, _)) => (r, m),
+            None => (reduction, moves),
+        };
+        let build = || {
+            let builder = Builder::new().progress(progress).stop(stop);
+            let distances = phase1_distances(small, small_moves, metric, builder)?;
+            let mut table = HugeTable::zeroed(EXACT_BYTES);
+            Table::pack_into(&distances, Width::Four, &mut table);
+            Ok(table)
+        };
+        let spec = cache::spec(TableKind::Phase1Exact, metric);
+        let (table, report) = cache.load_or_build(&spec, HugeTable::zeroed, build)?;
+        Ok(Exact {
+            reduction: loaded.map(|(r, _, _)| r),
+            table,
+            one: CornerSets::one(),
+            report,
+        })
+    }
+
+    /// Writes the distances modulo 3 into `packed` (four entries a byte), if every one of
+    /// them is exact (below 15, the four bits' "15 or more"); returns whether they were.
+    fn modulo_3(&self, packed: &mut [u8]) -> bool {
+        for (byte, pair) in packed.iter_mut().zip(self.table.chunks(2)) {
+            let mut out = 0;
+            for i in 0..4 {
+                let Some(b) = pair.get(i / 2) else { break };
+                let d = (b >> (4 * (i % 2))) & 15;
+                if d == 15 {
+                    return false;
+                }
+                out |= (d % 3) << (2 * i);
+            }
+            *byte = out;
+        }
+        true
+    }
 }
 
 /// The tables are summed up by their metric and where they came from.
@@ -569,10 +837,25 @@ impl std::fmt::Debug for Optimal {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Optimal")
             .field("metric", &self.metric)
-            .field("size", &self.reduction.size)
+            .field("size", &self.size)
+            .field("inverse", &self.inverse)
             .field("report", &self.report)
             .finish_non_exhaustive()
     }
+}
+
+/// Lower bounds of the distances of a cube's three views, or of its inverse's three views.
+type Distances = [u8; 3];
+
+/// The inverse's coordinates along one axis, for [`Optimal::inverse_entries`].
+#[derive(Clone, Copy, Default)]
+struct InverseCoordinates {
+    twist: u16,
+    set: u8,
+    /// Where its flip and slice are looked up in the small reduction.
+    small_flipslice: usize,
+    /// And in the solver's (the same but for the medium table).
+    flipslice: usize,
 }
 
 /// The phase-1 coordinates of a cube seen along one axis, and its exact distance to G1.
@@ -581,13 +864,95 @@ pub(crate) struct AxisNode {
     pub(crate) twist: u16,
     pub(crate) flip: u16,
     pub(crate) slice: u16,
+    /// Where the U-layer corners are, for the large table (0 for the others).
+    pub(crate) set: u8,
     pub(crate) distance: u8,
+}
+
+/// A node of the search: the cube's coordinates along each axis, and the cube itself seen
+/// along each axis (rotated so that the axis is U-D), whose inverse's coordinates are read
+/// from its pieces.
+#[derive(Clone, Copy, Debug)]
+struct Node {
+    axes: [AxisNode; 3],
+    views: [Cube; 3],
+    /// Lower bounds of the inverse's distances along the axes (0 when not taken).
+    inverse: Distances,
+}
+
+/// `(3 - o) % 3 * 3^(6 - c)` for a corner field of cubie `c` and twist `o` (cubie 7, DRB,
+/// counts nothing): a corner's part of its inverse's twist.
+const INVERSE_TWIST: [u16; 32] = {
+    let mut table = [0u16; 32];
+    let mut field = 0;
+    while field < 32 {
+        let (c, o) = (field & 7, field >> 3);
+        if c < 7 && o < 3 {
+            let mut weight = 1u16;
+            let mut i = c;
+            while i < 6 {
+                weight *= 3;
+                i += 1;
+            }
+            table[field] = ((3 - o as u16) % 3) * weight;
+        }
+        field += 1;
+    }
+    table
+};
+
+/// The coordinates of the inverse of a packed cube, read from its pieces' fields: the
+/// inverse puts cubie `c` where the cube has `c`'s position, turned back. Returns the
+/// inverse's twist, flip, slice (495), sorted slice (11,880) and U-layer corner set.
+#[inline(always)]
+fn inverse_coordinates(cube: Cube, sorted: bool) -> (u16, u16, u16, u16, u8) {
+    let bits = cube.bits();
+    let (mut twist, mut corner_mask) = (0u16, 0usize);
+    for i in 0..8 {
+        let field = (bits >> (5 * i)) as usize & 31;
+        twist += INVERSE_TWIST[field];
+        if i < 4 {
+            corner_mask |= 1 << (field & 7);
+        }
+    }
+    let (mut flip, mut slice_mask) = (0u16, 0usize);
+    let mut slice_positions = [0u8; 4];
+    for j in 0..12 {
+        let field = (bits >> (40 + 5 * j)) as usize & 31;
+        let (e, o) = (field & 15, (field >> 4) as u16);
+        if e < 11 {
+            flip |= o << (10 - e);
+        }
+        if j >= 8 {
+            slice_mask |= 1 << e;
+            slice_positions[j - 8] = e as u8;
+        }
+    }
+    let slice = slice_of_mask(slice_mask) as u16;
+    // The inverse holds middle-layer edge 8 + k at position `slice_positions[k]`: their
+    // order is that of the k's by position.
+    let sorted_slice = match sorted {
+        true => {
+            let mut order = [0u8; 4];
+            let mut n = 0;
+            for p in 0..12 {
+                if let Some(k) = slice_positions.iter().position(|&q| usize::from(q) == p) {
+                    order[n] = k as u8;
+                    n += 1;
+                }
+            }
+            slice * 24 + perm_rank(&order) as u16
+        }
+        false => 0,
+    };
+    let set = corner_set_tables().1[corner_mask];
+    (twist, flip, slice, sorted_slice, set)
 }
 
 impl Optimal {
     /// The bytes its small table takes to build: the distances a byte each (141 million),
     /// then packed four to a byte. Loaded from the cache, the table takes the packed quarter
-    /// alone. ([`TableSize::build_bytes`] for each size.)
+    /// alone. ([`TableSize::build_bytes`] for each size, with the inverse's bound.)
     pub const BUILD_BYTES: u64 = (PHASE1_ENTRIES + PHASE1_BYTES) as u64;
 
     /// The solver for `metric`, its table loaded on first use from the cache
@@ -619,8 +984,10 @@ impl Optimal {
         Optimal::load_or_build_table(cache, TableSize::Small, metric, progress, stop)
     }
 
-    /// [`Optimal::load_or_build`] with the table of `size`: the medium one is built in
-    /// place, in parallel on rayon's pool (minutes), and takes [`TableSize::build_bytes`].
+    /// [`Optimal::load_or_build`] with the table of `size`: the medium and large ones are
+    /// built in place, in parallel on rayon's pool (minutes), and take
+    /// [`TableSize::build_bytes`]. The exact distances to G1 that bound the inverse's views
+    /// (`phase1-exact`, 70 MB) are loaded or built likewise.
     pub fn load_or_build_table(
         cache: &Cache,
         size: TableSize,
@@ -628,18 +995,45 @@ impl Optimal {
         progress: &(dyn Fn(BuildProgress) + Sync),
         stop: &(dyn Fn() -> Option<Limit> + Sync),
     ) -> Result<Optimal, Limit> {
-        let (reduction, moves, coordinates) = Reduction::load_or_build(cache, size, stop)?;
+        Optimal::load(cache, size, metric, progress, stop, true)
+    }
+
+    /// The small table alone, without the inverse's bound: phase 1 of two-phase.
+    pub(crate) fn load_phase1(
+        cache: &Cache,
+        progress: &(dyn Fn(BuildProgress) + Sync),
+        stop: &(dyn Fn() -> Option<Limit> + Sync),
+    ) -> Result<Optimal, Limit> {
+        Optimal::load(cache, TableSize::Small, Metric::Htm, progress, stop, false)
+    }
+
+    /// The solver of `size`, with the inverse's bound if `inverse`.
+    fn load(
+        cache: &Cache,
+        size: TableSize,
+        metric: Metric,
+        progress: &(dyn Fn(BuildProgress) + Sync),
+        stop: &(dyn Fn() -> Option<Limit> + Sync),
+        inverse: bool,
+    ) -> Result<Optimal, Limit> {
+        let (reduction, moves, coordinates) =
+            Reduction::load_or_build(cache, size.reduced(), stop)?;
+        let exact = match inverse {
+            true => Some(Exact::load_or_build(
+                cache, size, metric, &reduction, &moves, progress, stop,
+            )?),
+            false => None,
+        };
+        let sets = CornerSets::new(size);
         let build = || {
             let builder = Builder::new().progress(progress).stop(stop);
             let mut packed = HugeTable::zeroed(size.table_bytes() as usize);
-            match size {
-                TableSize::Small => {
-                    let distances = phase1_distances(&reduction, &moves, metric, builder)?;
-                    Table::pack_into(&distances, Width::Two, &mut packed);
-                }
-                TableSize::Medium => {
-                    packed_distances(&reduction, &moves, metric, builder, &mut packed)?;
-                }
+            if size != TableSize::Small {
+                packed_distances(&reduction, &moves, &sets, metric, builder, &mut packed)?;
+            } else if !exact.as_ref().is_some_and(|e| e.modulo_3(&mut packed)) {
+                // The exact distances modulo 3, unless some are too far for four bits.
+                let distances = phase1_distances(&reduction, &moves, metric, builder)?;
+                Table::pack_into(&distances, Width::Two, &mut packed);
             }
             Ok(packed)
         };
@@ -652,17 +1046,43 @@ impl Optimal {
                 .expect("some rotation takes each axis to the U-D axis")
         });
         let axis_moves = views.map(|rotation| moves_seen(rotation).map(|mv| mv.index() as u8));
+        let in_goal = |mv: Move| {
+            matches!(mv.face(), Face::U | Face::D)
+                || (size == TableSize::Small && mv.quarter_turns() == 2)
+        };
+        let goal_moves = axis_moves.map(|seen| {
+            (0..18)
+                .filter(|&m| in_goal(Move::ALL[usize::from(seen[m])]))
+                .fold(0u32, |bits, m| bits | 1 << m)
+        });
         Ok(Optimal {
             metric,
+            size,
             solved_slice: size.slice_of(&CubieCube::SOLVED) as u16,
+            solved_set: sets.of(&CubieCube::SOLVED) as u8,
             reduction,
             moves,
+            sets,
             phase1,
+            inverse: exact.is_some(),
+            exact,
             views,
             axis_moves,
+            goal_moves,
             report,
             coordinates,
         })
+    }
+
+    /// Whether the bound takes the inverse's three views as well as the cube's (the
+    /// default): a switch to measure what they give.
+    pub fn set_inverse_views(&mut self, on: bool) {
+        self.inverse = on && self.exact.is_some();
+    }
+
+    /// What happened to the table of exact distances that bounds the inverse's views.
+    pub fn exact_report(&self) -> Option<&TableReport> {
+        self.exact.as_ref().map(|e| &e.report)
     }
 
     /// What happened to the phase-1 table: loaded, built, rebuilt (and why), not cached (and
@@ -684,7 +1104,7 @@ impl Optimal {
 
     /// The size of its table.
     pub fn size(&self) -> TableSize {
-        self.reduction.size
+        self.size
     }
 
     /// The distance modulo 3 stored for an entry.
@@ -693,10 +1113,14 @@ impl Optimal {
         (self.phase1[entry >> 2] >> ((entry & 3) << 1)) & 3
     }
 
-    /// Whether coordinates are at distance 0: in G1 for the small table, and for the medium
-    /// one with the middle-layer edges home too.
+    /// Whether coordinates are at distance 0: in G1 for the small table, for the medium
+    /// one with the middle-layer edges home too, for the large one with the U-layer corners
+    /// in the U layer.
     pub(crate) fn in_g1(&self, node: &AxisNode) -> bool {
-        node.twist == 0 && node.flip == 0 && node.slice == self.solved_slice
+        node.twist == 0
+            && node.flip == 0
+            && node.slice == self.solved_slice
+            && node.set == self.solved_set
     }
 
     /// A cube's coordinates along the U-D axis with an unknown distance.
@@ -705,7 +1129,8 @@ impl Optimal {
         AxisNode {
             twist: twist(&c) as u16,
             flip: flip(&c) as u16,
-            slice: self.reduction.size.slice_of(&c) as u16,
+            slice: self.size.slice_of(&c) as u16,
+            set: self.sets.of(&c) as u8,
             distance: 0,
         }
     }
@@ -717,6 +1142,7 @@ impl Optimal {
             twist: self.moves.twist[usize::from(node.twist) * 18 + m],
             flip: self.moves.flip[usize::from(node.flip) * 18 + m],
             slice: self.moves.slice[usize::from(node.slice) * 18 + m],
+            set: self.sets.moved(usize::from(node.set), m) as u8,
             distance: node.distance,
         }
     }
@@ -730,8 +1156,12 @@ impl Optimal {
     /// The node's entry in the phase-1 table.
     #[inline(always)]
     pub(crate) fn entry_of(&self, node: &AxisNode) -> usize {
-        self.reduction
-            .entry(usize::from(node.twist), self.flipslice_of(node))
+        self.reduction.entry(
+            &self.sets,
+            usize::from(node.twist),
+            usize::from(node.set),
+            self.flipslice_of(node),
+        )
     }
 
     /// Starts reading the class of the node's flip and slice, for [`Optimal::entry_of`].
@@ -813,10 +1243,117 @@ impl Optimal {
         usize::from(most) + usize::from(a == b && b == c && most > 0)
     }
 
+    /// The search's node of a cube.
+    fn root(&self, cube: Cube) -> Node {
+        let views = self.views.map(|rotation| view(cube, rotation));
+        Node {
+            axes: self.axis_nodes(cube),
+            views,
+            inverse: self.inverse_distances(&views).unwrap_or_default(),
+        }
+    }
+
+    /// The bound of a node: its three views', and its inverse's three views'.
+    fn node_bound(&self, node: &Node) -> usize {
+        let cube = Optimal::bound_of(node.axes.map(|n| n.distance));
+        cube.max(Optimal::bound_of(node.inverse))
+    }
+
+    /// The moves that may start a solution of `left` moves from `node`: not one whose view
+    /// along an axis lies in the table's goal where the inverse's distance along that axis
+    /// is `left`. (Were C·M·W solved, W of `left - 1` moves, with M in the goal H of an axis,
+    /// then W⁻¹ would take C⁻¹ to M⁻¹, in H: the inverse would be within `left - 1`.)
+    #[inline(always)]
+    fn first_moves(&self, node: &Node, left: usize) -> u32 {
+        let mut allowed = u32::MAX;
+        for axis in 0..3 {
+            if usize::from(node.inverse[axis]) == left {
+                allowed &= !self.goal_moves[axis];
+            }
+        }
+        allowed
+    }
+
+    /// The exact table, when the inverse's views are taken.
+    #[inline(always)]
+    fn exact(&self) -> Option<&Exact> {
+        self.exact.as_ref().filter(|_| self.inverse)
+    }
+
+    /// Lower bounds of the distances of the inverse of the cube whose views along the three
+    /// axes are `views`, one for each axis; `None` when the inverse's views are not taken.
+    fn inverse_distances(&self, views: &[Cube; 3]) -> Option<Distances> {
+        let exact = self.exact()?;
+        Some(views.map(|seen| {
+            let coordinates = self.inverse_start(exact, seen);
+            let entries = self.inverse_entries(exact, &coordinates);
+            self.inverse_distance(exact, entries)
+        }))
+    }
+
+    /// The first step of an inverse view's bound: the coordinates of the inverse of `seen`
+    /// (the cube seen along one axis), and where its flip and slice are looked up, whose
+    /// classes it starts to read.
+    #[inline(always)]
+    fn inverse_start(&self, exact: &Exact, seen: Cube) -> InverseCoordinates {
+        let medium = self.size == TableSize::Medium;
+        let (twist, flip, slice, sorted, set) = inverse_coordinates(seen, medium);
+        let small = exact.reduction.as_ref().unwrap_or(&self.reduction);
+        let small_flipslice = small.flipslice(usize::from(flip), usize::from(slice));
+        prefetch(small.class_of.as_ptr().wrapping_add(small_flipslice));
+        let flipslice = match medium {
+            true => {
+                let at = self
+                    .reduction
+                    .flipslice(usize::from(flip), usize::from(sorted));
+                prefetch(self.reduction.class_of.as_ptr().wrapping_add(at));
+                at
+            }
+            false => small_flipslice,
+        };
+        InverseCoordinates {
+            twist,
+            set,
+            small_flipslice,
+            flipslice,
+        }
+    }
+
+    /// The second step: the entries of the inverse's coordinates in the exact table and in
+    /// the solver's own, which it starts to read.
+    #[inline(always)]
+    fn inverse_entries(&self, exact: &Exact, c: &InverseCoordinates) -> (usize, usize) {
+        let small = exact.reduction.as_ref().unwrap_or(&self.reduction);
+        let twist = usize::from(c.twist);
+        let at = small.entry(&exact.one, twist, 0, c.small_flipslice);
+        prefetch(exact.table.as_ptr().wrapping_add(at >> 1));
+        let own = match self.size {
+            TableSize::Small => at,
+            _ => {
+                let own =
+                    (self.reduction).entry(&self.sets, twist, usize::from(c.set), c.flipslice);
+                self.prefetch_entry(own);
+                own
+            }
+        };
+        (at, own)
+    }
+
+    /// The last step: a lower bound of the inverse view's distance, from its entries.
+    #[inline(always)]
+    fn inverse_distance(&self, exact: &Exact, (at, own): (usize, usize)) -> u8 {
+        let to_g1 = (exact.table[at >> 1] >> ((at & 1) << 2)) & 15;
+        match self.size {
+            TableSize::Small => to_g1,
+            // The least distance of the stored remainder at least the distance to G1.
+            _ => to_g1 + (self.stored(own) + 3 - to_g1 % 3) % 3,
+        }
+    }
+
     /// A lower bound of the number of moves (in the solver's metric) that solve `cube`: the
     /// solver's bound at the root.
     pub fn estimate(&self, cube: Cube) -> u64 {
-        Optimal::bound_of(self.axis_nodes(cube).map(|n| n.distance)) as u64
+        self.node_bound(&self.root(cube)) as u64
     }
 
     /// A shortest solution of `cube` in the solver's metric, by IDA*: each bound in turn is
@@ -851,7 +1388,7 @@ impl Optimal {
         let longest = config
             .max_depth
             .map_or(LONGEST, |d| (d as usize).min(LONGEST));
-        let root = self.axis_nodes(cube);
+        let root = self.root(cube);
         let shared = Shared {
             solver: self,
             cube,
@@ -864,7 +1401,7 @@ impl Optimal {
         };
         let mut counts = (0, 0);
         let mut status = Status::Limit(Limit::Depth);
-        let mut bound = Optimal::bound_of(root.map(|n| n.distance));
+        let mut bound = self.node_bound(&root);
         if cube.is_solved() {
             lock(&shared.found).push(Vec::new());
             status = Status::Solved;
@@ -959,7 +1496,7 @@ impl Shared<'_> {
 
     /// Searches every sequence of `bound` moves from the root, the subtrees below the first
     /// two moves shared out among the workers. Returns the nodes expanded and generated.
-    fn search(&self, root: [AxisNode; 3], bound: usize) -> (u64, u64) {
+    fn search(&self, root: Node, bound: usize) -> (u64, u64) {
         let metric = self.solver.metric;
         let mut prefixes: Vec<Vec<Move>> = vec![Vec::new()];
         for _ in 0..bound.min(2) {
@@ -1020,45 +1557,48 @@ struct Worker<'a> {
 
 impl Worker<'_> {
     /// Plays `prefix` from the root (pruning as the search would) and searches below it.
-    fn prefix(&mut self, root: [AxisNode; 3], prefix: &[Move], bound: usize) {
-        let mut nodes = root;
+    fn prefix(&mut self, root: Node, prefix: &[Move], bound: usize) {
+        let mut node = root;
         for (depth, &mv) in prefix.iter().enumerate() {
             if self.count() {
                 return;
             }
             self.generated += 1;
-            match self.step(&nodes, mv, bound - depth) {
-                Some(next) => nodes = next,
+            let solver = self.shared.solver;
+            if solver.first_moves(&node, bound - depth) & (1 << mv.index()) == 0 {
+                return;
+            }
+            match self.step(&node, mv, bound - depth) {
+                Some(next) => node = next,
                 None => return,
             }
             self.path[depth] = mv;
         }
-        self.dive(nodes, prefix.len(), bound - prefix.len());
+        self.dive(node, prefix.len(), bound - prefix.len());
     }
 
-    /// The three axis nodes after `mv`, or `None` if the bound cuts them off with `left`
-    /// moves to make before `mv`.
+    /// The node after `mv`, or `None` if the bound cuts it off with `left` moves to make
+    /// before `mv`.
     #[inline(always)]
-    fn step(&self, nodes: &[AxisNode; 3], mv: Move, left: usize) -> Option<[AxisNode; 3]> {
+    fn step(&self, node: &Node, mv: Move, left: usize) -> Option<Node> {
         let solver = self.shared.solver;
         let m = mv.index();
-        let a = solver.child(&nodes[0], m);
-        if usize::from(a.distance) >= left {
-            return None;
+        let mut next = *node;
+        for axis in 0..3 {
+            let seen = usize::from(solver.axis_moves[axis][m]);
+            next.axes[axis] = solver.child(&node.axes[axis], seen);
+            next.views[axis] = node.views[axis].apply(Move::ALL[seen]);
+            if usize::from(next.axes[axis].distance) >= left {
+                return None;
+            }
         }
-        let b = solver.child(&nodes[1], usize::from(solver.axis_moves[1][m]));
-        if usize::from(b.distance) >= left {
-            return None;
-        }
-        let c = solver.child(&nodes[2], usize::from(solver.axis_moves[2][m]));
-        if Optimal::bound_of([a.distance, b.distance, c.distance]) >= left {
-            return None;
-        }
-        Some([a, b, c])
+        next.inverse = solver.inverse_distances(&next.views).unwrap_or_default();
+        (solver.node_bound(&next) < left).then_some(next)
     }
 
-    /// Searches below `nodes` after `depth` moves with `left` more to make.
-    fn dive(&mut self, nodes: [AxisNode; 3], depth: usize, left: usize) -> bool {
+    /// Searches below `node` after `depth` moves with `left` more to make.
+    fn dive(&mut self, node: Node, depth: usize, left: usize) -> bool {
+        let nodes = node.axes;
         if left == 0 {
             if !nodes.iter().all(|n| self.shared.solver.in_g1(n)) {
                 return false;
@@ -1086,8 +1626,11 @@ impl Worker<'_> {
         let metric = solver.metric;
         let mut moves = [0u8; 18];
         let mut alive = 0;
+        let first = solver.first_moves(&node, left);
         for &mv in metric.moves() {
-            if depth == 0 || metric.may_follow(self.path[depth - 1], mv) {
+            if (depth == 0 || metric.may_follow(self.path[depth - 1], mv))
+                && first & (1 << mv.index()) != 0
+            {
                 moves[alive] = mv.index() as u8;
                 alive += 1;
             }
@@ -1097,28 +1640,71 @@ impl Worker<'_> {
         // each child's flip and slice, then its phase-1 entry), so that the children's reads
         // of memory overlap; a child that one axis cuts off is not looked up along the next.
         // (Reading all three axes at once, pruned or not, is slower: `benches/RESULTS.md`.)
-        let mut children = [nodes; 18];
+        let mut children = [node; 18];
         let classes = solver.reduction.class_of.as_ptr();
         for axis in 0..3 {
             for (k, &m) in moves[..alive].iter().enumerate() {
                 let seen = usize::from(solver.axis_moves[axis][usize::from(m)]);
-                children[k][axis] = solver.moved(&nodes[axis], seen);
-                prefetch(classes.wrapping_add(solver.flipslice_of(&children[k][axis])));
+                children[k].axes[axis] = solver.moved(&nodes[axis], seen);
+                prefetch(classes.wrapping_add(solver.flipslice_of(&children[k].axes[axis])));
             }
             let mut entries = [0usize; 18];
             for k in 0..alive {
-                entries[k] = solver.entry_of(&children[k][axis]);
+                entries[k] = solver.entry_of(&children[k].axes[axis]);
                 prefetch(solver.phase1.as_ptr().wrapping_add(entries[k] >> 2));
             }
             let mut kept = 0;
             for k in 0..alive {
                 let distance = solver.distance_after(nodes[axis].distance, entries[k]);
-                children[k][axis].distance = distance;
+                children[k].axes[axis].distance = distance;
                 let bound = match axis {
-                    2 => Optimal::bound_of(children[k].map(|c| c.distance)),
+                    2 => Optimal::bound_of(children[k].axes.map(|c| c.distance)),
                     _ => usize::from(distance),
                 };
                 if bound < left {
+                    moves[kept] = moves[k];
+                    children[kept] = children[k];
+                    kept += 1;
+                }
+            }
+            alive = kept;
+        }
+        // The inverse's three views of the children left, in three rounds likewise: their
+        // coordinates and classes, their entries, their bounds. A move whose view along an
+        // axis lies in the table's goal H leaves the inverse's coset along it as it was (the
+        // inverse changes by that move from the side of H), so that axis keeps its distance.
+        if let Some(exact) = solver.exact() {
+            let mut coordinates = [[InverseCoordinates::default(); 3]; 18];
+            for k in 0..alive {
+                let m = usize::from(moves[k]);
+                for axis in 0..3 {
+                    let seen = Move::ALL[usize::from(solver.axis_moves[axis][m])];
+                    let cube = node.views[axis].apply(seen);
+                    children[k].views[axis] = cube;
+                    if solver.goal_moves[axis] & (1 << m) == 0 {
+                        coordinates[k][axis] = solver.inverse_start(exact, cube);
+                    }
+                }
+            }
+            let mut entries = [[(0usize, 0usize); 3]; 18];
+            for k in 0..alive {
+                let m = usize::from(moves[k]);
+                for axis in 0..3 {
+                    if solver.goal_moves[axis] & (1 << m) == 0 {
+                        entries[k][axis] = solver.inverse_entries(exact, &coordinates[k][axis]);
+                    }
+                }
+            }
+            let mut kept = 0;
+            for k in 0..alive {
+                let m = usize::from(moves[k]);
+                let distances: Distances =
+                    std::array::from_fn(|axis| match solver.goal_moves[axis] & (1 << m) {
+                        0 => solver.inverse_distance(exact, entries[k][axis]),
+                        _ => node.inverse[axis],
+                    });
+                children[k].inverse = distances;
+                if Optimal::bound_of(distances) < left {
                     moves[kept] = moves[k];
                     children[kept] = children[k];
                     kept += 1;
@@ -1203,11 +1789,13 @@ mod tests {
     /// the reduction's, and (with `stored`) that they share a table entry's value.
     fn check_views(reduction: &Reduction, stored: Option<&dyn Fn(usize) -> u8>) {
         let flipslice = |c: &CubieCube| reduction.flipslice(flip(c), reduction.size.slice_of(c));
+        let one = CornerSets::one();
+        let entry = |c: &CubieCube| reduction.entry(&one, twist(c), 0, flipslice(c));
         for seed in 0..200 {
             let cube = Cube::random(seed);
             let c = cube.to_cubie();
             let class = reduction.class_of[flipslice(&c)] >> 4;
-            let value = stored.map(|s| s(reduction.entry(twist(&c), flipslice(&c))));
+            let value = stored.map(|s| s(entry(&c)));
             for (k, &symmetry) in ud_symmetries().iter().enumerate() {
                 let seen = view(cube, symmetry).to_cubie();
                 assert_eq!(
@@ -1217,10 +1805,120 @@ mod tests {
                 );
                 let t = reduction.twist_view[twist(&c) * UD_SYMMETRIES + k];
                 assert_eq!(usize::from(t), twist(&seen), "seed {seed}, symmetry {k}");
-                let entry = reduction.entry(twist(&seen), flipslice(&seen));
-                let seen_value = stored.map(|s| s(entry));
+                let seen_value = stored.map(|s| s(entry(&seen)));
                 assert_eq!(seen_value, value, "seed {seed}, symmetry {k}");
             }
+        }
+    }
+
+    #[test]
+    fn the_large_coordinate_follows_moves_and_views() {
+        // 8 choose 4 = 70 sets of positions of the U-layer corners.
+        assert_eq!(corner_set_tables().0.len(), CORNER_SETS);
+        assert_eq!(
+            (0..CORNER_SETS)
+                .map(|s| corner_set(&set_corner_set(s)))
+                .collect::<Vec<_>>(),
+            (0..CORNER_SETS).collect::<Vec<_>>()
+        );
+        let sets = CornerSets::new(TableSize::Large);
+        for seed in 0..200 {
+            let cube = Cube::random(seed);
+            let set = corner_set(&cube.to_cubie());
+            for (k, &symmetry) in ud_symmetries().iter().enumerate() {
+                let seen = corner_set(&view(cube, symmetry).to_cubie());
+                assert_eq!(sets.seen(set, k), seen, "seed {seed}, symmetry {k}");
+            }
+            for mv in Move::ALL {
+                let moved = corner_set(&cube.apply(mv).to_cubie());
+                assert_eq!(sets.moved(set, mv.index()), moved, "seed {seed}, {mv}");
+            }
+        }
+        // Each face's turns keep its own layer's corners in it: U and D the U layer's.
+        let solved = corner_set(&CubieCube::SOLVED);
+        for mv in Move::ALL {
+            let kept = sets.moved(solved, mv.index()) == solved;
+            assert_eq!(kept, matches!(mv.face(), Face::U | Face::D), "{mv}");
+        }
+        // The table's space: from a cube's entry, the successors include the entry of the
+        // cube after each move, whatever cube of the class the entry stands for.
+        let reduction = Reduction::new(TableSize::Small, &|| None).unwrap();
+        let moves = MoveTables::new(TableSize::Small);
+        let space = Phase1Space {
+            reduction: &reduction,
+            moves: &moves,
+            sets: &sets,
+            turns: Metric::Htm.moves().iter().map(|m| m.index()).collect(),
+        };
+        assert_eq!(space.len(), LARGE_ENTRIES);
+        let entry = |c: &CubieCube| {
+            let fs = reduction.flipslice(flip(c), slice(c));
+            reduction.entry(&sets, twist(c), corner_set(c), fs)
+        };
+        struct Collect(Vec<usize>);
+        impl Visit for Collect {
+            fn visit(&mut self, rank: usize) -> ControlFlow<()> {
+                self.0.push(rank);
+                ControlFlow::Continue(())
+            }
+            fn reached(&self, _: usize) -> bool {
+                false
+            }
+        }
+        let mut cursor = space.cursor();
+        for seed in 0..200 {
+            let cube = Cube::random(1000 + seed);
+            let mut successors = Collect(Vec::new());
+            let _ = space.each_successor(entry(&cube.to_cubie()), &mut cursor, &mut successors);
+            for mv in Move::ALL {
+                let next = entry(&cube.apply(mv).to_cubie());
+                assert!(successors.0.contains(&next), "seed {seed}, {mv}");
+            }
+        }
+    }
+
+    #[test]
+    fn the_inverse_coordinates_are_those_of_the_inverse_cube() {
+        for seed in 0..300 {
+            let cube = Cube::random(seed);
+            let inverse = cube.to_cubie().inverse();
+            let expected = (
+                twist(&inverse) as u16,
+                flip(&inverse) as u16,
+                slice(&inverse) as u16,
+                slice_sorted(&inverse) as u16,
+                corner_set(&inverse) as u8,
+            );
+            assert_eq!(inverse_coordinates(cube, true), expected, "seed {seed}");
+            assert_eq!(inverse_coordinates(cube, false).2, expected.2);
+        }
+    }
+
+    #[test]
+    fn the_inverse_views_read_the_inverse_cubes_distances() {
+        // The inverse's views, read from the cube's pieces, get the inverse cube's own
+        // distances, so the bound is the same for a cube and its inverse.
+        let solver = solver(Metric::Htm);
+        for seed in 0..100 {
+            let cube = Cube::random(seed);
+            let inverse = Cube::from_cubie(&cube.to_cubie().inverse());
+            let of_inverse = solver.axis_nodes(inverse).map(|n| n.distance);
+            let views = solver.views.map(|r| view(cube, r));
+            assert_eq!(
+                solver.inverse_distances(&views),
+                Some(of_inverse),
+                "seed {seed}"
+            );
+        }
+        for seed in 0..12u64 {
+            let cube =
+                Cube::SOLVED.apply_all(&random_scramble(seed, 1 + seed as usize % 7, Metric::Htm));
+            let inverse = Cube::from_cubie(&cube.to_cubie().inverse());
+            assert_eq!(
+                solver.estimate(cube),
+                solver.estimate(inverse),
+                "seed {seed}"
+            );
         }
     }
 
@@ -1297,6 +1995,7 @@ mod tests {
         packed_distances(
             &reduction,
             &moves,
+            &CornerSets::one(),
             Metric::Htm,
             Builder::new(),
             &mut in_place,
@@ -1427,30 +2126,42 @@ mod tests {
         );
     }
 
-    /// The cube's medium table, built in a directory of its own for the test (minutes in a
-    /// release build), or read from (or built into) `$FRONTIER_CACHE_DIR/cube` when that is set.
-    fn medium_cache() -> Cache {
+    /// The cube's table of `size`, built in a directory of its own for the test (minutes in
+    /// a release build), or read from (or built into) `$FRONTIER_CACHE_DIR/cube` when that is
+    /// set.
+    fn big_cache(name: &str) -> Cache {
         match std::env::var_os("FRONTIER_CACHE_DIR").filter(|d| !d.is_empty()) {
             Some(_) => Cache::from_env().join("cube"),
-            None => Cache::at(temp_dir("medium")),
+            None => Cache::at(temp_dir(name)),
         }
     }
 
-    /// The fewest moves of `metric` that take `cube` to the medium table's goal (twist and
-    /// flip solved, the middle-layer edges home in order), by IDA* on whole cubes with the
-    /// small table's distance to G1 as its bound: a second computation, which shares no
-    /// coordinate, move table or reduction with the medium table.
-    fn distance_to_sorted_slice(small: &Optimal, cube: Cube) -> usize {
-        fn at_goal(cube: Cube) -> bool {
-            let c = cube.to_cubie();
-            c.co == [0; 8] && c.eo == [0; 12] && c.ep[8..] == CubieCube::SOLVED.ep[8..]
-        }
+    /// The medium table's goal: twist and flip solved, the middle-layer edges home in order.
+    fn sorted_slice_home(cube: Cube) -> bool {
+        let c = cube.to_cubie();
+        c.co == [0; 8] && c.eo == [0; 12] && c.ep[8..] == CubieCube::SOLVED.ep[8..]
+    }
+
+    /// The large table's goal: G1 with the U-layer corners in the U layer.
+    fn in_g1_with_u_corners_up(cube: Cube) -> bool {
+        let c = cube.to_cubie();
+        c.co == [0; 8]
+            && c.eo == [0; 12]
+            && c.ep[8..].iter().all(|&e| e >= 8)
+            && c.cp[..4].iter().all(|&p| p < 4)
+    }
+
+    /// The fewest moves of `metric` that take `cube` to `at_goal` (a subset of G1), by IDA*
+    /// on whole cubes with the small table's distance to G1 as its bound: a second
+    /// computation, which shares no coordinate, move table or reduction with the big tables.
+    fn distance_to_goal(small: &Optimal, cube: Cube, at_goal: fn(Cube) -> bool) -> usize {
         fn dive(
             small: &Optimal,
             cube: Cube,
             node: AxisNode,
             last: Option<Move>,
             left: usize,
+            at_goal: fn(Cube) -> bool,
         ) -> bool {
             if left == 0 {
                 return at_goal(cube);
@@ -1461,7 +2172,7 @@ mod tests {
                 }
                 let child = small.child(&node, mv.index());
                 if usize::from(child.distance) < left
-                    && dive(small, cube.apply(mv), child, Some(mv), left - 1)
+                    && dive(small, cube.apply(mv), child, Some(mv), left - 1, at_goal)
                 {
                     return true;
                 }
@@ -1471,28 +2182,23 @@ mod tests {
         let mut node = small.coordinates(cube);
         node.distance = small.phase1_distance(node);
         (usize::from(node.distance)..)
-            .find(|&bound| dive(small, cube, node, None, bound))
+            .find(|&bound| dive(small, cube, node, None, bound, at_goal))
             .expect("some bound reaches the goal")
     }
 
-    #[test]
-    #[ignore = "loads or builds the 833 MB medium table: FRONTIER_CACHE_DIR=DIR cargo test --release -p frontier-cube -- --ignored medium"]
-    fn the_medium_table_holds_the_distances_of_random_cubes() {
+    /// Checks the table of `size` against [`distance_to_goal`] on `randoms` random cubes and
+    /// 200 short scrambles, and prints the random cubes' distances.
+    fn check_big_table(size: TableSize, at_goal: fn(Cube) -> bool, randoms: u64) {
         let metric = Metric::Htm;
-        let medium = Optimal::load_or_build_table(
-            &medium_cache(),
-            TableSize::Medium,
-            metric,
-            &|_| {},
-            &|| None,
-        )
-        .unwrap();
+        let big =
+            Optimal::load_or_build_table(&big_cache(size.name()), size, metric, &|_| {}, &|| None)
+                .unwrap();
         let small = solver(metric);
         let mut histogram = [0usize; 20];
-        for seed in 0..300 {
+        for seed in 0..randoms {
             let cube = Cube::random(10_000 + seed);
-            let stored = usize::from(medium.phase1_distance(medium.coordinates(cube)));
-            let searched = distance_to_sorted_slice(small, cube);
+            let stored = usize::from(big.phase1_distance(big.coordinates(cube)));
+            let searched = distance_to_goal(small, cube, at_goal);
             assert_eq!(stored, searched, "seed {seed}");
             histogram[stored] += 1;
         }
@@ -1500,14 +2206,26 @@ mod tests {
         for seed in 0..200 {
             let cube =
                 Cube::SOLVED.apply_all(&random_scramble(seed, 1 + seed as usize % 8, metric));
-            let stored = usize::from(medium.phase1_distance(medium.coordinates(cube)));
+            let stored = usize::from(big.phase1_distance(big.coordinates(cube)));
             assert_eq!(
                 stored,
-                distance_to_sorted_slice(small, cube),
+                distance_to_goal(small, cube, at_goal),
                 "scramble {seed}"
             );
         }
-        println!("distances of 300 random cubes: {histogram:?}");
+        println!("distances of {randoms} random cubes: {histogram:?}");
+    }
+
+    #[test]
+    #[ignore = "loads or builds the 833 MB medium table: FRONTIER_CACHE_DIR=DIR cargo test --release -p frontier-cube -- --ignored medium"]
+    fn the_medium_table_holds_the_distances_of_random_cubes() {
+        check_big_table(TableSize::Medium, sorted_slice_home, 300);
+    }
+
+    #[test]
+    #[ignore = "loads or builds the 2.47 GB large table: FRONTIER_CACHE_DIR=DIR cargo test --release -p frontier-cube -- --ignored large"]
+    fn the_large_table_holds_the_distances_of_random_cubes() {
+        check_big_table(TableSize::Large, in_g1_with_u_corners_up, 100);
     }
 
     #[test]

@@ -500,7 +500,7 @@ impl TwoPhase {
         progress: &(dyn Fn(BuildProgress) + Sync),
         stop: &(dyn Fn() -> Option<Limit> + Sync),
     ) -> Result<TwoPhase, Limit> {
-        let phase1 = Optimal::load_or_build(cache, Metric::Htm, progress, stop)?;
+        let phase1 = Optimal::load_phase1(cache, progress, stop)?;
         let moves2 = phase2_moves();
         let mut reports = Vec::new();
         let [twist_slice, flip_slice] = [TableKind::TwistSlice, TableKind::FlipSlice].map(|kind| {

@@ -71,12 +71,13 @@ pub struct Args {
     /// or search with --algo]
     #[arg(long, value_name = "NAME")]
     pub solver: Option<String>,
-    /// The optimal solver's table: small (35 MB, built in seconds) or medium (833 MB, built
-    /// in minutes; random cubes several times faster) [default: the largest already built
-    /// for the metric, else small]
+    /// The optimal solver's table: small (35 MB, built in seconds), medium (833 MB, built
+    /// in minutes; random cubes several times faster) or large (2.5 GB, built in about ten
+    /// minutes; faster still) [default: the largest already built for the metric, else
+    /// small]
     #[arg(long, value_name = "SIZE")]
     pub table: Option<String>,
-    /// Build the optimal solver's table of SIZE (small or medium) for --metric into the
+    /// Build the optimal solver's table of SIZE (small, medium or large) for --metric into the
     /// cache ahead of time, and solve nothing; --timeout and Ctrl-C stop it
     #[arg(long, value_name = "SIZE")]
     pub build_tables: Option<String>,
@@ -134,7 +135,7 @@ const SOLVERS: &str = "optimal (shortest solutions, the cube's own IDA*), \
     search (the generic solver chosen by --algo, shortest solutions)";
 
 /// The optimal solver's table sizes `--table` accepts.
-const SIZES: &str = "small (35 MB), medium (833 MB)";
+const SIZES: &str = "small (35 MB), medium (833 MB), large (2.5 GB)";
 
 /// The table size named by `--table` or `--build-tables` (`flag`).
 fn table_size(name: &str, flag: &str) -> anyhow::Result<TableSize> {
@@ -970,7 +971,7 @@ fn optimal_solver(
     }
     // A damaged cache, or one that cannot be written (the table is then built on every run).
     if let Some(solver) = &solver {
-        warn_tables([solver.cache_report()]);
+        warn_tables(std::iter::once(solver.cache_report()).chain(solver.exact_report()));
     }
     solver
 }
