@@ -46,7 +46,7 @@ const LOW: u64 = 0x5555_5555_5555_5555;
 const CLOSED: u64 = 3;
 
 // A chunk of the sweep is made of whole words.
-const _: () = assert!(sweep::CHUNK % PER_WORD == 0);
+const _: () = assert!(sweep::CHUNK.is_multiple_of(PER_WORD));
 
 /// The code of the entries of layer `depth`: 1 and 2 alternate (0 is unseen).
 #[inline]
@@ -218,7 +218,7 @@ impl Entries for Marks {
             let value = word.load(Ordering::Relaxed);
             let open = entries_of(value, code);
             if open != 0 {
-                word.store(value | open * CLOSED, Ordering::Relaxed);
+                word.store(value | (open * CLOSED), Ordering::Relaxed);
             }
         }
     }

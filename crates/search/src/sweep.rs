@@ -440,7 +440,7 @@ impl<E: Entries> Shared<'_, E> {
                         self.activate(rank, next);
                     }
                 }
-                if marker.tally.expanded % Watch::CHECK_EVERY == 0 && self.poll() {
+                if marker.tally.expanded.is_multiple_of(Watch::CHECK_EVERY) && self.poll() {
                     return ControlFlow::Break(());
                 }
                 ControlFlow::Continue(())

@@ -246,7 +246,9 @@ impl Control for Reports<'_, '_> {
     fn chunk_done(&self, chunk: u64, depth: u32, tally: &Tally) -> Option<Limit> {
         if tally.found > 0 {
             let reached = self.reached.fetch_add(tally.found, Ordering::Relaxed) + tally.found;
-            if let (Some(progress), true) = (self.builder.progress, chunk % REPORT_EVERY == 0) {
+            if let (Some(progress), true) =
+                (self.builder.progress, chunk.is_multiple_of(REPORT_EVERY))
+            {
                 progress(BuildProgress {
                     depth: (depth + 1) as u8,
                     reached: reached.min(self.total),
