@@ -5,8 +5,7 @@
 //! Entry `i` of the array says where index `i` stands: unseen, in the layer being expanded,
 //! in the next one, or closed (expanded). The two layer codes alternate from layer to layer,
 //! so a layer never needs converting: layer `d` is code [`layer_code`]`(d)`, the next is the
-//! other one, and once the next is found, the entries of layer `d` become [`CLOSED`] (in a
-//! pass over the chunks that held it, with no atomic read-modify-write). A worker asks the space for the
+//! other one, and an expanded entry becomes [`CLOSED`]. A worker asks the space for the
 //! successors of each entry of the layer with their indexes
 //! ([`Space::indexed_successors_of_run`]) and marks the unseen ones with an atomic bit-or
 //! (every writer in a layer writes the same code, so no lock is taken and exactly one of them
@@ -147,8 +146,13 @@ impl Entries for Marks {
         self.bound
     }
 
-    /// Only looks: the layer's entries are closed after the layer, by [`Entries::close`].
-    /// Backwards, the entries past the bound (zero, like unseen ones) are left out.
+    /// Forwards, each entry of the layer becomes CLOSED, both its bits set, as it is handed
+    /// out: a closed entry and an entry of the layer are alike to the workers marking
+    /// successors (both seen), so a word is closed at once. Other workers may be marking
+    /// entries of the word: the closing is atomic too (and touches no unseen entry, so a
+    /// claim's bit still tells who set it). Backwards, the scan only looks (the layer's
+    /// entries are closed after it, by [`Entries::close`]), and leaves out the entries past
+    /// the bound (zero, like unseen ones).
     #[inline]
     fn scan(
         &self,
@@ -167,6 +171,12 @@ impl Entries for Marks {
             } else {
                 entries_of(value, code)
             };
+            if take_of == 0 {
+                continue;
+            }
+            if !backward {
+                word.fetch_or(take_of * CLOSED, Ordering::Relaxed);
+            }
             while take_of != 0 {
                 take(w as u64 * PER_WORD + u64::from(take_of.trailing_zeros() / 2))?;
                 take_of &= take_of - 1;
@@ -176,8 +186,8 @@ impl Entries for Marks {
     }
 
     /// Gives an unseen `index` the code of layer `depth` (exactly one of several workers
-    /// marking it at once is told so): while a layer is found, the only writes are of its
-    /// code, a single bit, so the bit alone tells who set it first.
+    /// marking it at once is told so): while a layer is found, the only writes to an unseen
+    /// entry are of its code, a single bit, so the bit alone tells who set it first.
     #[inline]
     fn claim(&self, index: u64, depth: u32) -> bool {
         let (word, shift) = self.place(index);
@@ -208,8 +218,9 @@ impl Entries for Marks {
         );
     }
 
-    /// Layer `depth + 2` takes the code of layer `depth`: its entries become CLOSED, both
-    /// bits set. No other worker writes meanwhile, so a plain store does.
+    /// After a backward layer `depth`, whose scan left its entries open (layer `depth + 2`
+    /// takes their code): they become CLOSED, both bits set. No other worker writes
+    /// meanwhile, so a plain store does.
     const CLOSES: bool = true;
 
     fn close(&self, ranks: Range<u64>, depth: u32) {

@@ -141,14 +141,15 @@ pub trait Entries: Sync {
     #[inline]
     fn prefetch(&self, _rank: u64) {}
 
-    /// Whether the sweep calls [`Entries::close`] after each layer; by default not.
+    /// Whether the sweep calls [`Entries::close`] after each backward layer; by default not.
     const CLOSES: bool = false;
 
     /// Makes the ranks of layer `depth` in `ranks` (one chunk) reached but in no layer: for
     /// an array whose layers share their entries (layer `depth + 2` taking layer `depth`'s,
-    /// say). Called, if [`Entries::CLOSES`], once the layer after `depth` is found, on each
-    /// chunk that held ranks of layer `depth`, by one worker while no other reads or writes
-    /// the array. Nothing by default.
+    /// say) and that closes a forward layer's ranks as its scan hands them out, which a
+    /// backward layer's scan does not. Called, if [`Entries::CLOSES`], once the layer after a
+    /// backward layer `depth` is found, on each chunk that held ranks of layer `depth`, by
+    /// one worker while no other reads or writes the array. Nothing by default.
     fn close(&self, _ranks: Range<u64>, _depth: u32) {}
 }
 
@@ -413,7 +414,7 @@ impl<E: Entries> Shared<'_, E> {
         let holds = flag.load(Ordering::Relaxed);
         if holds {
             flag.store(false, Ordering::Relaxed);
-            if E::CLOSES {
+            if E::CLOSES && self.backward {
                 self.held[chunk as usize].store(true, Ordering::Relaxed);
             }
         } else if !self.backward {
@@ -567,7 +568,7 @@ pub fn sweep<E: Entries, X: Expand>(
         if tally.found == 0 {
             break None;
         }
-        if E::CLOSES {
+        if E::CLOSES && backward {
             let close = |chunk: usize| {
                 if held[chunk].swap(false, Ordering::Relaxed) {
                     let chunk = chunk as u64;
