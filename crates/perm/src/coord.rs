@@ -752,6 +752,21 @@ impl Space for CoordSpace<'_> {
         self.coords
             .each_successor(index, |_| true, |_, next| out(next, next));
     }
+
+    /// Every rank below the bound is a state: each coordinate's value is a placement or an
+    /// orientation of its pieces, reached or not.
+    fn every_index_a_state(&self) -> bool {
+        true
+    }
+
+    /// The moves after the first successor that passes are skipped before they are worked
+    /// out.
+    fn indexed_successor_where(&self, index: u64, mut test: impl FnMut(u64) -> bool) -> bool {
+        let found = std::cell::Cell::new(false);
+        self.coords
+            .each_successor(index, |_| !found.get(), |_, next| found.set(test(next)));
+        found.get()
+    }
 }
 
 #[cfg(test)]

@@ -1,25 +1,31 @@
 //! Dense exploration: for a space that can [index](crate::Space::index) its states and
-//! [unrank](crate::Space::state_at) them again, two bits an index and no state stored.
+//! [unrank](crate::Space::state_at) them again, two bits an index and no state stored, each
+//! layer found by the engine's [sweep](crate::sweep) on every worker.
 //!
 //! Entry `i` of the array says where index `i` stands: unseen, in the layer being expanded,
 //! in the next one, or closed (expanded). The two layer codes alternate from layer to layer,
 //! so a layer never needs converting: layer `d` is code [`layer_code`]`(d)`, the next is the
-//! other one, and an expanded entry becomes [`CLOSED`]. Each layer is found by scanning the
-//! array in chunks shared out among the workers; a worker asks the space for the successors of
-//! each entry of the layer with their indexes ([`Space::indexed_successors`]) and marks the unseen ones with an atomic bit-or (every
-//! writer in a layer writes the same code, so no lock is taken and exactly one of them sees the
-//! entry unseen: the counts are exact for any number of threads).
+//! other one, and an expanded entry becomes [`CLOSED`]. A worker asks the space for the
+//! successors of each entry of the layer with their indexes
+//! ([`Space::indexed_successors_of_run`]) and marks the unseen ones with an atomic bit-or
+//! (every writer in a layer writes the same code, so no lock is taken and exactly one of them
+//! sees the entry unseen: the counts are exact for any number of threads).
+//!
+//! A space whose every index below the bound is a state and whose moves are all undone by
+//! moves ([`Space::every_index_a_state`], [`Space::undirected`]) has its late layers found
+//! backwards, once the indexes left are fewer than the layer: each unseen index looks for a
+//! neighbour in the layer ([`Space::indexed_successor_where`]), and marks only itself.
 
 use std::alloc::{alloc_zeroed, Layout};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-
-use rayon::prelude::*;
+use std::ops::{ControlFlow, Range};
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::arena::prefetch;
 use crate::bits::bits_budget;
 use crate::config::Config;
 use crate::outcome::{Exploration, Limit, Stats};
 use crate::space::Space;
+use crate::sweep::{self, Control, Entries, Expand, Marker, Sweep, Tally};
 use crate::watch::Watch;
 
 /// The most indexes a dense array takes: 2^35 entries, 8 GiB. A larger space is explored
@@ -27,9 +33,6 @@ use crate::watch::Watch;
 const MAX_DENSE_BOUND: u64 = 1 << 35;
 /// Entries a `u64` word holds.
 const PER_WORD: u64 = 32;
-/// Words a worker scans at once (65,536 entries): the limits are checked, and the work is
-/// handed out, a chunk at a time.
-const CHUNK_WORDS: usize = 1 << 11;
 /// Successors ranked before they are marked together: each one's word is prefetched when it
 /// is ranked, so that the cache misses of a batch overlap.
 const BATCH: usize = 256;
@@ -40,6 +43,9 @@ const RUN: usize = 1024;
 const LOW: u64 = 0x5555_5555_5555_5555;
 /// The code of an expanded entry.
 const CLOSED: u64 = 3;
+
+// A chunk of the sweep is made of whole words.
+const _: () = assert!(sweep::CHUNK.is_multiple_of(PER_WORD));
 
 /// The code of the entries of layer `depth`: 1 and 2 alternate (0 is unseen).
 #[inline]
@@ -64,13 +70,10 @@ fn out_of_bound(index: u64, bound: u64) -> ! {
     panic!("Space::index gave {index}, which is not below Space::index_bound, {bound}")
 }
 
-/// Two bits for each index below a bound, shared by the workers; and for each chunk and each
-/// of the two layer codes, whether the chunk may hold an entry of it.
+/// Two bits for each index below a bound, shared by the workers.
 struct Marks {
     words: Vec<AtomicU64>,
     bound: u64,
-    /// `active[code - 1][chunk]`: an entry of `code` may lie in `chunk`.
-    active: [Vec<AtomicBool>; 2],
 }
 
 impl Marks {
@@ -99,17 +102,7 @@ impl Marks {
             // capacity `len` may own it.
             unsafe { Vec::from_raw_parts(words, len, len) }
         };
-        let chunks = len.div_ceil(CHUNK_WORDS);
-        let flags = || (0..chunks).map(|_| AtomicBool::new(false)).collect();
-        Some(Marks {
-            words,
-            bound,
-            active: [flags(), flags()],
-        })
-    }
-
-    fn chunks(&self) -> usize {
-        self.active[0].len()
+        Some(Marks { words, bound })
     }
 
     /// The word of `index`'s entry, and the entry's shift in it.
@@ -123,7 +116,99 @@ impl Marks {
         (word, 2 * (index % PER_WORD) as u32)
     }
 
-    /// Starts loading the word of `index`'s entry.
+    /// The code of `index`'s entry.
+    #[inline]
+    fn code(&self, index: u64) -> u64 {
+        let (word, shift) = self.place(index);
+        (word.load(Ordering::Relaxed) >> shift) & 3
+    }
+
+    /// The words holding the entries of `ranks` (a chunk: from a whole word).
+    #[inline]
+    fn words_of(&self, ranks: &Range<u64>) -> Range<usize> {
+        (ranks.start / PER_WORD) as usize..ranks.end.div_ceil(PER_WORD) as usize
+    }
+
+    /// The low bits of the entries of word `w` that stand for indexes below the bound.
+    #[inline]
+    fn valid(&self, w: usize) -> u64 {
+        let left = self.bound - w as u64 * PER_WORD;
+        if left >= PER_WORD {
+            LOW
+        } else {
+            LOW & ((1 << (2 * left)) - 1)
+        }
+    }
+}
+
+impl Entries for Marks {
+    fn ranks(&self) -> u64 {
+        self.bound
+    }
+
+    /// Forwards, each entry of the layer becomes CLOSED, both its bits set, as it is handed
+    /// out: a closed entry and an entry of the layer are alike to the workers marking
+    /// successors (both seen), so a word is closed at once. Other workers may be marking
+    /// entries of the word: the closing is atomic too (and touches no unseen entry, so a
+    /// claim's bit still tells who set it). Backwards, the scan only looks (the layer's
+    /// entries are closed after it, by [`Entries::close`]), and leaves out the entries past
+    /// the bound (zero, like unseen ones).
+    #[inline]
+    fn scan(
+        &self,
+        ranks: Range<u64>,
+        depth: u32,
+        backward: bool,
+        mut take: impl FnMut(u64) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
+        let words = self.words_of(&ranks);
+        let first = words.start;
+        let code = layer_code(depth);
+        for (w, word) in (first..).zip(&self.words[words]) {
+            let value = word.load(Ordering::Relaxed);
+            let mut take_of = if backward {
+                !(value | value >> 1) & self.valid(w)
+            } else {
+                entries_of(value, code)
+            };
+            if take_of == 0 {
+                continue;
+            }
+            if !backward {
+                word.fetch_or(take_of * CLOSED, Ordering::Relaxed);
+            }
+            while take_of != 0 {
+                take(w as u64 * PER_WORD + u64::from(take_of.trailing_zeros() / 2))?;
+                take_of &= take_of - 1;
+            }
+        }
+        ControlFlow::Continue(())
+    }
+
+    /// Gives an unseen `index` the code of layer `depth` (exactly one of several workers
+    /// marking it at once is told so): while a layer is found, the only writes to an unseen
+    /// entry are of its code, a single bit, so the bit alone tells who set it first.
+    #[inline]
+    fn claim(&self, index: u64, depth: u32) -> bool {
+        let (word, shift) = self.place(index);
+        // A plain load first: most successors were seen, and a load takes no lock.
+        if (word.load(Ordering::Relaxed) >> shift) & 3 != 0 {
+            return false;
+        }
+        let bit = layer_code(depth) << shift;
+        word.fetch_or(bit, Ordering::Relaxed) & bit == 0
+    }
+
+    #[inline]
+    fn in_layer(&self, index: u64, depth: u32) -> bool {
+        self.code(index) == layer_code(depth)
+    }
+
+    #[inline]
+    fn reached(&self, index: u64) -> bool {
+        self.code(index) != 0
+    }
+
     #[inline]
     fn prefetch(&self, index: u64) {
         prefetch(
@@ -133,54 +218,19 @@ impl Marks {
         );
     }
 
-    /// Whether `index` was never seen.
-    #[inline]
-    fn unseen(&self, index: u64) -> bool {
-        let (word, shift) = self.place(index);
-        (word.load(Ordering::Relaxed) >> shift) & 3 == 0
-    }
+    /// After a backward layer `depth`, whose scan left its entries open (layer `depth + 2`
+    /// takes their code): they become CLOSED, both bits set. No other worker writes
+    /// meanwhile, so a plain store does.
+    const CLOSES: bool = true;
 
-    /// Gives an unseen `index` the code `code`; returns whether it was unseen (exactly one
-    /// of several workers marking it at once is told so).
-    #[inline]
-    fn mark(&self, index: u64, code: u64) -> bool {
-        let (word, shift) = self.place(index);
-        // A plain load first: most successors were seen, and a load takes no lock.
-        if (word.load(Ordering::Relaxed) >> shift) & 3 != 0 {
-            return false;
-        }
-        let new = (word.fetch_or(code << shift, Ordering::Relaxed) >> shift) & 3 == 0;
-        if new {
-            let flag = &self.active[code as usize - 1][(index / PER_WORD) as usize / CHUNK_WORDS];
-            if !flag.load(Ordering::Relaxed) {
-                flag.store(true, Ordering::Relaxed);
+    fn close(&self, ranks: Range<u64>, depth: u32) {
+        let code = layer_code(depth);
+        for word in &self.words[self.words_of(&ranks)] {
+            let value = word.load(Ordering::Relaxed);
+            let open = entries_of(value, code);
+            if open != 0 {
+                word.store(value | (open * CLOSED), Ordering::Relaxed);
             }
-        }
-        new
-    }
-}
-
-/// What the expansion of some chunks did.
-#[derive(Clone, Copy, Default)]
-struct Tally {
-    expanded: u64,
-    generated: u64,
-    /// States of the next layer marked.
-    found: u64,
-    /// Their weight.
-    weight: u64,
-    /// In the last layer: whether a successor was unseen (something lies deeper).
-    deeper: bool,
-}
-
-impl Tally {
-    fn add(self, other: Tally) -> Tally {
-        Tally {
-            expanded: self.expanded + other.expanded,
-            generated: self.generated + other.generated,
-            found: self.found + other.found,
-            weight: self.weight.saturating_add(other.weight),
-            deeper: self.deeper || other.deeper,
         }
     }
 }
@@ -192,116 +242,125 @@ struct Buffers<S> {
     batch: Vec<(u64, S)>,
 }
 
-impl<S> Buffers<S> {
-    fn new() -> Buffers<S> {
-        Buffers {
-            run: Vec::with_capacity(RUN + PER_WORD as usize),
-            batch: Vec::with_capacity(BATCH + 64),
-        }
-    }
-}
-
-/// One layer's expansion, shared by its workers.
-struct Sweep<'a, P> {
+/// A space's successors, by index, for the sweep.
+struct Expander<'a, P> {
     space: &'a P,
-    marks: &'a Marks,
-    watch: &'a Watch<'a>,
-    depth: u32,
-    /// The last layer the limits allow: its successors are only looked at.
-    last: bool,
+    /// Whether late layers may be found backwards.
+    backwards: bool,
 }
 
-impl<P: Space> Sweep<'_, P> {
-    /// Expands the layer's entries in chunk `chunk`, runs of them at a time, using `buffers`
-    /// for each run and for the successors on their way to the array.
-    fn chunk(&self, chunk: usize, buffers: &mut Buffers<P::State>) -> Tally {
-        let mut tally = Tally::default();
-        let code = layer_code(self.depth);
-        let flag = &self.marks.active[code as usize - 1][chunk];
-        if !flag.load(Ordering::Relaxed) || self.watch.limit().is_some() {
-            return tally;
-        }
-        flag.store(false, Ordering::Relaxed);
-        let first = chunk * CHUNK_WORDS;
-        let end = (first + CHUNK_WORDS).min(self.marks.words.len());
-        let Buffers { run, batch } = buffers;
-        for (w, word) in (first..).zip(&self.marks.words[first..end]) {
-            let mut layer = entries_of(word.load(Ordering::Relaxed), code);
-            if layer == 0 {
-                continue;
-            }
-            // Each entry of the layer becomes CLOSED, both its bits set: a closed entry and an
-            // entry of the layer are alike to the workers marking successors (both seen), so
-            // the word is closed as its entries join the run. Other workers may be marking
-            // entries of this word: the closing is atomic too.
-            word.fetch_or(layer * CLOSED, Ordering::Relaxed);
-            while layer != 0 {
-                run.push(w as u64 * PER_WORD + u64::from(layer.trailing_zeros() / 2));
-                layer &= layer - 1;
-            }
-            if run.len() >= RUN && self.expand(run, batch, &mut tally) {
-                return tally;
-            }
-        }
-        if !run.is_empty() && self.expand(run, batch, &mut tally) {
-            return tally;
-        }
-        self.settle(batch, &mut tally);
-        if let Some(limit) = self.watch.checkpoint(tally.expanded, u64::from(self.depth)) {
-            self.watch.stop(limit);
-        }
-        tally
-    }
-
-    /// Expands the entries of `run` and empties it; returns whether a limit stopped the
-    /// search (`batch` is then emptied without marking).
-    fn expand(
+impl<P: Space> Expander<'_, P> {
+    /// Marks the successors in `batch` for the next layer; empties it.
+    #[inline]
+    fn settle<E: Entries>(
         &self,
-        run: &mut Vec<u64>,
         batch: &mut Vec<(u64, P::State)>,
-        tally: &mut Tally,
-    ) -> bool {
-        let mut stopped = false;
-        let mut next_look = tally.generated + Watch::CHECK_EVERY;
-        tally.expanded += run.len() as u64;
-        self.space.indexed_successors_of_run(run, |index, next| {
-            if stopped {
-                return;
-            }
-            self.marks.prefetch(index);
-            batch.push((index, next));
-            if batch.len() >= BATCH {
-                self.settle(batch, tally);
-                // Within one expansion too: a state may have millions of successors.
-                if tally.generated >= next_look {
-                    next_look += Watch::CHECK_EVERY;
-                    stopped = self.watch.limit().is_some();
-                }
-            }
-        });
-        run.clear();
-        if stopped {
-            batch.clear();
-        }
-        stopped
-    }
-
-    /// Marks the successors in `batch` for the next layer (in the last layer, only looks
-    /// whether one is unseen); empties it.
-    fn settle(&self, batch: &mut Vec<(u64, P::State)>, tally: &mut Tally) {
-        tally.generated += batch.len() as u64;
-        if self.last {
-            tally.deeper |= batch.iter().any(|&(index, _)| self.marks.unseen(index));
-        } else {
-            let next = layer_code(self.depth + 1);
-            for (index, state) in batch.iter() {
-                if self.marks.mark(*index, next) {
-                    tally.found += 1;
-                    tally.weight = tally.weight.saturating_add(self.space.weight(state));
-                }
+        marker: &mut Marker<'_, E>,
+    ) -> ControlFlow<()> {
+        let mut flow = ControlFlow::Continue(());
+        for (index, state) in batch.iter() {
+            flow = marker.visit(*index, || self.space.weight(state));
+            if flow.is_break() {
+                break;
             }
         }
         batch.clear();
+        flow
+    }
+}
+
+impl<P> Expand for Expander<'_, P>
+where
+    P: Space + Sync,
+    P::State: Send,
+{
+    type Worker = Buffers<P::State>;
+
+    fn worker(&self) -> Buffers<P::State> {
+        Buffers {
+            run: Vec::with_capacity(RUN),
+            batch: Vec::with_capacity(BATCH),
+        }
+    }
+
+    #[inline]
+    fn expand<E: Entries>(
+        &self,
+        buffers: &mut Buffers<P::State>,
+        index: u64,
+        marker: &mut Marker<'_, E>,
+    ) -> ControlFlow<()> {
+        buffers.run.push(index);
+        if buffers.run.len() < RUN {
+            return ControlFlow::Continue(());
+        }
+        self.flush(buffers, marker)
+    }
+
+    fn flush<E: Entries>(
+        &self,
+        buffers: &mut Buffers<P::State>,
+        marker: &mut Marker<'_, E>,
+    ) -> ControlFlow<()> {
+        let Buffers { run, batch } = buffers;
+        let mut flow = ControlFlow::Continue(());
+        self.space.indexed_successors_of_run(run, |index, next| {
+            if flow.is_break() {
+                return;
+            }
+            marker.prefetch(index);
+            batch.push((index, next));
+            if batch.len() >= BATCH {
+                flow = self.settle(batch, marker);
+            }
+        });
+        run.clear();
+        if flow.is_break() {
+            batch.clear();
+            return flow;
+        }
+        self.settle(batch, marker)
+    }
+
+    /// Once the indexes left are fewer than the layer's: forwards, each of the layer's
+    /// states marks all its successors; backwards, each index left looks at its neighbours
+    /// only until one is in the layer.
+    fn backwards(&self, left: u64, layer: u64, _branching: f64) -> bool {
+        self.backwards && left < layer
+    }
+
+    fn parent<E: Entries>(
+        &self,
+        _: &mut Buffers<P::State>,
+        index: u64,
+        marker: &mut Marker<'_, E>,
+    ) -> Option<u64> {
+        let mut looked = 0;
+        let found = self.space.indexed_successor_where(index, |next| {
+            looked += 1;
+            marker.in_layer(next)
+        });
+        marker.looked(looked);
+        found.then(|| (self.space.state_at(index)).map_or(1, |state| self.space.weight(&state)))
+    }
+}
+
+/// A [`Watch`] as the sweep's control: its limits, its progress reports at each chunk, and
+/// the states held after each layer.
+struct Watched<'a>(&'a Watch<'a>);
+
+impl Control for Watched<'_> {
+    fn limit(&self) -> Option<Limit> {
+        self.0.limit()
+    }
+
+    fn chunk_done(&self, _chunk: u64, depth: u32, tally: &Tally) -> Option<Limit> {
+        self.0.checkpoint(tally.expanded, u64::from(depth))
+    }
+
+    fn layer_done(&self, _depth: u32, _found: u64, reached: u64) {
+        // The array fit the state budget before the search began: nothing more to check.
+        self.0.hold(reached);
     }
 }
 
@@ -318,9 +377,13 @@ where
     if space.state_at(start_index).as_ref() != Some(&start) {
         return None;
     }
+    if start_index >= bound {
+        out_of_bound(start_index, bound);
+    }
     let marks = Marks::new(bound, bits_budget::<P::State>(config))?;
     let threads = config.worker_threads();
-    let run = || run(space, config, &marks, start, start_index, threads > 1);
+    let weight = space.weight(&start);
+    let run = || run(space, config, &marks, (start_index, weight), threads > 1);
     if threads > 1 {
         if let Ok(pool) = rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
@@ -338,8 +401,7 @@ fn run<P>(
     space: &P,
     config: &Config,
     marks: &Marks,
-    start: P::State,
-    start_index: u64,
+    start: (u64, u64),
     parallel: bool,
 ) -> Exploration
 where
@@ -347,64 +409,130 @@ where
     P::State: Send,
 {
     let watch = Watch::new(config);
-    let mut stats = Stats::default();
-    let mut layers = vec![space.weight(&start)];
-    marks.mark(start_index, layer_code(0));
-    let (mut reached, mut width) = (1u64, 1u64);
-    let mut depth = 0u32;
-    let limit = loop {
-        stats.peak_frontier = stats.peak_frontier.max(width);
-        let last = config.max_depth.is_some_and(|max| depth >= max);
-        if let Some(limit) = watch.limit() {
-            // The next layer was begun, with nothing found yet: counted, as the other
-            // strategies count it.
-            if !last {
-                layers.push(0);
-            }
-            break Some(limit);
-        }
-        let sweep = Sweep {
-            space,
-            marks,
-            watch: &watch,
-            depth,
-            last,
-        };
-        let chunks = 0..marks.chunks();
-        let tally = if parallel {
-            (chunks.into_par_iter())
-                .map_init(Buffers::new, |b, c| sweep.chunk(c, b))
-                .reduce(Tally::default, Tally::add)
-        } else {
-            let mut buffers = Buffers::new();
-            (chunks.map(|c| sweep.chunk(c, &mut buffers))).fold(Tally::default(), Tally::add)
-        };
-        stats.expanded += tally.expanded;
-        stats.generated += tally.generated;
-        if let Some(limit) = watch.stopped() {
-            if !last {
-                layers.push(tally.weight);
-            }
-            break Some(limit);
-        }
-        if last {
-            break tally.deeper.then_some(Limit::Depth);
-        }
-        if tally.found == 0 {
-            break None;
-        }
-        layers.push(tally.weight);
-        reached += tally.found;
-        width = tally.found;
-        // The array fit the state budget before the search began: nothing more to check.
-        watch.hold(reached);
-        depth += 1;
+    let control = Watched(&watch);
+    let expander = Expander {
+        space,
+        backwards: space.undirected() && space.every_index_a_state(),
     };
-    stats.stored = reached;
-    stats.seconds = watch.seconds();
+    let how = Sweep {
+        parallel,
+        max_depth: config.max_depth,
+        look_past: true,
+        control: &control,
+    };
+    let swept = sweep::sweep(marks, &expander, [start], &how);
     Exploration {
-        layers,
-        limit,
-        stats,
+        layers: swept.layers.iter().map(|&(_, weight)| weight).collect(),
+        limit: swept.limit,
+        stats: Stats {
+            expanded: swept.expanded,
+            generated: swept.generated,
+            stored: swept.reached,
+            peak_frontier: swept.peak,
+            seconds: watch.seconds(),
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::explore::explore;
+
+    /// The permutations of 0..8 by their Lehmer ranks, moved by swapping the first two and
+    /// by rotating one place either way: every move is undone by a move, and every rank
+    /// below 8! is a permutation. With `backwards`, the space says both.
+    struct Perms {
+        backwards: bool,
+    }
+
+    const N: usize = 8;
+
+    fn unrank(mut rank: u64) -> [u8; N] {
+        let mut left: Vec<u8> = (0..N as u8).collect();
+        let mut out = [0u8; N];
+        for (i, slot) in out.iter_mut().enumerate() {
+            let f: u64 = (1..(N - i) as u64).product();
+            *slot = left.remove((rank / f) as usize);
+            rank %= f;
+        }
+        out
+    }
+
+    fn rank(p: &[u8; N]) -> u64 {
+        (0..N).fold(0, |r, i| {
+            r * (N - i) as u64 + p[i + 1..].iter().filter(|&&x| x < p[i]).count() as u64
+        })
+    }
+
+    impl Space for Perms {
+        type State = [u8; N];
+        type Move = u8;
+        fn start(&self) -> [u8; N] {
+            [0, 1, 2, 3, 4, 5, 6, 7]
+        }
+        fn is_goal(&self, _: &[u8; N]) -> bool {
+            false
+        }
+        fn successors(&self, p: &[u8; N], _: Option<&u8>, mut out: impl FnMut(u8, [u8; N])) {
+            let (mut swap, mut left, mut right) = (*p, *p, *p);
+            swap.swap(0, 1);
+            left.rotate_left(1);
+            right.rotate_right(1);
+            out(0, swap);
+            out(1, left);
+            out(2, right);
+        }
+        fn undirected(&self) -> bool {
+            self.backwards
+        }
+        fn index_bound(&self) -> Option<u64> {
+            Some((1..=N as u64).product())
+        }
+        fn index(&self, p: &[u8; N]) -> u64 {
+            rank(p)
+        }
+        fn state_at(&self, index: u64) -> Option<[u8; N]> {
+            Some(unrank(index))
+        }
+        fn every_index_a_state(&self) -> bool {
+            self.backwards
+        }
+    }
+
+    #[test]
+    fn backward_layers_count_as_forward_ones_on_any_threads() {
+        // Forwards, each of the 8! states is expanded once; with the late layers found
+        // backwards (the states left looking for a neighbour in the layer), the states of
+        // those layers are not, and the counts are the same.
+        let forward = explore(&Perms { backwards: false }, &Config::default());
+        assert_eq!(forward.states(), 40_320);
+        assert_eq!(forward.stats.expanded, 40_320);
+        assert!(forward.is_complete());
+        for threads in [1, 2] {
+            let config = Config::default().threads(threads);
+            let backward = explore(&Perms { backwards: true }, &config);
+            assert_eq!(backward.layers, forward.layers, "{threads} threads");
+            assert!(backward.is_complete());
+            assert_ne!(backward.stats.expanded, 40_320, "no layer went backwards");
+        }
+    }
+
+    #[test]
+    fn a_depth_limit_looks_forwards_past_the_last_layer() {
+        let all = explore(&Perms { backwards: true }, &Config::default());
+        let deep = all.layers.len() as u32 - 2;
+        let cut = explore(
+            &Perms { backwards: true },
+            &Config::default().max_depth(deep),
+        );
+        assert_eq!(cut.limit, Some(Limit::Depth));
+        assert_eq!(cut.layers, all.layers[..=deep as usize]);
+        let whole = explore(
+            &Perms { backwards: true },
+            &Config::default().max_depth(deep + 1),
+        );
+        assert_eq!(whole.layers, all.layers);
+        assert_eq!(whole.limit, None);
     }
 }

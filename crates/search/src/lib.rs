@@ -29,6 +29,9 @@
 //! every choice. A solver of a domain's own (the cube's, the tiles') watches the same limits
 //! through a [`Watch`].
 //!
+//! The dense strategy's layer sweep is public ([`sweep`]), for arrays of other encodings:
+//! the table toolkit's builders fill their distance tables with it.
+//!
 //! Seen states are stored once, in insertion order, indexed by an open-addressing table of `u32`
 //! ids (with FxHash); parents are ids, so a path is rebuilt only for the final answer.
 //! Successors are passed to a callback and collected in a reused buffer, then inserted in order
@@ -72,6 +75,7 @@ mod parallel;
 mod search_tree;
 mod solve;
 mod space;
+pub mod sweep;
 mod tree;
 mod tree_bfs;
 mod watch;

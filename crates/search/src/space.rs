@@ -247,6 +247,27 @@ pub trait Space {
         self.successors(&state, None, |_, next| out(self.index(&next), next));
     }
 
+    /// Whether [`Space::state_at`] gives a state for every index below the bound, reached or
+    /// not (as a rank that numbers exactly the arrangements of some pieces does). With it and
+    /// [`Space::undirected`], the dense strategy finds its late layers backwards: once the
+    /// indexes left are fewer than a layer's states, each index left looks for a neighbour in
+    /// the layer ([`Space::indexed_successor_where`]), and the states of the layer are never
+    /// expanded. Default `false`: `state_at` is then asked only for reached indexes.
+    fn every_index_a_state(&self) -> bool {
+        false
+    }
+
+    /// Whether some successor of the state of index `index` has an index for which `test`
+    /// holds; a space may stop at the first one (`test` need not be asked about the others).
+    /// By default [`Space::indexed_successors`], every successor asked about until one passes.
+    /// Asked, by the dense strategy's backward layers, only of spaces whose
+    /// [`Space::every_index_a_state`] says so.
+    fn indexed_successor_where(&self, index: u64, mut test: impl FnMut(u64) -> bool) -> bool {
+        let mut found = false;
+        self.indexed_successors(index, |next, _| found = found || test(next));
+        found
+    }
+
     /// [`Space::indexed_successors`] of each index of `run` in turn: how the dense strategy
     /// expands a stretch of one layer (indexes of reached states, ascending). A space whose
     /// neighbouring indexes share work (the leading digits of a rank, say) overrides it to do

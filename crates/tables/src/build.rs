@@ -1,11 +1,10 @@
 //! The breadth-first table builder and the packed tables it makes.
 
-use std::ops::ControlFlow;
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, Ordering};
-use std::sync::Mutex;
+use std::ops::{ControlFlow, Range};
+use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 
+use frontier_search::sweep::{sweep, Control, Entries, Expand, Marker, Sweep, Tally};
 use frontier_search::Limit;
-use rayon::prelude::*;
 
 use crate::space::{Coordinates, Visit};
 
@@ -13,11 +12,8 @@ use crate::space::{Coordinates, Visit};
 /// connected).
 pub const UNREACHED: u8 = u8::MAX;
 
-/// Ranks a worker takes at once: the stop check and the progress count are per chunk.
-const CHUNK: usize = 1 << 15;
-
-/// Chunks between two progress reports of a worker.
-const REPORT_EVERY: usize = 64;
+/// Chunks of the sweep between two progress reports of a worker.
+const REPORT_EVERY: u64 = 32;
 
 /// Where a build stands: the layer being filled and the ranks reached so far.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -34,11 +30,12 @@ pub struct BuildProgress {
 /// A breadth-first search over a [`Coordinates`] space that gives each rank its distance
 /// from the start ranks, one byte a rank ([`UNREACHED`] if none).
 ///
-/// Each layer is found by scanning the table for the last layer's distance, in chunks of
-/// ranks shared out among the workers; a new rank is written with a relaxed atomic store
-/// (every writer of a rank in one layer writes the same distance), so no lock is taken.
-/// With [`backwards`](Builder::backwards), once the ranks left are fewer than a third of what
-/// a forward layer would look at, each rank left looks for a neighbour in the last layer
+/// The engine's [sweep](frontier_search::sweep) fills the table: each layer is found by
+/// scanning the chunks of ranks where the last layer has some for its distance, shared out
+/// among the workers; a new rank is written with a relaxed atomic store (every writer of a
+/// rank in one layer writes the same distance), so no lock is taken. With
+/// [`backwards`](Builder::backwards), once the ranks left are fewer than a third of what a
+/// forward layer would look at, each rank left looks for a neighbour in the last layer
 /// instead.
 ///
 /// ```
@@ -115,8 +112,8 @@ impl<'a> Builder<'a> {
         Builder { backwards, ..self }
     }
 
-    /// The limit check, asked at every chunk of ranks: the build ends with the limit it
-    /// returns (for a [`frontier_search::Config`], `|| config.limit_hit(started)`).
+    /// The limit check, asked before each layer, at every chunk of ranks and every 16,384
+    /// successors: the build ends with the limit it returns (for a [`frontier_search::Config`], `|| config.limit_hit(started)`).
     pub fn stop(self, stop: &'a (dyn Fn() -> Option<Limit> + Sync)) -> Builder<'a> {
         Builder {
             stop: Some(stop),
@@ -136,188 +133,206 @@ impl<'a> Builder<'a> {
     /// The distance of every rank of `space` from the nearest of `starts` (ranks outside
     /// the space are ignored), or the limit that stopped the build.
     pub fn build<C: Coordinates>(&self, space: &C, starts: &[usize]) -> Result<Vec<u8>, Limit> {
-        match self.threads {
-            1 => self.run(space, starts, false),
-            0 => self.run(space, starts, true),
-            threads => match rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
-                Ok(pool) => pool.install(|| self.run(space, starts, true)),
-                // No pool to be had (threads refused by the system): one worker still builds.
-                Err(_) => self.run(space, starts, false),
-            },
-        }
-    }
-
-    fn run<C: Coordinates>(
-        &self,
-        space: &C,
-        starts: &[usize],
-        parallel: bool,
-    ) -> Result<Vec<u8>, Limit> {
-        let len = space.len();
-        let dist: Vec<AtomicU8> = (0..len).map(|_| AtomicU8::new(UNREACHED)).collect();
-        let mut reached = 0u64;
-        for &start in starts.iter().filter(|&&s| s < len) {
-            if dist[start].swap(0, Ordering::Relaxed) == UNREACHED {
-                reached += 1;
-            }
-        }
-        let total = len as u64;
-        let chunks = len.div_ceil(CHUNK);
-        let mut layer = reached;
-        let mut depth = 0u8;
-        while layer > 0 && depth < UNREACHED - 1 {
-            let left = total - reached;
-            let backwards = self.backwards
-                && u128::from(left) * 3 < u128::from(layer) * space.branching() as u128;
-            let layer_state = Layer {
-                dist: &dist,
-                depth,
-                backwards,
-                reached: AtomicU64::new(reached),
-                total,
-                halted: AtomicBool::new(false),
-                limit: Mutex::new(None),
-                builder: self,
-            };
-            let found: u64 = if parallel {
-                (0..chunks)
-                    .into_par_iter()
-                    .map_init(
-                        || space.cursor(),
-                        |cursor, ci| layer_state.chunk(space, ci, cursor),
-                    )
-                    .sum()
-            } else {
-                let mut cursor = space.cursor();
-                (0..chunks)
-                    .map(|ci| layer_state.chunk(space, ci, &mut cursor))
-                    .sum()
-            };
-            if let Some(limit) = layer_state
-                .limit
-                .into_inner()
-                .unwrap_or_else(|p| p.into_inner())
-            {
-                return Err(limit);
-            }
-            if found == 0 {
-                break;
-            }
-            // Two workers may both count a rank they reached at once: never past the total.
-            reached = (reached + found).min(total);
-            layer = found;
-            depth += 1;
-            if let Some(progress) = self.progress {
-                progress(BuildProgress {
-                    depth,
-                    reached,
-                    total,
-                });
-            }
-        }
+        let dist: Vec<AtomicU8> = (0..space.len()).map(|_| AtomicU8::new(UNREACHED)).collect();
+        self.sweep(&Distances(&dist), space, starts)?;
         Ok(dist.into_iter().map(AtomicU8::into_inner).collect())
     }
+
+    /// Fills `entries` by the engine's sweep over `space`'s successors from `starts`, on the
+    /// builder's workers, under its limit check, with its progress and direction.
+    pub(crate) fn sweep<E: Entries, C: Coordinates>(
+        &self,
+        entries: &E,
+        space: &C,
+        starts: &[usize],
+    ) -> Result<(), Limit> {
+        let control = Reports {
+            builder: self,
+            reached: AtomicU64::new(0),
+            total: space.len() as u64,
+        };
+        let expander = Expander {
+            space,
+            backwards: self.backwards,
+        };
+        let starts = starts.iter().map(|&start| (start as u64, 1));
+        let run = |parallel| {
+            let how = Sweep {
+                parallel,
+                // Distances up to 254: 255 is UNREACHED.
+                max_depth: Some(u32::from(UNREACHED) - 1),
+                look_past: false,
+                control: &control,
+            };
+            sweep(entries, &expander, starts, &how)
+        };
+        let swept = match self.threads {
+            1 => run(false),
+            0 => run(true),
+            threads => match rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
+                Ok(pool) => pool.install(|| run(true)),
+                // No pool to be had (threads refused by the system): one worker still builds.
+                Err(_) => run(false),
+            },
+        };
+        swept.limit.map_or(Ok(()), Err)
+    }
 }
 
-/// What the workers of one layer share.
-struct Layer<'b, 'a> {
-    dist: &'b [AtomicU8],
-    depth: u8,
-    backwards: bool,
+/// A distance a byte, [`UNREACHED`] for a rank not reached: the byte builder's entries.
+struct Distances<'d>(&'d [AtomicU8]);
+
+impl Entries for Distances<'_> {
+    fn ranks(&self) -> u64 {
+        self.0.len() as u64
+    }
+
+    #[inline]
+    fn scan(
+        &self,
+        ranks: Range<u64>,
+        depth: u32,
+        backward: bool,
+        mut take: impl FnMut(u64) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
+        let wanted = if backward { UNREACHED } else { depth as u8 };
+        let first = ranks.start;
+        let entries = &self.0[ranks.start as usize..ranks.end as usize];
+        for (rank, entry) in (first..).zip(entries) {
+            if entry.load(Ordering::Relaxed) == wanted {
+                take(rank)?;
+            }
+        }
+        ControlFlow::Continue(())
+    }
+
+    /// A relaxed load and store, no lock: every writer of a rank in one layer writes the
+    /// same distance, but two writing at once may both count it (the sweep keeps its counts
+    /// below the bound).
+    #[inline]
+    fn claim(&self, rank: u64, depth: u32) -> bool {
+        let entry = &self.0[rank as usize];
+        if entry.load(Ordering::Relaxed) != UNREACHED {
+            return false;
+        }
+        entry.store(depth as u8, Ordering::Relaxed);
+        true
+    }
+
+    #[inline]
+    fn in_layer(&self, rank: u64, depth: u32) -> bool {
+        self.0[rank as usize].load(Ordering::Relaxed) == depth as u8
+    }
+
+    #[inline]
+    fn reached(&self, rank: u64) -> bool {
+        self.0[rank as usize].load(Ordering::Relaxed) != UNREACHED
+    }
+}
+
+/// A builder's limit check and progress, as the sweep's control.
+struct Reports<'b, 'a> {
+    builder: &'b Builder<'a>,
+    /// Ranks reached: at the last whole layer, and since then by the chunks done.
     reached: AtomicU64,
     total: u64,
-    halted: AtomicBool,
-    limit: Mutex<Option<Limit>>,
-    builder: &'b Builder<'a>,
 }
 
-impl Layer<'_, '_> {
-    /// Fills the next layer from chunk `ci` of the ranks; returns the ranks it added.
-    fn chunk<C: Coordinates>(&self, space: &C, ci: usize, cursor: &mut C::Cursor) -> u64 {
-        if self.halted.load(Ordering::Relaxed) {
-            return 0;
-        }
-        if let Some(limit) = self.builder.stop.and_then(|stop| stop()) {
-            *self.limit.lock().unwrap_or_else(|p| p.into_inner()) = Some(limit);
-            self.halted.store(true, Ordering::Relaxed);
-            return 0;
-        }
-        let (dist, depth, next) = (self.dist, self.depth, self.depth + 1);
-        let ranks = ci * CHUNK..((ci + 1) * CHUNK).min(dist.len());
-        let mut found = 0u64;
-        if self.backwards {
-            for rank in ranks {
-                if dist[rank].load(Ordering::Relaxed) != UNREACHED {
-                    continue;
-                }
-                let mut near = Backward { dist, depth };
-                if space.each_successor(rank, cursor, &mut near).is_break() {
-                    dist[rank].store(next, Ordering::Relaxed);
-                    found += 1;
-                }
-            }
-        } else {
-            let mut visit = Forward {
-                dist,
-                next,
-                found: 0,
-            };
-            for rank in ranks {
-                if dist[rank].load(Ordering::Relaxed) == depth {
-                    let _ = space.each_successor(rank, cursor, &mut visit);
-                }
-            }
-            found = visit.found;
-        }
-        if found > 0 {
-            let reached = self.reached.fetch_add(found, Ordering::Relaxed) + found;
-            if let (Some(progress), true) = (self.builder.progress, ci.is_multiple_of(REPORT_EVERY))
+impl Control for Reports<'_, '_> {
+    fn limit(&self) -> Option<Limit> {
+        self.builder.stop.and_then(|stop| stop())
+    }
+
+    fn chunk_done(&self, chunk: u64, depth: u32, tally: &Tally) -> Option<Limit> {
+        if tally.found > 0 {
+            let reached = self.reached.fetch_add(tally.found, Ordering::Relaxed) + tally.found;
+            if let (Some(progress), true) =
+                (self.builder.progress, chunk.is_multiple_of(REPORT_EVERY))
             {
                 progress(BuildProgress {
-                    depth: next,
+                    depth: (depth + 1) as u8,
                     reached: reached.min(self.total),
                     total: self.total,
                 });
             }
         }
-        found
+        None
+    }
+
+    fn layer_done(&self, depth: u32, _found: u64, reached: u64) {
+        self.reached.store(reached, Ordering::Relaxed);
+        if let Some(progress) = self.builder.progress {
+            progress(BuildProgress {
+                depth: depth as u8,
+                reached,
+                total: self.total,
+            });
+        }
     }
 }
 
-/// A forward layer's visitor: marks each successor not reached yet with the next distance.
-struct Forward<'b> {
-    dist: &'b [AtomicU8],
-    next: u8,
-    found: u64,
+/// A coordinate space's successors, for the sweep.
+struct Expander<'c, C> {
+    space: &'c C,
+    backwards: bool,
 }
 
-impl Visit for Forward<'_> {
+impl<C: Coordinates> Expand for Expander<'_, C> {
+    type Worker = C::Cursor;
+
+    fn worker(&self) -> C::Cursor {
+        self.space.cursor()
+    }
+
+    #[inline]
+    fn expand<E: Entries>(
+        &self,
+        cursor: &mut C::Cursor,
+        rank: u64,
+        marker: &mut Marker<'_, E>,
+    ) -> ControlFlow<()> {
+        (self.space).each_successor(rank as usize, cursor, &mut Forward(marker))
+    }
+
+    /// Once the ranks left are fewer than a third of what a forward layer would look at.
+    fn backwards(&self, left: u64, layer: u64, _branching: f64) -> bool {
+        self.backwards && u128::from(left) * 3 < u128::from(layer) * self.space.branching() as u128
+    }
+
+    #[inline]
+    fn parent<E: Entries>(
+        &self,
+        cursor: &mut C::Cursor,
+        rank: u64,
+        marker: &mut Marker<'_, E>,
+    ) -> Option<u64> {
+        let near = (self.space).each_successor(rank as usize, cursor, &mut Backward(marker));
+        near.is_break().then_some(1)
+    }
+}
+
+/// A forward layer's visitor: marks each successor not reached yet for the next layer.
+struct Forward<'m, 'a, E>(&'m mut Marker<'a, E>);
+
+impl<E: Entries> Visit for Forward<'_, '_, E> {
     #[inline]
     fn visit(&mut self, rank: usize) -> ControlFlow<()> {
-        let entry = &self.dist[rank];
-        if entry.load(Ordering::Relaxed) == UNREACHED {
-            entry.store(self.next, Ordering::Relaxed);
-            self.found += 1;
-        }
-        ControlFlow::Continue(())
+        self.0.visit(rank as u64, || 1)
     }
 
     #[inline]
     fn reached(&self, rank: usize) -> bool {
-        self.dist[rank].load(Ordering::Relaxed) != UNREACHED
+        self.0.reached(rank as u64)
     }
 }
 
 /// A backward layer's visitor: stops at the first neighbour in the last layer.
-struct Backward<'b> {
-    dist: &'b [AtomicU8],
-    depth: u8,
-}
+struct Backward<'m, 'a, E>(&'m Marker<'a, E>);
 
-impl Visit for Backward<'_> {
+impl<E: Entries> Visit for Backward<'_, '_, E> {
     #[inline]
     fn visit(&mut self, rank: usize) -> ControlFlow<()> {
-        if self.dist[rank].load(Ordering::Relaxed) == self.depth {
+        if self.0.in_layer(rank as u64) {
             ControlFlow::Break(())
         } else {
             ControlFlow::Continue(())
@@ -326,7 +341,7 @@ impl Visit for Backward<'_> {
 
     #[inline]
     fn reached(&self, rank: usize) -> bool {
-        self.dist[rank].load(Ordering::Relaxed) != UNREACHED
+        self.0.reached(rank as u64)
     }
 }
 
@@ -469,6 +484,7 @@ fn pack_at<const BITS: usize>(distances: &[u8], out: &mut [u8], entry: impl Fn(u
 mod tests {
     use std::collections::VecDeque;
     use std::sync::atomic::AtomicUsize;
+    use std::sync::Mutex;
 
     use super::*;
 

@@ -5,7 +5,8 @@
 //!
 //! - [`Coordinates`]: a coordinate space, the projection of a puzzle onto numbers
 //!   `0..len`, given by its size and the successors of a rank;
-//! - [`Builder`]: a breadth-first search over such a space that fills a table of distances,
+//! - [`Builder`]: a breadth-first search over such a space that fills a table of distances
+//!   (the engine's [sweep](frontier_search::sweep) over the table's entries),
 //!   in parallel, forwards or (once the entries left are fewer) backwards, stopping on a
 //!   caller's limit check and reporting its progress; [`Table`] packs the distances in 2, 4
 //!   or 8 bits an entry ([`Width`]); [`Builder::build_mod3`] builds a two-bit table in

@@ -8,43 +8,83 @@
 //! looking backwards, an unreached rank's neighbours are at `d` or further, so a neighbour
 //! holding `d % 3` is at `d` exactly.
 
-use std::ops::ControlFlow;
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, Ordering};
-use std::sync::Mutex;
+use std::ops::{ControlFlow, Range};
+use std::sync::atomic::{AtomicU8, Ordering};
 
+use frontier_search::sweep::Entries;
 use frontier_search::Limit;
-use rayon::prelude::*;
 
-use crate::build::{BuildProgress, Builder, Width};
-use crate::space::{Coordinates, Visit};
+use crate::build::{Builder, Width};
+use crate::space::Coordinates;
 
-/// Ranks a worker takes at once (a multiple of 4, so that each chunk owns whole bytes).
-const CHUNK: usize = 1 << 16;
-
-/// Chunks between two progress reports of a worker.
-const REPORT_EVERY: usize = 32;
-
-/// Two-bit entries read and written in place by several workers.
-struct Packed<'t>(&'t [AtomicU8]);
+/// Two-bit entries read and written in place by several workers, for the ranks below a
+/// bound (the last byte may hold fewer than four).
+struct Packed<'t>(&'t [AtomicU8], u64);
 
 impl Packed<'_> {
     #[inline(always)]
-    fn get(&self, rank: usize) -> u8 {
-        (self.0[rank >> 2].load(Ordering::Relaxed) >> ((rank & 3) << 1)) & 3
+    fn get(&self, rank: u64) -> u8 {
+        (self.0[(rank >> 2) as usize].load(Ordering::Relaxed) >> ((rank & 3) << 1)) & 3
+    }
+}
+
+impl Entries for Packed<'_> {
+    fn ranks(&self) -> u64 {
+        self.1
     }
 
-    /// Sets an unreached entry to `value` (below 3); returns whether it was unreached. Every
-    /// writer of one layer writes the same value, and clearing bits can only turn 3 into it,
-    /// so two writers racing on one entry agree, and exactly one of them sees it unreached.
+    /// A byte's four entries at once: one with none of interest is skipped whole (the
+    /// entries past the bound are never handed out: the sweep's ranks stop at it). Forwards,
+    /// an entry holding `depth % 3` is at distance `depth` or `depth - 3`, and the ranks of
+    /// the earlier layer are handed out too (their successors are all reached).
+    #[inline]
+    fn scan(
+        &self,
+        ranks: Range<u64>,
+        depth: u32,
+        backward: bool,
+        mut take: impl FnMut(u64) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
+        let wanted = if backward { 3 } else { (depth % 3) as u8 };
+        let mut rank = ranks.start;
+        while rank < ranks.end {
+            if holds(self.0[(rank >> 2) as usize].load(Ordering::Relaxed), wanted) {
+                for r in rank..(rank + 4).min(ranks.end) {
+                    if self.get(r) == wanted {
+                        take(r)?;
+                    }
+                }
+            }
+            rank += 4;
+        }
+        ControlFlow::Continue(())
+    }
+
+    /// Sets an unreached entry to `depth % 3`. Every writer of one layer writes the same
+    /// value, and clearing bits can only turn 3 into it, so two writers racing on one entry
+    /// agree, and exactly one of them sees it unreached.
     #[inline(always)]
-    fn claim(&self, rank: usize, value: u8) -> bool {
+    fn claim(&self, rank: u64, depth: u32) -> bool {
+        let value = (depth % 3) as u8;
         let shift = (rank & 3) << 1;
-        let byte = &self.0[rank >> 2];
+        let byte = &self.0[(rank >> 2) as usize];
         if (byte.load(Ordering::Relaxed) >> shift) & 3 != 3 {
             return false;
         }
         let old = byte.fetch_and(!((3 & !value) << shift), Ordering::Relaxed);
         (old >> shift) & 3 == 3
+    }
+
+    /// Looking backwards, an unreached rank's neighbours are at `depth` or further, so a
+    /// neighbour holding `depth % 3` is at `depth` exactly.
+    #[inline(always)]
+    fn in_layer(&self, rank: u64, depth: u32) -> bool {
+        self.get(rank) == (depth % 3) as u8
+    }
+
+    #[inline(always)]
+    fn reached(&self, rank: u64) -> bool {
+        self.get(rank) != 3
     }
 }
 
@@ -98,162 +138,15 @@ impl<'a> Builder<'a> {
             Width::Two.bytes(space.len() as u64),
             "a two-bit table of the space"
         );
-        match self.threads {
-            1 => self.run_mod3(space, starts, table, false),
-            0 => self.run_mod3(space, starts, table, true),
-            threads => match rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
-                Ok(pool) => pool.install(|| self.run_mod3(space, starts, table, true)),
-                Err(_) => self.run_mod3(space, starts, table, false),
-            },
-        }
-    }
-
-    fn run_mod3<C: Coordinates>(
-        &self,
-        space: &C,
-        starts: &[usize],
-        table: &mut [u8],
-        parallel: bool,
-    ) -> Result<(), Limit> {
-        let len = space.len();
         table.fill(0xFF);
-        let packed = Packed(atomic(table));
-        let mut reached = 0u64;
-        for &start in starts.iter().filter(|&&s| s < len) {
-            if packed.claim(start, 0) {
-                reached += 1;
-            }
-        }
-        let total = len as u64;
-        let chunks = len.div_ceil(CHUNK);
-        let mut layer = reached;
-        let mut depth = 0u8;
-        while layer > 0 && depth < u8::MAX - 1 {
-            let left = total - reached;
-            let backwards = self.backwards
-                && u128::from(left) * 3 < u128::from(layer) * space.branching() as u128;
-            let state = Layer {
-                packed: &packed,
-                len,
-                depth,
-                backwards,
-                reached: AtomicU64::new(reached),
-                total,
-                halted: AtomicBool::new(false),
-                limit: Mutex::new(None),
-                builder: self,
-            };
-            let found: u64 = if parallel {
-                (0..chunks)
-                    .into_par_iter()
-                    .map_init(
-                        || space.cursor(),
-                        |cursor, ci| state.chunk(space, ci, cursor),
-                    )
-                    .sum()
-            } else {
-                let mut cursor = space.cursor();
-                (0..chunks)
-                    .map(|ci| state.chunk(space, ci, &mut cursor))
-                    .sum()
-            };
-            if let Some(limit) = state.limit.into_inner().unwrap_or_else(|p| p.into_inner()) {
-                return Err(limit);
-            }
-            if found == 0 {
-                break;
-            }
-            reached = (reached + found).min(total);
-            layer = found;
-            depth += 1;
-            if let Some(progress) = self.progress {
-                progress(BuildProgress {
-                    depth,
-                    reached,
-                    total,
-                });
-            }
-        }
+        let len = space.len();
+        let packed = Packed(atomic(table), len as u64);
+        let swept = self.sweep(&packed, space, starts);
         // The bits past the last entry are zeros, as [`crate::Table::pack`] leaves them.
         if let (Some(byte), true) = (packed.0.last(), !len.is_multiple_of(4)) {
             byte.fetch_and((1u8 << (2 * (len % 4))) - 1, Ordering::Relaxed);
         }
-        Ok(())
-    }
-}
-
-/// What the workers of one layer share.
-struct Layer<'b, 'a> {
-    packed: &'b Packed<'b>,
-    len: usize,
-    depth: u8,
-    backwards: bool,
-    reached: AtomicU64,
-    total: u64,
-    halted: AtomicBool,
-    limit: Mutex<Option<Limit>>,
-    builder: &'b Builder<'a>,
-}
-
-impl Layer<'_, '_> {
-    /// Fills the next layer from chunk `ci` of the ranks; returns the ranks it added.
-    fn chunk<C: Coordinates>(&self, space: &C, ci: usize, cursor: &mut C::Cursor) -> u64 {
-        if self.halted.load(Ordering::Relaxed) {
-            return 0;
-        }
-        if let Some(limit) = self.builder.stop.and_then(|stop| stop()) {
-            *self.limit.lock().unwrap_or_else(|p| p.into_inner()) = Some(limit);
-            self.halted.store(true, Ordering::Relaxed);
-            return 0;
-        }
-        let packed = self.packed;
-        let (last, next) = (self.depth % 3, (self.depth + 1) % 3);
-        let ranks = ci * CHUNK..((ci + 1) * CHUNK).min(self.len);
-        let mut found = 0u64;
-        // A byte's four entries at once: one with none of interest is skipped whole.
-        let mut rank = ranks.start;
-        while rank < ranks.end {
-            let byte = packed.0[rank >> 2].load(Ordering::Relaxed);
-            let wanted = if self.backwards { 3 } else { last };
-            if !holds(byte, wanted) {
-                rank += 4;
-                continue;
-            }
-            for r in rank..(rank + 4).min(ranks.end) {
-                if packed.get(r) != wanted {
-                    continue;
-                }
-                if self.backwards {
-                    let mut near = Backward { packed, last };
-                    if space.each_successor(r, cursor, &mut near).is_break()
-                        && packed.claim(r, next)
-                    {
-                        found += 1;
-                    }
-                } else {
-                    let mut visit = Forward {
-                        packed,
-                        next,
-                        found: 0,
-                    };
-                    let _ = space.each_successor(r, cursor, &mut visit);
-                    found += visit.found;
-                }
-            }
-            rank += 4;
-        }
-        if found > 0 {
-            let reached = self.reached.fetch_add(found, Ordering::Relaxed) + found;
-            if let (Some(progress), true) = (self.builder.progress, ci.is_multiple_of(REPORT_EVERY))
-            {
-                progress(BuildProgress {
-                    depth: self.depth + 1,
-                    reached: reached.min(self.total),
-                    total: self.total,
-                });
-            }
-        }
-        found
+        swept
     }
 }
 
@@ -272,52 +165,13 @@ fn holds(byte: u8, value: u8) -> bool {
     (!(x | (x >> 1))) & 0x55 != 0
 }
 
-/// A forward layer's visitor: claims each unreached successor for the next layer.
-struct Forward<'b> {
-    packed: &'b Packed<'b>,
-    next: u8,
-    found: u64,
-}
-
-impl Visit for Forward<'_> {
-    #[inline]
-    fn visit(&mut self, rank: usize) -> ControlFlow<()> {
-        if self.packed.claim(rank, self.next) {
-            self.found += 1;
-        }
-        ControlFlow::Continue(())
-    }
-
-    #[inline]
-    fn reached(&self, rank: usize) -> bool {
-        self.packed.get(rank) != 3
-    }
-}
-
-/// A backward layer's visitor: stops at the first neighbour in the last layer.
-struct Backward<'b> {
-    packed: &'b Packed<'b>,
-    last: u8,
-}
-
-impl Visit for Backward<'_> {
-    #[inline]
-    fn visit(&mut self, rank: usize) -> ControlFlow<()> {
-        match self.packed.get(rank) == self.last {
-            true => ControlFlow::Break(()),
-            false => ControlFlow::Continue(()),
-        }
-    }
-
-    #[inline]
-    fn reached(&self, rank: usize) -> bool {
-        self.packed.get(rank) != 3
-    }
-}
-
 #[cfg(test)]
 mod tests {
+    use std::sync::Mutex;
+
     use super::*;
+    use crate::build::BuildProgress;
+    use crate::space::Visit;
 
     /// The numbers below `len`, a move adding 1, subtracting 1 or doubling (and halving an
     /// even number, so that every move is undone by one).

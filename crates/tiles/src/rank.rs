@@ -47,8 +47,10 @@ const RECIPROCAL: [u64; 16] = {
     table
 };
 
-// Every `h` lies below `HALF[RANKED_CELLS]`: for the reciprocals to divide exactly, below 2^32.
+// Every `h` lies below `HALF[RANKED_CELLS]`, and every rank below `RANKED_CELLS!/2`: for the
+// reciprocals to divide exactly, below 2^32.
 const _: () = assert!(HALF[RANKED_CELLS] < 1 << 32);
+const _: () = assert!((RANKED_CELLS as u64) * HALF[RANKED_CELLS - 1] < 1 << 32);
 
 /// `ONES[mask]`: how many bits `mask` sets, for the rank's masks of the tiles below a tile
 /// (at most 15 of them). A table, because the baseline x86-64 target has no popcount
@@ -67,6 +69,10 @@ static ONES: [u8; 1 << 15] = {
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Ranking {
     cells: usize,
+    /// `2^64 / cells`, rounded up: a rank (below 2^32) divided by the cells is the high word
+    /// of its product with this (as for [`RECIPROCAL`]), a multiplication where a division
+    /// takes several times longer. Used from 3 cells.
+    per_cell: u64,
     cols: usize,
     /// Bit `c` set: with the blank in cell `c`, the tiles read in cell order make an odd
     /// permutation.
@@ -92,7 +98,13 @@ impl Ranking {
         let odd = (0..cells)
             .filter(|c| (inversions + (cols - 1) * (c / cols).abs_diff(blank_row)) % 2 == 1)
             .fold(0, |odd, c| odd | 1 << c);
-        Some(Ranking { cells, cols, odd })
+        let per_cell = u64::MAX / cells.max(2) as u64 + 1;
+        Some(Ranking {
+            cells,
+            per_cell,
+            cols,
+            odd,
+        })
     }
 
     /// One more than the largest rank: `n! / 2`, or `n` on a board of at most two cells.
@@ -152,8 +164,8 @@ impl Ranking {
     fn unpack_into(&self, cursor: &mut Cursor, index: u64) {
         let n = self.cells;
         let m = n - 1;
-        let blank = (index % n as u64) as usize;
-        let h = index / n as u64;
+        let h = ((u128::from(index) * u128::from(self.per_cell)) >> 64) as u64;
+        let blank = (index - h * n as u64) as usize;
         // The first level whose digit may differ: the digits before level `k` are the old
         // ones while `h` lies in the block of `HALF[m - k]` half ranks from `base[k]`.
         let mut k = 0;
