@@ -64,7 +64,9 @@ fn the_2x2x2_cube_counts_as_published_on_two_workers() {
         let run = across(&space, workers, &Config::default());
         assert_eq!(run.layers, CUBE2_HTM, "{workers} workers");
         assert_eq!(run.stats.stored, 3_674_160);
-        assert_eq!(run.stats.generated, engine.stats.generated);
+        // Forwards only: every position expanded once, by its 9 face turns (the engine finds
+        // its last layers backwards, generating fewer).
+        assert_eq!(run.stats.generated, 3_674_160 * 9);
     }
 }
 
