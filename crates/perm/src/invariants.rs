@@ -10,6 +10,7 @@ use std::fmt;
 
 use crate::analysis::Unreachable;
 use crate::perm::Perm;
+use crate::prune::spread;
 
 /// The most labellings of a piece's points tried in search of its orientation: all of them
 /// for pieces of up to six points.
@@ -115,7 +116,9 @@ impl Invariants {
         let mut label = vec![0u8; degree];
         let mut found = Vec::with_capacity(orbits.len());
         for (i, orbit) in orbits.iter().enumerate() {
-            let pieces = finest_pieces(degree, generators, orbit);
+            // The finest block system in which the orbit's first point has company.
+            let pieces = (spread(orbit, generators).1)
+                .unwrap_or_else(|| orbit.iter().map(|&p| vec![p]).collect());
             for (k, piece) in pieces.iter().enumerate() {
                 for &p in piece {
                     orbit_of[usize::from(p)] = i;
@@ -281,69 +284,6 @@ impl Invariants {
             .map(|k| self.parts[k])
             .collect()
     }
-}
-
-/// The finest system of blocks of `orbit` under the generators: for each other point `b` of
-/// the orbit the least block holding the orbit's first point and `b` (Atkinson's method),
-/// the smallest of those that is not the whole orbit. Single points when there is none.
-fn finest_pieces(degree: usize, generators: &[Perm], orbit: &[u8]) -> Vec<Vec<u8>> {
-    let singles = || orbit.iter().map(|&p| vec![p]).collect();
-    if orbit.len() < 4 {
-        return singles();
-    }
-    let a = usize::from(orbit[0]);
-    let mut best: Option<(usize, Vec<usize>)> = None;
-    for &b in &orbit[1..] {
-        let classes = least_blocks(degree, generators, a, usize::from(b));
-        let size = orbit
-            .iter()
-            .filter(|&&p| classes[usize::from(p)] == classes[a])
-            .count();
-        if size < orbit.len() && best.as_ref().is_none_or(|(s, _)| size < *s) {
-            best = Some((size, classes));
-        }
-    }
-    let Some((_, classes)) = best else {
-        return singles();
-    };
-    let mut pieces: Vec<Vec<u8>> = Vec::new();
-    let mut index = vec![usize::MAX; degree];
-    for &p in orbit {
-        let class = classes[usize::from(p)];
-        if index[class] == usize::MAX {
-            index[class] = pieces.len();
-            pieces.push(Vec::new());
-        }
-        pieces[index[class]].push(p);
-    }
-    pieces
-}
-
-/// The finest partition of the points that the generators keep and in which `a` and `b` lie
-/// together: each point's class (the least point of the class).
-fn least_blocks(degree: usize, generators: &[Perm], a: usize, b: usize) -> Vec<usize> {
-    fn find(parent: &mut [usize], mut x: usize) -> usize {
-        while parent[x] != x {
-            parent[x] = parent[parent[x]];
-            x = parent[x];
-        }
-        x
-    }
-    let mut parent: Vec<usize> = (0..degree).collect();
-    parent[a.max(b)] = a.min(b);
-    // Every pair merged: the images of each pair under each generator must be merged too.
-    let mut pending = vec![(a, b)];
-    while let Some((x, y)) = pending.pop() {
-        for g in generators {
-            let u = find(&mut parent, usize::from(g.image(x as u8)));
-            let v = find(&mut parent, usize::from(g.image(y as u8)));
-            if u != v {
-                parent[u.max(v)] = u.min(v);
-                pending.push((u, v));
-            }
-        }
-    }
-    (0..degree).map(|p| find(&mut parent, p)).collect()
 }
 
 /// Labels each piece's points `0..size` so that every generator turns every piece as a
