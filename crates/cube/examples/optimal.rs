@@ -1,12 +1,13 @@
 //! The optimal solver on scrambles of a given length or on random cubes: how long it takes.
 //!
 //! `cargo run --release -p frontier-cube --example optimal -- [CUBES] [LENGTH] [SEED] [THREADS]
-//! [TABLE] [METRIC] [CAP] [DEPTH] [VIEWS]` (defaults: 10 cubes, length 0 = uniformly random
-//! cubes, seed 1, one thread, the small table, htm, no cap, 6 views). With a length, each cube
+//! [TABLE] [METRIC] [CAP] [DEPTH] [VIEWS] [SYMMETRY]` (defaults: 10 cubes, length 0 =
+//! uniformly random cubes, seed 1, one thread, the small table, htm, no cap, 6 views, 1). With a length, each cube
 //! is a random scramble of that many moves (no face turned twice in a row); length `superflip`
 //! solves the superflip once. TABLE is `small`, `medium` or `large` (read from the cache,
 //! `$FRONTIER_CACHE_DIR`, or built there); VIEWS is 6 (the cube's and its inverse's three
-//! axes) or 3 (the cube's alone);
+//! axes) or 3 (the cube's alone); SYMMETRY 0 searches a symmetric cube's every move sequence
+//! (1: one of those its symmetries map onto each other);
 //! CAP is a timeout in seconds for each cube (a cube stopped by it counts as CAP in the median
 //! and maximum, marked `>`). DEPTH, if given, stops each search after its iteration of that
 //! bound: the nodes of complete iterations, to compare tables on a machine too busy to time
@@ -50,6 +51,7 @@ fn main() {
         Optimal::load_or_build_table(&cache, size, metric, &|_| {}, &|| None).expect("no limit");
     let views = arg(9, 6);
     solver.set_inverse_views(views == 6);
+    solver.set_symmetric_pruning(arg(10, 1) == 1);
     let solver = &solver;
     println!(
         "table: {:.2} s ({:?}), {views} views",

@@ -43,7 +43,7 @@ use crate::heuristic::{
 use crate::huge::HugeTable;
 use crate::lock;
 use crate::moves::{Metric, Move};
-use crate::symmetry::{moves_seen, view, views_turning};
+use crate::symmetry::{moves_seen, stabiliser_moves, view, views_turning};
 
 /// How many of the 48 symmetries keep the U-D axis (the view of a U turn is a U or D turn).
 const UD_SYMMETRIES: usize = 16;
@@ -741,6 +741,9 @@ pub struct Optimal {
     exact: Option<Exact>,
     /// Whether the bound takes the inverse's three views too (with `exact` loaded).
     inverse: bool,
+    /// Whether a symmetric cube's search leaves out the move sequences that its symmetries
+    /// map onto others.
+    symmetric: bool,
     /// The symmetries (rotations) that show the cube with its U-D, R-L and F-B axis up: the
     /// identity, and two others.
     views: [usize; 3],
@@ -1065,6 +1068,7 @@ impl Optimal {
             sets,
             phase1,
             inverse: exact.is_some(),
+            symmetric: true,
             exact,
             views,
             axis_moves,
@@ -1078,6 +1082,14 @@ impl Optimal {
     /// default): a switch to measure what they give.
     pub fn set_inverse_views(&mut self, on: bool) {
         self.inverse = on && self.exact.is_some();
+    }
+
+    /// Whether the search of a cube that some of the 48 symmetries leave as it is (the
+    /// superflip, say) searches one of each set of move sequences they map onto each other
+    /// (the default), or all of them: a switch to measure what that gives. [`Optimal::solve_all`]
+    /// always searches them all.
+    pub fn set_symmetric_pruning(&mut self, on: bool) {
+        self.symmetric = on;
     }
 
     /// What happened to the table of exact distances that bounds the inverse's views.
@@ -1365,7 +1377,7 @@ impl Optimal {
     /// workers share out the subtrees below the first two moves; which of several shortest
     /// solutions is returned may then vary from run to run.
     pub fn solve(&self, cube: Cube, config: &Config) -> Outcome<Cube, Move> {
-        self.search(cube, config, false).0
+        self.search(cube, config, false, self.symmetric).0
     }
 
     /// Every shortest solution of `cube` in the solver's metric, each canonical move
@@ -1375,15 +1387,17 @@ impl Optimal {
     /// holds the first of them in the list's order (sorted by move index); with a limit hit,
     /// the list is empty.
     pub fn solve_all(&self, cube: Cube, config: &Config) -> (Outcome<Cube, Move>, Vec<Vec<Move>>) {
-        self.search(cube, config, true)
+        self.search(cube, config, true, false)
     }
 
-    /// [`Optimal::solve`], or with `all` [`Optimal::solve_all`].
+    /// [`Optimal::solve`], or with `all` [`Optimal::solve_all`]; with `symmetric`, one of each
+    /// set of move sequences that the cube's symmetries map onto each other.
     fn search(
         &self,
         cube: Cube,
         config: &Config,
         all: bool,
+        symmetric: bool,
     ) -> (Outcome<Cube, Move>, Vec<Vec<Move>>) {
         let longest = config
             .max_depth
@@ -1398,6 +1412,11 @@ impl Optimal {
             all,
             done: AtomicBool::new(false),
             bound: AtomicUsize::new(0),
+            // Every solution is wanted with `all`: none may be dropped as a view of another.
+            symmetries: match symmetric {
+                true => stabiliser_moves(cube),
+                false => Vec::new(),
+            },
         };
         let mut counts = (0, 0);
         let mut status = Status::Limit(Limit::Depth);
@@ -1481,9 +1500,63 @@ struct Shared<'a> {
     done: AtomicBool,
     /// The bound being searched.
     bound: AtomicUsize,
+    /// The symmetries that keep the cube, as move maps ([`stabiliser_moves`]): empty for most
+    /// cubes, all 47 for the superflip.
+    symmetries: Vec<[u8; 18]>,
 }
 
 impl Shared<'_> {
+    /// Whether a symmetry that keeps the cube maps the first blocks of `path` onto earlier
+    /// ones, where the path's last move starts its second or third block: then the subtree
+    /// below is left out. A block is a run of turns about one axis, which commute; its
+    /// canonical order is its move indices sorted, and a symmetry maps the blocks of a
+    /// canonical sequence onto the blocks of another, as long. Of the images of a solution,
+    /// the one whose first two blocks come first is kept (the least of an orbit is nobody's
+    /// image of something less), so a solution of the bound is still found, sooner. Where
+    /// only the first block is complete, a symmetry that maps it onto an earlier block maps
+    /// the first two onto earlier ones too, whatever the second.
+    fn mapped_onto_earlier(&self, path: &[Move]) -> bool {
+        /// Moves a block may hold in the key (two in HTM, up to four quarter turns in QTM).
+        const BLOCK: usize = 4;
+        if self.symmetries.is_empty() || !(2..=2 * BLOCK + 1).contains(&path.len()) {
+            return false;
+        }
+        let axis = |i: usize| path[i].face().index() % 3;
+        let last = path.len() - 1;
+        if axis(last) == axis(last - 1) {
+            return false;
+        }
+        // Where the blocks before the last move start (the first at 0).
+        let mut starts = [0, last];
+        let mut blocks = 1;
+        for i in 1..last {
+            if axis(i) != axis(i - 1) {
+                if blocks == 2 {
+                    return false;
+                }
+                starts[1] = i;
+                blocks = 2;
+            }
+        }
+        let ranges = [0..starts[1], starts[1]..last];
+        if ranges.iter().any(|r| r.len() > BLOCK) {
+            return false;
+        }
+        let key = |seen: Option<&[u8; 18]>| {
+            let mut key = [u8::MAX; 2 * BLOCK];
+            for (block, range) in ranges.iter().take(blocks).enumerate() {
+                let slot = &mut key[block * BLOCK..][..range.len()];
+                for (k, mv) in slot.iter_mut().zip(&path[range.clone()]) {
+                    *k = seen.map_or(mv.index() as u8, |s| s[mv.index()]);
+                }
+                slot.sort_unstable();
+            }
+            key
+        };
+        let own = key(None);
+        self.symmetries.iter().any(|seen| key(Some(seen)) < own)
+    }
+
     /// Ends the search at `limit`, if there is one; returns whether there was.
     fn stop_at(&self, limit: Option<Limit>) -> bool {
         let Some(limit) = limit else {
@@ -1573,6 +1646,9 @@ impl Worker<'_> {
                 None => return,
             }
             self.path[depth] = mv;
+            if self.shared.mapped_onto_earlier(&self.path[..=depth]) {
+                return;
+            }
         }
         self.dive(node, prefix.len(), bound - prefix.len());
     }
@@ -1714,6 +1790,9 @@ impl Worker<'_> {
         }
         for k in 0..alive {
             self.path[depth] = Move::ALL[usize::from(moves[k])];
+            if self.shared.mapped_onto_earlier(&self.path[..=depth]) {
+                continue;
+            }
             if self.dive(children[k], depth + 1, left - 1) {
                 return true;
             }
@@ -1742,7 +1821,7 @@ impl Worker<'_> {
 mod tests {
     use super::*;
     use crate::cache::temp_dir;
-    use crate::{random_scramble, Facelets, Notation, SymmetricCubeSpace};
+    use crate::{random_scramble, Facelets, Notation, SymmetricCubeSpace, SYMMETRIES};
     use frontier_search::bidirectional;
     use frontier_tables::Origin;
     use std::sync::atomic::AtomicBool;
@@ -2226,6 +2305,66 @@ mod tests {
     #[ignore = "loads or builds the 2.47 GB large table: FRONTIER_CACHE_DIR=DIR cargo test --release -p frontier-cube -- --ignored large"]
     fn the_large_table_holds_the_distances_of_random_cubes() {
         check_big_table(TableSize::Large, in_g1_with_u_corners_up, 100);
+    }
+
+    /// The superflip: every edge flipped in place; 20 face turns (Reid 1995) and 24 quarter
+    /// turns (Reid 1998) optimally.
+    const SUPERFLIP: &str = "U R2 F B R B2 R U2 L B2 R U' D' R2 F R' L B2 U2 F2";
+
+    #[test]
+    fn symmetric_cubes_search_one_of_each_set_of_mapped_sequences() {
+        // Patterns that some of the 48 symmetries keep: the checkerboard, the six spots,
+        // the four-spot half turns, and a slice of U against D.
+        let patterns = [
+            "U2 D2 F2 B2 L2 R2",
+            "U D' R L' F B' U D'",
+            "R2 L2 U2 D2",
+            "U D'",
+        ];
+        for metric in [Metric::Htm, Metric::Qtm] {
+            let solver = solver(metric);
+            for (k, pattern) in patterns.into_iter().enumerate() {
+                let cube = Cube::from_scramble(pattern, Notation::Wca).unwrap();
+                let symmetries = stabiliser_moves(cube);
+                assert!(!symmetries.is_empty(), "{pattern} is symmetric");
+                for seen in &symmetries {
+                    for m in 0..18 {
+                        let (mv, image) = (Move::ALL[m], Move::ALL[usize::from(seen[m])]);
+                        let r = (0..SYMMETRIES)
+                            .find(|&r| moves_seen(r).map(|x| x.index() as u8) == *seen);
+                        let r = r.expect("a symmetry of the list");
+                        assert_eq!(view(cube.apply(mv), r), cube.apply(image), "{pattern}");
+                    }
+                }
+                let config = Config::default().threads(1 + k % 2);
+                let (pruned, _) = solver.search(cube, &config, false, true);
+                let (full, _) = solver.search(cube, &config, false, false);
+                let (pruned, full) = (pruned.solution().unwrap(), full.solution().unwrap());
+                assert_solves(cube, &pruned.moves);
+                let reference =
+                    bidirectional(&SymmetricCubeSpace::new(cube, metric), &Config::default());
+                let shortest = reference.solution().unwrap().cost;
+                assert_eq!(pruned.cost, shortest, "{metric} {pattern}");
+                assert_eq!(full.cost, shortest, "{metric} {pattern}");
+            }
+            // The searches of bounds that hold no solution are complete: the superflip's
+            // 48 symmetries leave a few dozenth of the nodes.
+            let superflip = Cube::from_scramble(SUPERFLIP, Notation::Wca).unwrap();
+            let below = Config::default().max_depth(match metric {
+                Metric::Htm => 14,
+                Metric::Qtm => 17,
+            });
+            let (pruned, _) = solver.search(superflip, &below, false, true);
+            let (full, _) = solver.search(superflip, &below, false, false);
+            assert_eq!(pruned.status(), Status::Limit(Limit::Depth));
+            assert_eq!(full.status(), Status::Limit(Limit::Depth));
+            assert!(
+                pruned.stats().expanded * 8 < full.stats().expanded,
+                "{metric}: {} nodes pruned, {} not",
+                pruned.stats().expanded,
+                full.stats().expanded
+            );
+        }
     }
 
     #[test]

@@ -226,6 +226,17 @@ pub(crate) fn moves_seen(r: usize) -> [Move; 18] {
     })
 }
 
+/// The symmetries that leave `cube` as it is, but the identity, each as the move (by index)
+/// that each move becomes in its view. A search from `cube` can drop a move sequence that one
+/// of them maps onto a sequence it searches anyway: both reach views of one another.
+pub(crate) fn stabiliser_moves(cube: Cube) -> Vec<[u8; 18]> {
+    (0..SYMMETRIES)
+        .filter(|&r| view(cube, r) == cube)
+        .map(|r| moves_seen(r).map(|m| m.index() as u8))
+        .filter(|seen| seen.iter().enumerate().any(|(i, &m)| usize::from(m) != i))
+        .collect()
+}
+
 /// The class of `cube`: the least of its 48 views, comparing the packed corner bits first
 /// and the edge bits among ties (so that edges are read for few views). Equal for two cubes
 /// exactly when one is a view of the other; the solved cube is its own class.
