@@ -1374,7 +1374,7 @@ impl Optimal {
     /// Limits: `config.max_depth` (no longer solution is looked for: [`Limit::Depth`]),
     /// `config.timeout` ([`Limit::Time`]) and `config.cancel` ([`Limit::Cancelled`]). It
     /// stores nothing, so `max_states` does not apply. With `config.threads` above one, the
-    /// workers share out the subtrees below the first two moves; which of several shortest
+    /// workers share out the subtrees below the first three moves; which of several shortest
     /// solutions is returned may then vary from run to run.
     pub fn solve(&self, cube: Cube, config: &Config) -> Outcome<Cube, Move> {
         self.search(cube, config, false, self.symmetric).0
@@ -1571,8 +1571,15 @@ impl Shared<'_> {
     /// two moves shared out among the workers. Returns the nodes expanded and generated.
     fn search(&self, root: Node, bound: usize) -> (u64, u64) {
         let metric = self.solver.metric;
+        // Three moves give some 3,000 subtrees to share out: few enough to replay, and many
+        // enough that no worker waits long for the last one (two gave about 240, and a
+        // worker often searched the last alone).
+        let split = match self.config.threads {
+            0 | 1 => 2,
+            _ => 3,
+        };
         let mut prefixes: Vec<Vec<Move>> = vec![Vec::new()];
-        for _ in 0..bound.min(2) {
+        for _ in 0..bound.min(split) {
             let mut longer = Vec::new();
             for p in &prefixes {
                 for &m in metric.moves() {
