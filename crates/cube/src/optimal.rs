@@ -1374,8 +1374,8 @@ impl Optimal {
     /// Limits: `config.max_depth` (no longer solution is looked for: [`Limit::Depth`]),
     /// `config.timeout` ([`Limit::Time`]) and `config.cancel` ([`Limit::Cancelled`]). It
     /// stores nothing, so `max_states` does not apply. With `config.threads` above one, the
-    /// workers share out the subtrees below the first three moves; which of several shortest
-    /// solutions is returned may then vary from run to run.
+    /// workers share out the subtrees three moves down (those nearest to solved first); which
+    /// of several shortest solutions is returned may then vary from run to run.
     pub fn solve(&self, cube: Cube, config: &Config) -> Outcome<Cube, Move> {
         self.search(cube, config, false, self.symmetric).0
     }
@@ -1567,44 +1567,36 @@ impl Shared<'_> {
         true
     }
 
-    /// Searches every sequence of `bound` moves from the root, the subtrees below the first
-    /// two moves shared out among the workers. Returns the nodes expanded and generated.
+    /// Searches every sequence of `bound` moves from the root, the subtrees three moves down
+    /// shared out among the workers. Returns the nodes expanded and generated.
     fn search(&self, root: Node, bound: usize) -> (u64, u64) {
-        let metric = self.solver.metric;
-        // Three moves give some 3,000 subtrees to share out: few enough to replay, and many
-        // enough that no worker waits long for the last one (two gave about 240, and a
-        // worker often searched the last alone).
-        let split = match self.config.threads {
-            0 | 1 => 2,
-            _ => 3,
-        };
-        let mut prefixes: Vec<Vec<Move>> = vec![Vec::new()];
-        for _ in 0..bound.min(split) {
-            let mut longer = Vec::new();
-            for p in &prefixes {
-                for &m in metric.moves() {
-                    if p.last().is_none_or(|&l| metric.may_follow(l, m)) {
-                        longer.push([p.as_slice(), &[m]].concat());
-                    }
-                }
-            }
-            prefixes = longer;
-        }
+        // The subtrees three moves down, some 3,000: few enough to list, and many enough that
+        // no worker waits long for the last one. The ones whose nodes look nearest to solved
+        // go first (the least bound, then the least sum of the six views' distances): a
+        // bound that holds a solution ends at the first one found, which comes sooner there.
+        let mut planner = Worker::new(self);
+        let mut tasks = Vec::new();
+        planner.plan(root, 0, bound.min(SPLIT), bound, &mut tasks);
+        tasks.sort_by_key(|task| {
+            let node = &task.node;
+            let sum = (node.axes.iter().map(|axis| u32::from(axis.distance)))
+                .chain(node.inverse.iter().map(|&d| u32::from(d)))
+                .sum::<u32>();
+            (self.solver.node_bound(node), sum)
+        });
         let next = AtomicUsize::new(0);
-        let threads = self.config.threads.max(1).min(prefixes.len());
+        let threads = self.config.threads.max(1).min(tasks.len().max(1));
         let work = || {
-            let mut worker = Worker {
-                shared: self,
-                path: [Move::ALL[0]; LONGEST + 1],
-                expanded: 0,
-                generated: 0,
-            };
+            let mut worker = Worker::new(self);
             loop {
                 let i = next.fetch_add(1, Ordering::Relaxed);
-                if i >= prefixes.len() || self.done.load(Ordering::Relaxed) {
+                if i >= tasks.len() || self.done.load(Ordering::Relaxed) {
                     break;
                 }
-                worker.prefix(root, &prefixes[i], bound);
+                let task = &tasks[i];
+                let depth = task.depth;
+                worker.path[..depth].copy_from_slice(&task.moves[..depth]);
+                worker.dive(task.node, depth, bound - depth);
             }
             (worker.expanded, worker.generated)
         };
@@ -1623,8 +1615,20 @@ impl Shared<'_> {
         );
         counts
             .into_iter()
-            .fold((0, 0), |(e, g), (a, b)| (e + a, g + b))
+            .fold((planner.expanded, planner.generated), |(e, g), (a, b)| {
+                (e + a, g + b)
+            })
     }
+}
+
+/// The moves above the subtrees the workers share out.
+const SPLIT: usize = 3;
+
+/// A subtree of the search that one worker searches: the node after `moves[..depth]`.
+struct Task {
+    moves: [Move; SPLIT],
+    depth: usize,
+    node: Node,
 }
 
 /// One worker's depth-first search.
@@ -1636,28 +1640,55 @@ struct Worker<'a> {
 }
 
 impl Worker<'_> {
-    /// Plays `prefix` from the root (pruning as the search would) and searches below it.
-    fn prefix(&mut self, root: Node, prefix: &[Move], bound: usize) {
-        let mut node = root;
-        for (depth, &mv) in prefix.iter().enumerate() {
-            if self.count() {
-                return;
+    /// A worker of `shared`'s search, at the root.
+    fn new<'b>(shared: &'b Shared<'b>) -> Worker<'b> {
+        Worker {
+            shared,
+            path: [Move::ALL[0]; LONGEST + 1],
+            expanded: 0,
+            generated: 0,
+        }
+    }
+
+    /// Lists the nodes `split` moves below `node` (after `depth` moves of a search to
+    /// `bound`) that the search would reach, pruning as it would, each with its moves: the
+    /// subtrees the workers share out.
+    fn plan(
+        &mut self,
+        node: Node,
+        depth: usize,
+        split: usize,
+        bound: usize,
+        tasks: &mut Vec<Task>,
+    ) {
+        if depth == split {
+            let mut moves = [Move::ALL[0]; SPLIT];
+            moves[..depth].copy_from_slice(&self.path[..depth]);
+            tasks.push(Task { moves, depth, node });
+            return;
+        }
+        if self.count() {
+            return;
+        }
+        let solver = self.shared.solver;
+        let metric = solver.metric;
+        let first = solver.first_moves(&node, bound - depth);
+        for &mv in metric.moves() {
+            if depth > 0 && !metric.may_follow(self.path[depth - 1], mv) {
+                continue;
             }
             self.generated += 1;
-            let solver = self.shared.solver;
-            if solver.first_moves(&node, bound - depth) & (1 << mv.index()) == 0 {
-                return;
+            if first & (1 << mv.index()) == 0 {
+                continue;
             }
-            match self.step(&node, mv, bound - depth) {
-                Some(next) => node = next,
-                None => return,
-            }
+            let Some(next) = self.step(&node, mv, bound - depth) else {
+                continue;
+            };
             self.path[depth] = mv;
-            if self.shared.mapped_onto_earlier(&self.path[..=depth]) {
-                return;
+            if !self.shared.mapped_onto_earlier(&self.path[..=depth]) {
+                self.plan(next, depth + 1, split, bound, tasks);
             }
         }
-        self.dive(node, prefix.len(), bound - prefix.len());
     }
 
     /// The node after `mv`, or `None` if the bound cuts it off with `left` moves to make
