@@ -343,7 +343,7 @@ fn main() {
                     Some(("phase", v)) => budget.phase_log2 = v.parse().unwrap(),
                     Some(("last", v)) => budget.last_log2 = v.parse().unwrap(),
                     Some(("entries", v)) => budget.entries = v.parse().unwrap(),
-                    Some(("lastentries", v)) => budget.last_entries = v.parse().unwrap(),
+                    Some(("nodes", v)) => budget.nodes = v.parse().unwrap(),
                     _ => names.push(a.clone()),
                 }
             }

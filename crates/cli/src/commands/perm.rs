@@ -4,10 +4,12 @@ use std::ffi::{OsStr, OsString};
 use std::io::{self, Write};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
 
 use frontier_perm::{
     preset, with_space, Analysis, Chain, ChainBudget, CoordSpace, Coords, Format, Invariant,
-    Metric, Model, Optimal, Perm, PermSpace, Puzzle, Tables, Turn, WithSpace, MAX_FILE, PRESETS,
+    Metric, Model, Optimal, Perm, PermSpace, Puzzle, Staged, StagedBudget, Tables, Turn, WithSpace,
+    MAX_FILE, PRESETS,
 };
 use frontier_search::{search_tree, Outcome, SearchTree, Solution, Stats};
 use frontier_tables::{BuildProgress, Builder, Cache};
@@ -42,7 +44,9 @@ pub struct Args {
     #[arg(long, value_enum, default_value_t = MetricArg::Htm)]
     pub metric: MetricArg,
     /// The solver: optimal, IDA* over pruning tables of the puzzle's orbits (with --algo, the
-    /// engine's solver instead); chain, an answer for any position at once, not the shortest
+    /// engine's solver instead); chain, an answer for any position in a few seconds at most,
+    /// not the shortest: a chain of subgroups searched phase by phase (in htm), else a
+    /// stabiliser chain
     #[arg(long, value_enum, default_value_t = SolverArg::Optimal)]
     pub solver: SolverArg,
     /// Print the group's order and the states the colouring tells apart, its orbits and
@@ -432,6 +436,7 @@ pub fn run(args: Args, ctx: &Context) -> anyhow::Result<ExitCode> {
         tables: None,
         pieces,
         optimal: None,
+        staged: None,
     };
     driver::run(domain, search, ctx)
 }
@@ -458,6 +463,8 @@ struct PermRun {
     pieces: Option<usize>,
     /// The piece-subset solver, once its tables are loaded or built.
     optimal: Option<Optimal>,
+    /// `--solver chain`'s subgroup chain, once built (where it can be, in `htm`).
+    staged: Option<Staged>,
 }
 
 impl PermRun {
@@ -518,11 +525,21 @@ impl PermRun {
         }
     }
 
-    /// The stabiliser chain's answer, built for this run (it takes well under a second for
-    /// the presets, so it is not cached), with the states it passes through.
-    fn solve_by_chain(&self) -> Outcome<Vec<u8>, Turn> {
-        let chain = Chain::build(&self.puzzle, self.metric, &ChainBudget::default());
-        let Some(moves) = chain.solve(&self.position) else {
+    /// `--solver chain`'s answer, with the states it passes through: the subgroup chain's
+    /// where it was built and answers within its node budget and the time left, else the
+    /// stabiliser chain's, built for this run (well under a second for the presets, so it
+    /// is not cached).
+    fn solve_by_chain(&self, search: &SearchArgs, ctx: &Context) -> Outcome<Vec<u8>, Turn> {
+        let left = search
+            .timeout
+            .map_or(Duration::MAX, |t| t.saturating_sub(ctx.started.elapsed()));
+        let staged = self
+            .staged
+            .as_ref()
+            .and_then(|s| s.solve(&self.position, left));
+        let Some(moves) = staged.or_else(|| {
+            Chain::build(&self.puzzle, self.metric, &ChainBudget::default()).solve(&self.position)
+        }) else {
             // Not reached: a position outside the group is refused before any solver runs.
             return Outcome::Exhausted {
                 stats: Stats::default(),
@@ -539,7 +556,33 @@ impl PermRun {
             stats: Stats::default(),
         }
     }
+
+    /// Builds `--solver chain`'s subgroup chain (in `htm`; `qtm` answers come from the
+    /// stabiliser chain alone) within the table budget; false if `clock` stopped it. A chain
+    /// that cannot be built, or whose tables pass the budget, leaves the answers to the
+    /// stabiliser chain.
+    fn build_staged(&mut self, search: &SearchArgs, clock: &Stopwatch) -> bool {
+        if self.metric != Metric::Htm || self.staged.is_some() {
+            return true;
+        }
+        let total =
+            usize::try_from(search.table_budget() / STAGED_ENTRY_BYTES).unwrap_or(usize::MAX);
+        let defaults = StagedBudget::default();
+        let budget = StagedBudget {
+            total_entries: total.min(defaults.total_entries),
+            entries: defaults.entries.min(total),
+            ..defaults
+        };
+        let stop = || clock.limit();
+        let builder = Builder::new().stop(&stop);
+        self.staged = Staged::build(&self.puzzle, &budget, &builder).ok();
+        clock.limit().is_none()
+    }
 }
+
+/// The bytes an entry of the subgroup chain's tables takes at most (a hash table of keys of
+/// up to 256 bits and a distance, at its lowest load).
+const STAGED_ENTRY_BYTES: u64 = 80;
 
 impl Domain for PermRun {
     type State = Vec<u8>;
@@ -588,6 +631,9 @@ impl Domain for PermRun {
         search: &SearchArgs,
         clock: &Stopwatch,
     ) -> anyhow::Result<bool> {
+        if self.chain {
+            return Ok(self.build_staged(search, clock));
+        }
         let pieces = self.piece_solver();
         if !self.needs_tables()
             || (pieces.is_some() && self.optimal.is_some())
@@ -617,7 +663,7 @@ impl Domain for PermRun {
 
     fn solve(&self, ctx: &Context, search: &SearchArgs) -> anyhow::Result<Outcome<Vec<u8>, Turn>> {
         if self.chain {
-            return Ok(self.solve_by_chain());
+            return Ok(self.solve_by_chain(search, ctx));
         }
         if let (Some(optimal), None) = (&self.optimal, self.algo) {
             return Ok(self.solve_by_pieces(optimal, ctx, search));
