@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use frontier_perm::{
-    preset, with_space, Analysis, Chain, ChainBudget, CoordSpace, Coords, Format, Invariant,
+    preset, with_space, Analysis, Chain, ChainBudget, CoordSpace, Coords, Format, Group, Invariant,
     Metric, Model, Optimal, Perm, PermSpace, Puzzle, Staged, StagedBudget, Tables, Turn, WithSpace,
     MAX_FILE, PRESETS,
 };
@@ -565,9 +565,20 @@ impl PermRun {
         if self.metric != Metric::Htm || self.staged.is_some() {
             return true;
         }
+        // A group small enough for one phase would get one shortest search, which the
+        // default solver does better; the stabiliser chain answers it at once.
+        let defaults = StagedBudget::default();
+        let gens: Vec<Perm> = self
+            .puzzle
+            .generators()
+            .iter()
+            .map(|g| g.perm.clone())
+            .collect();
+        if Group::new(self.puzzle.points(), &gens).order().bits() as f64 <= defaults.last_log2 {
+            return true;
+        }
         let total =
             usize::try_from(search.table_budget() / STAGED_ENTRY_BYTES).unwrap_or(usize::MAX);
-        let defaults = StagedBudget::default();
         let budget = StagedBudget {
             total_entries: total.min(defaults.total_entries),
             entries: defaults.entries.min(total),
