@@ -2,7 +2,12 @@
 //! 3x3x3 from its facets on scrambles of a given length, and the chain solver on random
 //! positions.
 //!
-//! `cargo run --release -p frontier-perm --example timings -- [tables|random|cube LENGTH COUNT|optimal LENGTH COUNT [entries=N] [threads=N] [metric=htm|qtm] [cache=DIR]|chain [SHORT PRODUCTS]|explore PUZZLE hash|dense THREADS [qtm]|staged [phase=LOG2] [last=LOG2] [entries=N] [lastentries=N] PUZZLE...]`
+//! `cargo run --release -p frontier-perm --example timings -- [tables|random|cube LENGTH COUNT|optimal LENGTH COUNT [entries=N] [threads=N] [metric=htm|qtm] [cache=DIR]|chain [SHORT PRODUCTS]|explore PUZZLE hash|dense THREADS [qtm]|staged [phase=LOG2] [last=LOG2] [entries=N] [nodes=N] PUZZLE...|answers PUZZLE]`
+//!
+//! `answers` reads scrambles from standard input, one a line, and answers each by the
+//! subgroup chain (`Staged`), else the stabiliser chain (`--solver chain`'s), one line each: the length, the
+//! thread's CPU seconds and the moves; the chains are built once, first (their CPU time on the
+//! first line). For a run interleaved with another solver that feeds it one line at a time.
 //!
 //! `explore` counts one preset's full distance table one way, for a side-by-side run under
 //! `/usr/bin/time`: `hash` over packed states in a hash table, `dense` over the coordinates.
@@ -311,6 +316,39 @@ fn staged(budget: StagedBudget, names: &[String]) {
     }
 }
 
+/// The CPU seconds the calling thread has run (Linux's schedstat; 0 elsewhere).
+fn thread_cpu() -> f64 {
+    std::fs::read_to_string("/proc/thread-self/schedstat")
+        .ok()
+        .and_then(|s| s.split_whitespace().next()?.parse::<f64>().ok())
+        .map_or(0.0, |ns| ns / 1e9)
+}
+
+/// `--solver chain`'s answers to scrambles read line by line (see the module's doc).
+fn answers(name: &str) {
+    use std::io::{BufRead, Write};
+    let puzzle = preset(name).unwrap().puzzle();
+    let started = thread_cpu();
+    let staged = Staged::build(&puzzle, &StagedBudget::default(), &Builder::new()).ok();
+    let chain = Chain::build(&puzzle, Metric::Htm, &ChainBudget::default());
+    println!("built in {:.3} s CPU", thread_cpu() - started);
+    let mut out = std::io::stdout();
+    for line in std::io::stdin().lock().lines() {
+        let position = puzzle.apply(&puzzle.parse_moves(&line.unwrap()).unwrap());
+        let started = thread_cpu();
+        let answer = staged
+            .as_ref()
+            .and_then(|s| s.solve(&position, Duration::from_secs(600)))
+            .or_else(|| chain.solve(&position))
+            .unwrap();
+        let seconds = thread_cpu() - started;
+        assert!(position.then(&puzzle.apply(&answer)).is_identity());
+        let moves: Vec<String> = answer.iter().map(|&t| puzzle.turn_name(t)).collect();
+        writeln!(out, "{} {seconds:.4} {}", answer.len(), moves.join(" ")).unwrap();
+        out.flush().unwrap();
+    }
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.first().map(String::as_str) {
@@ -335,6 +373,7 @@ fn main() {
             }
             chain(budget)
         }
+        Some("answers") => answers(args.get(1).map_or("cube3", String::as_str)),
         Some("staged") => {
             let mut budget = StagedBudget::default();
             let mut names = Vec::new();
@@ -343,7 +382,7 @@ fn main() {
                     Some(("phase", v)) => budget.phase_log2 = v.parse().unwrap(),
                     Some(("last", v)) => budget.last_log2 = v.parse().unwrap(),
                     Some(("entries", v)) => budget.entries = v.parse().unwrap(),
-                    Some(("lastentries", v)) => budget.last_entries = v.parse().unwrap(),
+                    Some(("nodes", v)) => budget.nodes = v.parse().unwrap(),
                     _ => names.push(a.clone()),
                 }
             }

@@ -7,7 +7,8 @@ mod common;
 use std::time::Duration;
 
 use common::{labels, replay, turns_of};
-use frontier_perm::{preset, Chain, ChainBudget, Metric, Perm, Staged, StagedBudget};
+use frontier_perm::{preset, Chain, ChainBudget, Metric, NotStaged, Perm, Staged, StagedBudget};
+use frontier_search::Limit;
 use frontier_tables::Builder;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
@@ -16,10 +17,11 @@ use proptest::test_runner::{Config, TestRunner};
 const QUICK: StagedBudget = StagedBudget {
     phase_log2: 32.0,
     last_log2: 36.0,
-    entries: 1 << 14,
-    last_entries: 1 << 14,
+    entries: 1 << 18,
+    total_entries: 1 << 22,
     phases: 24,
     evaluations: 100,
+    nodes: 50_000_000,
 };
 
 #[test]
@@ -65,7 +67,12 @@ fn the_cube_is_descended_through_a_two_phase_chain() {
     // subgroup, of order 8! 8! 4! / 2 = 19,508,428,800: Kociemba, "Close to God's
     // algorithm", Cubism For Fun 28, 1992), chosen from the group orders alone.
     let cube = preset("cube3").unwrap().puzzle();
-    let staged = Staged::build(&cube, &QUICK, &Builder::new()).unwrap();
+    // Tiny tables: only the chain is looked at.
+    let tiny = StagedBudget {
+        entries: 1 << 12,
+        ..QUICK
+    };
+    let staged = Staged::build(&cube, &tiny, &Builder::new()).unwrap();
     let phases = staged.phase_moves();
     assert_eq!(phases.len(), 2, "{phases:?}");
     assert_eq!(phases[0].len(), 6);
@@ -102,8 +109,58 @@ fn the_cube_staged_is_far_shorter_than_the_chain() {
     lengths.sort_unstable();
     chained.sort_unstable();
     let median = lengths[lengths.len() / 2];
-    // Kociemba's two phases, each shortest, take at most 12 + 18 moves (Kociemba 1992).
+    // Kociemba's two phases, each shortest, take at most 12 + 18 moves (Kociemba 1992);
+    // twips answers random cubes in 23-26.
     assert!(lengths.iter().all(|&l| l <= 30), "{lengths:?}");
-    assert!(median <= 40, "{lengths:?}");
+    assert!(median <= 26, "{lengths:?}");
     assert!(chained[chained.len() / 2] > 40, "{chained:?}");
+}
+
+#[test]
+fn answers_are_the_same_on_every_run() {
+    let cube = preset("cube2").unwrap().puzzle();
+    let staged = Staged::build(&cube, &QUICK, &Builder::new()).unwrap();
+    let again = Staged::build(&cube, &QUICK, &Builder::new()).unwrap();
+    let position = cube.apply(&cube.parse_moves("R U2 F' R' U F2 R U' F R2").unwrap());
+    let first = staged.solve(&position, Duration::from_secs(60)).unwrap();
+    assert_eq!(
+        staged.solve(&position, Duration::from_secs(60)),
+        Some(first.clone())
+    );
+    assert_eq!(again.solve(&position, Duration::from_secs(60)), Some(first));
+}
+
+#[test]
+fn limits_stop_the_tables_build() {
+    let cube = preset("cube2").unwrap().puzzle();
+    let late = || Some(Limit::Time);
+    assert_eq!(
+        Staged::build(&cube, &QUICK, &Builder::new().stop(&late)).err(),
+        Some(NotStaged::Limit(Limit::Time))
+    );
+    let small = StagedBudget {
+        total_entries: 100,
+        ..QUICK
+    };
+    assert_eq!(
+        Staged::build(&cube, &small, &Builder::new()).err(),
+        Some(NotStaged::Limit(Limit::States))
+    );
+}
+
+#[test]
+fn the_megaminx_gets_no_chain_of_dropped_faces() {
+    // Its faces are turns of prime order 5, and any eleven generate the whole group: no
+    // chain of powers exists, and the build says so at once, without a table.
+    let megaminx = preset("megaminx").unwrap().puzzle();
+    let late = || Some(Limit::Time);
+    assert_eq!(
+        Staged::build(
+            &megaminx,
+            &StagedBudget::default(),
+            &Builder::new().stop(&late)
+        )
+        .err(),
+        Some(NotStaged::NoStep)
+    );
 }

@@ -121,6 +121,12 @@ impl<'a> Builder<'a> {
         }
     }
 
+    /// The limit the check says the build must stop on now, if any (`None` without a check):
+    /// for builds of tables of their own that stop where this builder's would.
+    pub fn limit(&self) -> Option<Limit> {
+        self.stop.and_then(|stop| stop())
+    }
+
     /// The progress callback, called from the workers as ranks are reached, and once at the
     /// end of each layer that reached some.
     pub fn progress(self, progress: &'a (dyn Fn(BuildProgress) + Sync)) -> Builder<'a> {
