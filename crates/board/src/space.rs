@@ -4,7 +4,7 @@ use std::fmt;
 use std::str::FromStr;
 use std::sync::OnceLock;
 
-use frontier_search::{Cost, Limit, Reversible, Space};
+use frontier_search::{Cost, Limit, Reversible, Space, Words};
 use thiserror::Error;
 
 use crate::board::{Board, Heading, Place, OUTSIDE};
@@ -140,6 +140,19 @@ impl State {
     /// The state with this packed encoding.
     pub(crate) fn from_bits(bits: u32) -> State {
         State(bits)
+    }
+}
+
+/// The packed encoding, for a distributed exploration.
+impl Words for State {
+    const WORDS: usize = 1;
+    #[inline]
+    fn put(&self, out: &mut Vec<u64>) {
+        out.push(u64::from(self.0));
+    }
+    #[inline]
+    fn take(words: &[u64]) -> Self {
+        State(words[0] as u32)
     }
 }
 

@@ -1,24 +1,27 @@
 //! # frontier-distributed
 //!
-//! The engine's dense exploration ([`frontier_search::explore`] over a space with a rank and
-//! its inverse) on the workers of a [timely dataflow](timely) run: the threads of one process,
-//! or of several processes on several machines.
+//! The engine's exploration ([`frontier_search::explore`]: the states at each distance) on the
+//! workers of a [timely dataflow](timely) run: the threads of one process, or of several
+//! processes on several machines.
 //!
-//! Each worker owns a contiguous range of the ranks and keeps two bits for each of them (unseen,
-//! in one of two alternating layer codes, or expanded), and no state. The layers are
-//! synchronous, and a layer's number is the timestamp of the successors found while expanding
-//! it: each worker scans its range for the entries of the layer, asks the space for their
-//! successors' ranks
-//! ([`Space::indexed_successors`](frontier_search::Space::indexed_successors)), marks its own
-//! at once, and sends the others to their owners through timely's exchange, batched a few
-//! thousand ranks to a message. Once timely says that no successor of the layer is still on its way, every worker
-//! has marked the next layer; a second, small dataflow then sums the layer's count across the
-//! workers, and every worker learns the total, so that all of them stop together.
+//! For a space with a rank and its inverse, each worker owns a contiguous range of the ranks
+//! and keeps two bits for each of them (unseen, in one of two alternating layer codes, or
+//! expanded), and no state. Any other space is shared out by a hash of its states'
+//! [`Words`](frontier_search::Words): each worker keeps the states of its shard in a hash set, and its
+//! part of the layer being expanded. The layers are synchronous, and a layer's number is the
+//! timestamp of the successors found while expanding it: each worker expands its states of
+//! the layer (for ranks, asking the space for its successors' ranks,
+//! [`Space::indexed_successors`](frontier_search::Space::indexed_successors)), keeps its own
+//! successors at once, and sends the others to their owners through timely's exchange,
+//! batched a few thousand words to a message. Once timely says that no successor of the layer
+//! is still on its way, every worker has its part of the next layer; a second, small dataflow
+//! then sums the layer's count across the workers, and every worker learns the total, so that
+//! all of them stop together.
 //!
-//! With a checkpoint directory, each worker writes its array, the layer and the counts so far
-//! after every layer, with a checksum; a run killed at any moment resumes from the last layer
-//! that every worker completed, with the same counts. A damaged checkpoint, or one of another
-//! run, is refused.
+//! With a checkpoint directory, each worker of a ranked run writes its array, the layer and
+//! the counts so far after every layer, with a checksum; a run killed at any moment resumes
+//! from the last layer that every worker completed, with the same counts. A damaged
+//! checkpoint, or one of another run, is refused. A run shared out by hashes keeps none.
 //!
 //! ```
 //! use frontier_distributed::{explore, Cluster, Run};
@@ -48,6 +51,7 @@
 //! ```
 
 mod checkpoint;
+mod hashed;
 mod net;
 mod shard;
 mod work;
@@ -132,9 +136,9 @@ pub struct LayerReport {
     pub states: u64,
     /// The states in it and in every layer before it.
     pub total: u64,
-    /// The successor ranks the workers sent to one another while expanding the layer before
-    /// it (8 bytes each, and a little for each message): 0 on one worker, at the start, and
-    /// for the layer a run resumed at.
+    /// The successors the workers sent to one another while expanding the layer before it (a
+    /// rank, 8 bytes, or a state, 8 bytes a word, each, and a little for each message): 0 on
+    /// one worker, at the start, and for the layer a run resumed at.
     pub sent: u64,
     /// Seconds since the run started.
     pub seconds: f64,
@@ -143,9 +147,9 @@ pub struct LayerReport {
 /// Why a distributed exploration could not run.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
-    /// The space offers no rank with its inverse.
-    #[error("the space has no rank that turns back into its state (Space::index_bound, index and state_at): it cannot be explored across workers")]
-    NoRank,
+    /// Checkpoints were asked of a space without a rank, which the run shares out by hashes.
+    #[error("checkpoints keep the arrays of a space with a rank that turns back into its state (Space::index_bound, index and state_at); this one has none, and is shared out among the workers by its states' hashes: explore it without checkpoints")]
+    NoCheckpoint,
     /// The hosts given do not describe the run.
     #[error("{0}")]
     Hosts(String),

@@ -1,12 +1,13 @@
 //! The run: the processes connected, the workers started, and each worker's layers.
 
 use std::cell::RefCell;
+use std::hash::Hash;
 use std::path::Path;
 use std::rc::Rc;
 use std::thread;
 use std::time::{Duration, Instant};
 
-use frontier_search::{Config, Exploration, Limit, Space, Stats, Watch};
+use frontier_search::{Config, Exploration, Limit, Space, Stats, Watch, Words};
 use serde::{Deserialize, Serialize};
 use timely::communication::allocator::zero_copy::allocator::TcpBuilder;
 use timely::communication::allocator::zero_copy::initialize::{
@@ -23,22 +24,24 @@ use timely::worker::Worker;
 use timely::WorkerConfig;
 
 use crate::checkpoint::{Place, Saved};
+use crate::hashed::{owner, Hashed};
 use crate::net;
 use crate::shard::{entries_of, layer_code, Count, Shard, CHUNK_WORDS, CLOSED, PER_WORD};
 use crate::{Error, LayerReport, Run};
 
-/// Successor ranks sent to a worker in one message.
+/// Words of successors sent to a worker in one message (a rank takes one).
 const BATCH: usize = 4096;
 /// A worker's own successors marked together.
 const LOCAL_BATCH: usize = 256;
 /// How long a waiting worker sleeps when there is nothing to do.
 const PARK: Duration = Duration::from_millis(1);
 
-/// Successor ranks on their way to the worker that owns them, with the weights of those whose
-/// state weighs other than 1 (by their position in `ranks`; none in most spaces).
+/// Successors on their way to the worker that owns them: ranks, one word each, with the
+/// weights of those whose state weighs other than 1 (by their position in `words`; none in
+/// most spaces); or states, as their [`Words`] one after another (their owner weighs them).
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
 struct Batch {
-    ranks: Vec<u64>,
+    words: Vec<u64>,
     weights: Vec<(u32, u64)>,
 }
 
@@ -63,7 +66,7 @@ struct Note {
     deeper: bool,
     expanded: u64,
     generated: u64,
-    /// Successor ranks it sent to other workers.
+    /// Successors it sent to other workers.
     sent: u64,
     /// The limit that stopped it in the layer ([`limit_code`]), 0 for none.
     limit: u8,
@@ -91,22 +94,26 @@ fn code_limit(code: u8) -> Option<Limit> {
     }
 }
 
-/// Explores `space` on the workers of `run`, as [`frontier_search::explore`] explores it
-/// densely on one machine, and returns the same counts: every process of the run calls it
-/// with the same arguments (but its own [`Cluster::process`](crate::Cluster::process)), and
-/// each gets the whole exploration.
+/// Explores `space` on the workers of `run`, as [`frontier_search::explore`] explores it on
+/// one machine, and returns the same counts: every process of the run calls it with the same
+/// arguments (but its own [`Cluster::process`](crate::Cluster::process)), and each gets the
+/// whole exploration. A space with a rank that turns back into its state
+/// ([`Space::index_bound`], [`Space::index`], [`Space::state_at`]) is shared out by ranges of
+/// ranks, two bits a rank; any other by a hash of its states' [`Words`], each worker keeping
+/// the states of its shard in a hash set.
 ///
 /// `config` gives the limits: its depth limit, timeout and cancel flag, and its state budget
-/// for the arrays of this process's workers (two bits a rank of their ranges, a state's size
-/// a byte as [`frontier_search::explore`] counts them); the arrays past the budget stop the
-/// run at once with [`Limit::States`]. A limit seen by any worker stops all of them within the
-/// layer; the last layer is then partial, as the engine's. `on_layer` hears of each layer
-/// once its count is summed, on the first worker of each process.
+/// for this process's workers: the arrays (two bits a rank of their ranges, a state's size a
+/// byte as [`frontier_search::explore`] counts them), or the states the hash sets hold. Arrays
+/// past the budget stop the run at once with [`Limit::States`], hash sets as they pass it. A
+/// limit seen by any worker stops all of them within the layer; the last layer is then
+/// partial, as the engine's. `on_layer` hears of each layer once its count is summed, on the
+/// first worker of each process.
 ///
 /// # Errors
 ///
-/// The space has no rank that unranks; the processes cannot connect; a checkpoint is damaged,
-/// of another run, or cannot be written; the processes were started with different
+/// The processes cannot connect; a checkpoint is damaged, of another run, or cannot be
+/// written, or asked of a space without a rank; the processes were started with different
 /// arguments; a process stopped or its connection broke ([`Error::Lost`]).
 ///
 /// # Panics
@@ -120,13 +127,15 @@ pub fn explore<P>(
 ) -> Result<Exploration, Error>
 where
     P: Space + Sync,
-    P::State: PartialEq,
+    P::State: Words + Hash + Eq + Clone,
 {
-    let bound = space.index_bound().ok_or(Error::NoRank)?;
     let start = space.start();
-    let start_rank = space.index(&start);
-    if space.state_at(start_rank).as_ref() != Some(&start) {
-        return Err(Error::NoRank);
+    let ranked = space.index_bound().and_then(|bound| {
+        let rank = space.index(&start);
+        (rank < bound && space.state_at(rank).as_ref() == Some(&start)).then_some((bound, rank))
+    });
+    if ranked.is_none() && run.checkpoint.is_some() {
+        return Err(Error::NoCheckpoint);
     }
     let cluster = &run.cluster;
     let processes = cluster.processes();
@@ -169,8 +178,7 @@ where
         config,
         watch: &watch,
         run,
-        bound,
-        start_rank,
+        ranked,
         start_weight: space.weight(&start),
         on_layer,
     };
@@ -272,8 +280,9 @@ struct Shared<'a, P> {
     config: &'a Config,
     watch: &'a Watch<'a>,
     run: &'a Run,
-    bound: u64,
-    start_rank: u64,
+    /// The bound of the ranks and the start's rank, for a space shared out by ranks; `None`
+    /// for one shared out by hashes.
+    ranked: Option<(u64, u64)>,
     start_weight: u64,
     on_layer: &'a (dyn Fn(&LayerReport) + Sync),
 }
@@ -284,7 +293,7 @@ struct Tally {
     count: Count,
     expanded: u64,
     generated: u64,
-    /// Successor ranks sent to other workers.
+    /// Successors sent to other workers.
     sent: u64,
     limit: Option<Limit>,
     /// The layer was the last the depth limit allows: its successors were only looked at.
@@ -316,16 +325,18 @@ struct Totals {
 
 /// A worker and its dataflows: one carries successor ranks to their owners, timestamped with
 /// the layer they were found in; the other carries the notes of the rounds.
-struct Node<'w, 'a, P> {
+struct Node<'w, 'a, P: Space> {
     worker: &'w mut Worker,
     shared: &'a Shared<'a, P>,
     me: usize,
     peers: usize,
-    /// Ranks each worker owns (the last owns fewer).
+    /// Ranks each worker owns (the last owns fewer), for a space shared out by ranks.
     span: u64,
-    shard: Rc<RefCell<Shard>>,
-    ranks_in: InputHandle<u64, CapacityContainerBuilder<Vec<Parcel>>>,
+    part: Part<P::State>,
+    outbox: Outbox,
     ranks_done: ProbeHandle<u64>,
+    /// The batches received, with their layers, until the worker takes them.
+    received: Rc<RefCell<Vec<(u64, Batch)>>>,
     notes_in: InputHandle<u64, CapacityContainerBuilder<Vec<Note>>>,
     notes_done: ProbeHandle<u64>,
     inbox: Rc<RefCell<Vec<(u64, Note)>>>,
@@ -336,33 +347,36 @@ struct Node<'w, 'a, P> {
 impl<'w, 'a, P> Node<'w, 'a, P>
 where
     P: Space + Sync,
+    P::State: Words + Hash + Eq + Clone,
 {
     fn new(worker: &'w mut Worker, shared: &'a Shared<'a, P>) -> Self {
         let (me, peers) = (worker.index(), worker.peers());
-        let span = shared.bound.div_ceil(peers as u64).max(1);
-        let first = (me as u64 * span).min(shared.bound);
-        // Allocated once the workers agree that the arrays fit (the first round).
-        let shard = Rc::new(RefCell::new(Shard::new(first, first)));
-        let max_depth = shared.config.max_depth;
-        let marks = Rc::clone(&shard);
+        let (part, span) = match shared.ranked {
+            Some((bound, _)) => {
+                let span = bound.div_ceil(peers as u64).max(1);
+                let first = (me as u64 * span).min(bound);
+                // Allocated once the workers agree that the arrays fit (the first round).
+                (Part::Ranked(Shard::new(first, first)), span)
+            }
+            None => (Part::Hashed(Hashed::new()), 0),
+        };
+        let received = Rc::new(RefCell::new(Vec::new()));
+        let inbox = Rc::clone(&received);
         let (ranks_in, ranks_done) = worker.dataflow::<u64, _, _>(|scope| {
             let (input, stream) = scope.new_input::<Vec<Parcel>>();
             let probe = ProbeHandle::new();
             stream
                 .unary::<CapacityContainerBuilder<Vec<()>>, _, _, _>(
                     Exchange::new(|parcel: &Parcel| u64::from(parcel.0)),
-                    "Mark",
+                    "Receive",
                     move |_, _| {
+                        // Kept for the worker, which has the space to weigh states with.
                         move |input, _| {
                             input.for_each_stamp(|cap, containers| {
                                 let Some(&time) = cap.least() else { return };
-                                let look_only = max_depth.is_some_and(|m| time >= u64::from(m));
-                                let mut shard = marks.borrow_mut();
+                                let mut inbox = inbox.borrow_mut();
                                 for container in containers {
-                                    for (_, batch) in container.drain(..) {
-                                        let t = time as u32;
-                                        shard.receive(t, &batch.ranks, &batch.weights, look_only);
-                                    }
+                                    inbox.extend(container.drain(..).map(|(_, b)| (time, b)));
                                 }
                             });
                         }
@@ -401,9 +415,14 @@ where
             me,
             peers,
             span,
-            shard,
-            ranks_in,
+            part,
+            outbox: Outbox {
+                input: ranks_in,
+                batches: (0..peers).map(|_| Batch::default()).collect(),
+                sent: 0,
+            },
             ranks_done,
+            received,
             notes_in,
             notes_done,
             inbox,
@@ -461,19 +480,29 @@ where
         Ok(notes)
     }
 
+    /// The ranks this worker owns: `first..end` (none, for a space shared out by hashes).
+    fn range(&self) -> (u64, u64) {
+        match (&self.part, self.shared.ranked) {
+            (Part::Ranked(shard), Some((bound, _))) => {
+                (shard.first, (shard.first + self.span).min(bound))
+            }
+            _ => (0, 0),
+        }
+    }
+
     /// The checkpoints of this worker, if the run keeps them.
     fn place<'p>(&self, dir: &'p Path) -> Place<'p>
     where
         'a: 'p,
     {
-        let shard = self.shard.borrow();
+        let (first, end) = self.range();
         Place {
             dir,
             fingerprint: &self.shared.run.fingerprint,
             peers: self.peers,
             index: self.me,
-            first: shard.first,
-            end: (shard.first + self.span).min(self.shared.bound),
+            first,
+            end,
         }
     }
 
@@ -481,9 +510,12 @@ where
     fn settings(&self) -> String {
         let run = self.shared.run;
         format!(
-            "{}; {} ranks; {} processes of {} workers; max depth {}; checkpoints {}; {}",
+            "{}; {}; {} processes of {} workers; max depth {}; checkpoints {}; {}",
             run.fingerprint,
-            self.shared.bound,
+            match self.shared.ranked {
+                Some((bound, _)) => format!("{bound} ranks"),
+                None => "hash shards".to_owned(),
+            },
             run.cluster.processes(),
             run.cluster.workers,
             self.shared
@@ -506,13 +538,7 @@ where
     /// The whole exploration, as this worker sees it (every worker sees the same).
     fn run(mut self) -> Result<Exploration, Error> {
         let run = self.shared.run;
-        let (first, end) = {
-            let shard = self.shard.borrow();
-            (
-                shard.first,
-                (shard.first + self.span).min(self.shared.bound),
-            )
-        };
+        let (first, end) = self.range();
         // The first round: the same arguments everywhere, the arrays within the budget, the
         // checkpoints each worker has.
         let settings = self.settings();
@@ -578,7 +604,7 @@ where
                 };
                 self.round(Note::default(), problem)?;
                 if let Some(words) = words {
-                    *self.shard.borrow_mut() = Shard::with_words(first, end, words);
+                    self.part = Part::Ranked(Shard::with_words(first, end, words));
                 }
                 layers = saved.layers;
                 depth = saved.depth;
@@ -668,19 +694,34 @@ where
         })
     }
 
-    /// Marks the start, if this worker owns it, in a new array of the ranks `first..end`;
-    /// its count goes to `tally`. What a resumed run loads instead.
+    /// Marks the start, if this worker owns it, in a new array of the ranks `first..end` (or
+    /// in its hash shard); its count goes to `tally`. What a resumed run loads instead.
     fn fresh(&mut self, first: u64, end: u64, tally: &mut Tally) -> Saved {
-        let mut shard = Shard::new(first, end);
-        if (first..end).contains(&self.shared.start_rank) {
-            shard.mark(self.shared.start_rank, layer_code(0));
-            tally.count = Count {
-                found: 1,
-                weight: self.shared.start_weight,
-                deeper: false,
-            };
+        let space = self.shared.space;
+        match (&mut self.part, self.shared.ranked) {
+            (part, Some((_, start_rank))) => {
+                let mut shard = Shard::new(first, end);
+                if (first..end).contains(&start_rank) {
+                    shard.mark(start_rank, layer_code(0));
+                    tally.count = Count {
+                        found: 1,
+                        weight: self.shared.start_weight,
+                        deeper: false,
+                    };
+                }
+                *part = Part::Ranked(shard);
+            }
+            (Part::Hashed(part), None) => {
+                let start = space.start();
+                let mut words = Vec::with_capacity(P::State::WORDS);
+                start.put(&mut words);
+                if owner(&words, self.peers) == self.me {
+                    part.take(space, start, false);
+                }
+                tally.count = part.take_count();
+            }
+            (Part::Ranked(_), None) => unreachable!("a space without a rank gets a hash shard"),
         }
-        *self.shard.borrow_mut() = shard;
         Saved {
             count: tally.count,
             ..Saved::default()
@@ -696,6 +737,9 @@ where
         totals: &Totals,
         tally: &Tally,
     ) -> Result<(), Error> {
+        let Part::Ranked(shard) = &self.part else {
+            return Err(Error::NoCheckpoint);
+        };
         let saved = Saved {
             depth,
             layers: layers.to_vec(),
@@ -707,11 +751,10 @@ where
             own_expanded: tally.expanded,
             own_generated: tally.generated,
         };
-        let shard = self.shard.borrow();
         Ok(self.place(dir).write(&saved, &shard.words)?)
     }
 
-    /// Expands this worker's entries of layer `depth` (with `last`, only looks whether their
+    /// Expands this worker's states of layer `depth` (with `last`, only looks whether their
     /// successors are unseen), and waits until every worker's successors of the layer have
     /// reached their owners.
     fn expand(&mut self, depth: u32, last: bool) -> Tally {
@@ -719,96 +762,227 @@ where
             last,
             ..Tally::default()
         };
-        let (me, span, bound) = (self.me, self.span, self.shared.bound);
-        let space = self.shared.space;
-        let watch = self.shared.watch;
-        let code = layer_code(depth);
-        self.ranks_in.advance_to(u64::from(depth));
-        let mut batches: Vec<Batch> = (0..self.peers).map(|_| Batch::default()).collect();
+        let shared = self.shared;
+        let (me, span, peers) = (self.me, self.span, self.peers);
+        // The states a worker of this process may keep in its hash shard.
+        let budget =
+            (shared.config.max_states).map_or(u64::MAX, |m| m / shared.run.cluster.workers as u64);
+        self.outbox.input.advance_to(u64::from(depth));
+        self.outbox.sent = 0;
         let mut own: Vec<(u64, u64)> = Vec::with_capacity(LOCAL_BATCH);
-        let chunks = self.shard.borrow().chunks();
-        for chunk in 0..chunks {
-            if let Some(limit) = watch.limit() {
+        let mut words = Vec::new();
+        if let Part::Hashed(part) = &mut self.part {
+            part.begin();
+        }
+        for piece in 0.. {
+            if let Some(limit) = shared.watch.limit() {
                 tally.limit = Some(limit);
                 break;
             }
-            let mut count = Count::default();
-            {
-                let mut shard = self.shard.borrow_mut();
-                if !shard.take_active(chunk, code) {
-                    continue;
-                }
-                let ranks_in = &mut self.ranks_in;
-                let start = chunk * CHUNK_WORDS;
-                let stop = (start + CHUNK_WORDS).min(shard.words.len());
-                for w in start..stop {
-                    let mut layer = entries_of(shard.words[w], code);
-                    if layer == 0 {
-                        continue;
-                    }
-                    // Each entry of the layer becomes CLOSED, both its bits set.
-                    let close = layer * CLOSED;
-                    let base = shard.first + w as u64 * PER_WORD;
-                    while layer != 0 {
-                        let rank = base + u64::from(layer.trailing_zeros() / 2);
-                        layer &= layer - 1;
+            // Whether the piece held states of the layer, if there was one.
+            let held = match &mut self.part {
+                Part::Ranked(shard) => (piece < shard.chunks()).then(|| {
+                    let ctx = (me, span, depth, last);
+                    let outbox = &mut self.outbox;
+                    expand_chunk(shared, shard, outbox, &mut own, piece, ctx, &mut tally)
+                }),
+                Part::Hashed(part) => {
+                    let range = piece * PIECE..((piece + 1) * PIECE).min(part.layer.len());
+                    let held = (!range.is_empty()).then_some(true);
+                    for i in range {
+                        let state = part.layer[i].clone();
                         tally.expanded += 1;
-                        space.indexed_successors(rank, |succ, state| {
+                        shared.space.successors(&state, None, |_, next| {
                             tally.generated += 1;
-                            if succ >= bound {
-                                past_bound(succ, bound);
-                            }
-                            let owner = (succ / span) as usize;
+                            words.clear();
+                            next.put(&mut words);
+                            let owner = owner(&words, peers);
                             if owner == me {
-                                // Marked in batches, each entry's word loaded ahead, so that
-                                // the cache misses of a batch overlap.
-                                shard.prefetch(succ);
-                                own.push((succ, space.weight(&state)));
-                                if own.len() >= LOCAL_BATCH {
-                                    shard.settle(depth, &mut own, last, &mut count);
-                                }
-                                return;
-                            }
-                            let batch = &mut batches[owner];
-                            let weight = space.weight(&state);
-                            if weight != 1 {
-                                batch.weights.push((batch.ranks.len() as u32, weight));
-                            }
-                            batch.ranks.push(succ);
-                            tally.sent += 1;
-                            if batch.ranks.len() >= BATCH {
-                                let full = std::mem::take(batch);
-                                batch.ranks.reserve(BATCH);
-                                ranks_in.send((owner as u32, full));
+                                part.take(shared.space, next, last);
+                            } else {
+                                self.outbox.push(owner, &words);
                             }
                         });
                     }
-                    shard.words[w] |= close;
+                    held
                 }
-                shard.settle(depth, &mut own, last, &mut count);
-                let total = shard.count(depth);
-                total.found += count.found;
-                total.weight = total.weight.saturating_add(count.weight);
-                total.deeper |= count.deeper;
+            };
+            match held {
+                None => break,
+                Some(false) => continue,
+                Some(true) => {}
             }
-            // What this worker sent goes out, and what it received is marked, a chunk at a
-            // time: the messages in flight stay within a few chunks' successors.
-            self.ranks_in.flush();
+            // What this worker sent goes out, and what it received is taken, a piece at a
+            // time: the messages in flight stay within a few pieces' successors.
+            self.outbox.input.flush();
             self.worker.step();
-        }
-        for (owner, batch) in batches.into_iter().enumerate() {
-            if !batch.ranks.is_empty() {
-                self.ranks_in.send((owner as u32, batch));
+            self.take_received();
+            if self.stored() > budget {
+                tally.limit = Some(Limit::States);
+                break;
             }
         }
+        self.outbox.send_all();
         let done = u64::from(depth) + 1;
-        self.ranks_in.advance_to(done);
+        self.outbox.input.advance_to(done);
         while self.ranks_done.less_than(&done) {
             self.worker.step_or_park(Some(PARK));
+            self.take_received();
         }
-        tally.count = self.shard.borrow_mut().take_count(depth);
+        self.take_received();
+        if tally.limit.is_none() && self.stored() > budget {
+            tally.limit = Some(Limit::States);
+        }
+        tally.sent = self.outbox.sent;
+        tally.count = match &mut self.part {
+            Part::Ranked(shard) => shard.take_count(depth),
+            Part::Hashed(part) => part.take_count(),
+        };
         tally
     }
+
+    /// The states this worker's hash shard holds (0 for a range of ranks, whose array was
+    /// within the budget from the start).
+    fn stored(&self) -> u64 {
+        match &self.part {
+            Part::Ranked(_) => 0,
+            Part::Hashed(part) => part.stored(),
+        }
+    }
+
+    /// Marks, or keeps, the successors other workers sent this one.
+    fn take_received(&mut self) {
+        let space = self.shared.space;
+        let max_depth = self.shared.config.max_depth;
+        let mut received = self.received.borrow_mut();
+        for (time, batch) in received.drain(..) {
+            // The successors of a layer past the depth limit are only looked at.
+            let look_only = max_depth.is_some_and(|m| time >= u64::from(m));
+            match &mut self.part {
+                Part::Ranked(shard) => {
+                    shard.receive(time as u32, &batch.words, &batch.weights, look_only);
+                }
+                Part::Hashed(part) => part.receive(space, &batch.words, look_only),
+            }
+        }
+    }
+}
+
+/// States of a hash shard's layer expanded between two looks at the limits and the messages
+/// received.
+const PIECE: usize = 1 << 14;
+
+/// What a worker keeps of the states it owns.
+enum Part<S> {
+    /// A range of ranks, two bits each.
+    Ranked(Shard),
+    /// The states of its hash shard.
+    Hashed(Hashed<S>),
+}
+
+/// The successors a worker sends to the others: a batch for each worker, sent when full.
+struct Outbox {
+    input: InputHandle<u64, CapacityContainerBuilder<Vec<Parcel>>>,
+    batches: Vec<Batch>,
+    /// The successors sent in this layer.
+    sent: u64,
+}
+
+impl Outbox {
+    /// Sends `words` (a rank, or a state's words) to `owner`.
+    #[inline]
+    fn push(&mut self, owner: usize, words: &[u64]) {
+        let batch = &mut self.batches[owner];
+        batch.words.extend_from_slice(words);
+        self.sent += 1;
+        if batch.words.len() >= BATCH {
+            let full = std::mem::take(batch);
+            batch.words.reserve(BATCH);
+            self.input.send((owner as u32, full));
+        }
+    }
+
+    /// Sends `rank` of weight `weight` to `owner`.
+    #[inline]
+    fn push_rank(&mut self, owner: usize, rank: u64, weight: u64) {
+        if weight != 1 {
+            let batch = &mut self.batches[owner];
+            batch.weights.push((batch.words.len() as u32, weight));
+        }
+        self.push(owner, &[rank]);
+    }
+
+    /// Sends what the batches hold.
+    fn send_all(&mut self) {
+        for (owner, batch) in self.batches.iter_mut().enumerate() {
+            if !batch.words.is_empty() {
+                self.input.send((owner as u32, std::mem::take(batch)));
+            }
+        }
+    }
+}
+
+/// Expands the entries of layer `depth` in chunk `chunk` of `shard`, as worker `me` of the
+/// ranks `span` each (with `last`, only looks whether their successors are unseen): marks its
+/// own successors, in batches of `own`, and sends the others. Returns whether the chunk may
+/// have held entries of the layer.
+fn expand_chunk<P: Space>(
+    shared: &Shared<'_, P>,
+    shard: &mut Shard,
+    outbox: &mut Outbox,
+    own: &mut Vec<(u64, u64)>,
+    chunk: usize,
+    (me, span, depth, last): (usize, u64, u32, bool),
+    tally: &mut Tally,
+) -> bool {
+    let code = layer_code(depth);
+    if !shard.take_active(chunk, code) {
+        return false;
+    }
+    let space = shared.space;
+    let bound = shared.ranked.map_or(0, |(bound, _)| bound);
+    let mut count = Count::default();
+    let start = chunk * CHUNK_WORDS;
+    let stop = (start + CHUNK_WORDS).min(shard.words.len());
+    for w in start..stop {
+        let mut layer = entries_of(shard.words[w], code);
+        if layer == 0 {
+            continue;
+        }
+        // Each entry of the layer becomes CLOSED, both its bits set.
+        let close = layer * CLOSED;
+        let base = shard.first + w as u64 * PER_WORD;
+        while layer != 0 {
+            let rank = base + u64::from(layer.trailing_zeros() / 2);
+            layer &= layer - 1;
+            tally.expanded += 1;
+            space.indexed_successors(rank, |succ, state| {
+                tally.generated += 1;
+                if succ >= bound {
+                    past_bound(succ, bound);
+                }
+                let owner = (succ / span) as usize;
+                if owner == me {
+                    // Marked in batches, each entry's word loaded ahead, so that the cache
+                    // misses of a batch overlap.
+                    shard.prefetch(succ);
+                    own.push((succ, space.weight(&state)));
+                    if own.len() >= LOCAL_BATCH {
+                        shard.settle(depth, own, last, &mut count);
+                    }
+                } else {
+                    outbox.push_rank(owner, succ, space.weight(&state));
+                }
+            });
+        }
+        shard.words[w] |= close;
+    }
+    shard.settle(depth, own, last, &mut count);
+    let total = shard.count(depth);
+    total.found += count.found;
+    total.weight = total.weight.saturating_add(count.weight);
+    total.deeper |= count.deeper;
+    true
 }
 
 /// The layers the workers have checkpoints of.

@@ -1,11 +1,18 @@
 //! The distributed exploration against the engine's: the same counts for any number of
-//! workers, the same after a stop and a resume, and checkpoints of another run refused.
+//! workers, by ranks or by hashes (a space without a rank), in one process or two on
+//! 127.0.0.1; the same after a stop and a resume; checkpoints of another run refused.
 
+use std::hash::Hash;
+use std::net::TcpListener;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
+use std::time::Duration;
 
 use frontier_distributed::{explore, CheckpointError, Cluster, Error, Run};
-use frontier_search::{Config, Exploration, Limit, Space};
+use frontier_perm::{
+    preset, with_space, Coords, Metric, Model, Perm, PermSpace, Puzzle as PermPuzzle, WithSpace,
+};
+use frontier_search::{Config, Exploration, Limit, Space, Words};
 use frontier_tiles::{Puzzle, Shape, TilesSpace};
 use proptest::prelude::*;
 
@@ -18,7 +25,7 @@ fn tiles(rows: usize, cols: usize) -> TilesSpace<u64> {
 fn across<P>(space: &P, workers: usize, config: &Config) -> Exploration
 where
     P: Space + Sync,
-    P::State: PartialEq,
+    P::State: Words + Hash + Eq + Clone,
 {
     explore(
         space,
@@ -93,28 +100,6 @@ fn arrays_past_the_budget_stop_the_run_as_a_limit() {
     assert!(run.layers.is_empty());
 }
 
-#[test]
-fn a_space_without_a_rank_is_refused() {
-    /// Counting up from 0, without a rank.
-    struct Count;
-    impl Space for Count {
-        type State = u32;
-        type Move = ();
-        fn start(&self) -> u32 {
-            0
-        }
-        fn is_goal(&self, _: &u32) -> bool {
-            false
-        }
-        fn successors(&self, n: &u32, _: Option<&()>, mut out: impl FnMut((), u32)) {
-            out((), n + 1);
-        }
-    }
-    let run = Run::new(Cluster::local(2), "count");
-    let refused = explore(&Count, &Config::default(), &run, &|_| {});
-    assert!(matches!(refused, Err(Error::NoRank)));
-}
-
 /// A directed graph on `0..n`, a node its own rank, each node weighing 1 + its colour.
 #[derive(Debug, Clone)]
 struct Graph {
@@ -161,7 +146,8 @@ fn graph() -> impl Strategy<Value = Graph> {
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(24))]
 
-    /// Any graph, any number of workers, any depth limit: the engine's layers and outcome.
+    /// Any graph, any number of workers, any depth limit, by ranks or by hashes: the engine's
+    /// layers and outcome.
     #[test]
     fn random_graphs_count_as_the_engine_counts(
         graph in graph(),
@@ -174,6 +160,10 @@ proptest! {
         };
         let engine = frontier_search::explore(&graph, &config);
         let run = across(&graph, workers, &config);
+        prop_assert_eq!(&run.layers, &engine.layers);
+        prop_assert_eq!(run.limit, engine.limit);
+        // The same graph shared out by hashes.
+        let run = across(&Unranked(&graph), workers, &config);
         prop_assert_eq!(&run.layers, &engine.layers);
         prop_assert_eq!(run.limit, engine.limit);
     }
@@ -298,4 +288,147 @@ fn a_damaged_or_foreign_checkpoint_is_refused() {
         "{refused}"
     );
     assert!(refused.to_string().contains("checksum"), "{refused}");
+}
+
+/// A space with its rank hidden, so that a run shares it out by hashes.
+struct Unranked<'a, P>(&'a P);
+
+impl<P: Space> Space for Unranked<'_, P> {
+    type State = P::State;
+    type Move = P::Move;
+    fn start(&self) -> P::State {
+        self.0.start()
+    }
+    fn is_goal(&self, state: &P::State) -> bool {
+        self.0.is_goal(state)
+    }
+    fn successors(
+        &self,
+        state: &P::State,
+        last: Option<&P::Move>,
+        out: impl FnMut(P::Move, P::State),
+    ) {
+        self.0.successors(state, last, out)
+    }
+    fn weight(&self, state: &P::State) -> u64 {
+        self.0.weight(state)
+    }
+}
+
+#[test]
+fn the_8_puzzle_without_its_rank_counts_as_published_on_1_2_3_workers() {
+    let eight = tiles(3, 3);
+    let space = Unranked(&eight);
+    assert_eq!(space.index_bound(), None);
+    let engine = frontier_search::explore(&space, &Config::default());
+    for workers in [1, 2, 3] {
+        let run = across(&space, workers, &Config::default());
+        // 9!/2 = 181,440 arrangements, the farthest 31 moves away (Reinefeld 1993).
+        assert_eq!(run.states(), 181_440, "{workers} workers");
+        assert_eq!(run.layers.len(), 32);
+        assert_eq!(run.layers, engine.layers);
+        assert!(run.is_complete());
+        assert_eq!(run.stats.stored, 181_440);
+        assert_eq!(run.stats.expanded, 181_440);
+    }
+}
+
+/// Explores a permutation puzzle's packed states (which tell identical pieces apart only by
+/// colour) on `workers`.
+struct Packed {
+    workers: usize,
+    config: Config,
+}
+
+impl WithSpace for Packed {
+    type Output = (Exploration, Exploration);
+    fn run<const W: usize>(self, space: &PermSpace<'_, W>) -> Self::Output {
+        let engine = frontier_search::explore(space, &self.config);
+        (engine, across(space, self.workers, &self.config))
+    }
+}
+
+#[test]
+fn a_puzzle_of_identical_pieces_counts_as_the_engine_counts() {
+    // TopSpin with 10 tokens makes every arrangement (order 10!); with tokens 1-3, 4-6 and
+    // 7-10 alike, the states are the ways to place them: 10!/(3! 3! 4!) = 4,200. Identical
+    // pieces have no coordinates to rank them by.
+    let text = format!(
+        "{}colours: {{1,2,3}} {{4,5,6}} {{7,8,9,10}}\n",
+        preset("topspin10").unwrap().text
+    );
+    let puzzle = PermPuzzle::parse("three colours", &text).unwrap();
+    let model = Model::new(&puzzle, Metric::Htm);
+    assert!(Coords::new(&model).is_none());
+    let solved = model.colours_of(&Perm::identity(puzzle.points()));
+    for workers in [1, 2, 3] {
+        let config = Config::default();
+        let visitor = Packed { workers, config };
+        let (engine, run) = with_space(&model, None, &solved, visitor);
+        assert_eq!(run.states(), 4_200, "{workers} workers");
+        assert_eq!(run.layers, engine.layers);
+        assert!(run.is_complete());
+    }
+}
+
+#[test]
+fn hash_shards_past_the_budget_stop_the_run_as_a_limit() {
+    let run = across(
+        &Unranked(&tiles(3, 3)),
+        2,
+        &Config::default().max_states(1000),
+    );
+    assert_eq!(run.limit, Some(Limit::States));
+    assert!(run.states() < 181_440);
+}
+
+#[test]
+fn checkpoints_of_a_space_without_a_rank_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = Run {
+        checkpoint: Some(dir.path().to_owned()),
+        ..Run::new(Cluster::local(2), "tiles 3x3, unranked")
+    };
+    let refused = explore(&Unranked(&tiles(3, 3)), &Config::default(), &run, &|_| {});
+    assert!(matches!(refused, Err(Error::NoCheckpoint)));
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+}
+
+#[test]
+fn two_processes_on_localhost_count_a_space_without_a_rank_as_one() {
+    // Two free ports, closed again just before the processes listen on them.
+    let ports: Vec<TcpListener> = (0..2)
+        .map(|_| TcpListener::bind("127.0.0.1:0").unwrap())
+        .collect();
+    let hosts: Vec<String> = (ports.iter())
+        .map(|l| format!("127.0.0.1:{}", l.local_addr().unwrap().port()))
+        .collect();
+    drop(ports);
+    let eight = tiles(3, 3);
+    let space = Unranked(&eight);
+    let engine = frontier_search::explore(&space, &Config::default());
+    let runs: Vec<Exploration> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..2)
+            .map(|process| {
+                let (space, hosts) = (&space, hosts.clone());
+                scope.spawn(move || {
+                    let cluster = Cluster {
+                        hosts,
+                        process,
+                        workers: 2,
+                    };
+                    let run = Run {
+                        patience: Duration::from_secs(30),
+                        ..Run::new(cluster, "tiles 3x3, unranked")
+                    };
+                    explore(space, &Config::default(), &run, &|_| {}).unwrap()
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    for run in runs {
+        assert_eq!(run.layers, engine.layers);
+        assert_eq!(run.states(), 181_440);
+    }
 }

@@ -5,7 +5,7 @@ use std::fmt;
 use std::hash::Hash;
 use std::str::FromStr;
 
-use frontier_search::{Cost, Reversible, Space};
+use frontier_search::{Cost, Reversible, Space, Words};
 
 use crate::perm::Perm;
 use crate::prune::Tables;
@@ -261,6 +261,19 @@ impl Model {
 /// colours need.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Packed<const W: usize>([u64; W]);
+
+/// Its `W` words, for a distributed exploration.
+impl<const W: usize> Words for Packed<W> {
+    const WORDS: usize = W;
+    #[inline]
+    fn put(&self, out: &mut Vec<u64>) {
+        self.0.put(out);
+    }
+    #[inline]
+    fn take(words: &[u64]) -> Self {
+        Packed(<[u64; W]>::take(words))
+    }
+}
 
 /// A puzzle position to solve, as a [`Space`] (and [`Reversible`]) over states of `W` words
 /// (at least [`Model::words`]); the heuristic is the largest of the pruning tables' values.

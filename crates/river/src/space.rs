@@ -3,7 +3,7 @@
 use std::fmt::{self, Write as _};
 use std::sync::atomic::{AtomicU8, Ordering};
 
-use frontier_search::{Cost, Reversible, Solution, Space};
+use frontier_search::{Cost, Reversible, Solution, Space, Words};
 use unicode_width::UnicodeWidthStr;
 
 use crate::error::Bank;
@@ -21,6 +21,19 @@ impl State {
     /// The packed encoding (see the type's documentation).
     pub fn bits(self) -> u64 {
         self.0
+    }
+}
+
+/// The packed encoding, for a distributed exploration.
+impl Words for State {
+    const WORDS: usize = 1;
+    #[inline]
+    fn put(&self, out: &mut Vec<u64>) {
+        out.push(self.0);
+    }
+    #[inline]
+    fn take(words: &[u64]) -> Self {
+        State(words[0])
     }
 }
 

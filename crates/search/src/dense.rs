@@ -257,13 +257,11 @@ impl<P: Space> Expander<'_, P> {
         batch: &mut Vec<(u64, P::State)>,
         marker: &mut Marker<'_, E>,
     ) -> ControlFlow<()> {
-        let mut flow = ControlFlow::Continue(());
-        for (index, state) in batch.iter() {
-            flow = marker.visit(*index, || self.space.weight(state));
-            if flow.is_break() {
-                break;
-            }
-        }
+        let flow = marker.visit_batch(
+            batch,
+            |&(index, _)| index,
+            |(_, state)| self.space.weight(state),
+        );
         batch.clear();
         flow
     }

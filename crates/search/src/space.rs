@@ -290,3 +290,74 @@ pub trait Reversible: Space {
     /// Calls `out(move, prev)` for every transition `prev --move--> state`.
     fn predecessors(&self, state: &Self::State, out: impl FnMut(Self::Move, Self::State));
 }
+
+/// A state written as a fixed number of 64-bit words, and read back: how a state travels
+/// from one worker of a distributed exploration to another (frontier-distributed shares out
+/// a space without a rank by a hash of these words, so they must be the same for a state on
+/// every machine). The unsigned integers have it; a domain gives its packed states.
+///
+/// ```
+/// use frontier_search::Words;
+///
+/// let mut words = Vec::new();
+/// (u128::MAX - 5).put(&mut words);
+/// assert_eq!(words.len(), u128::WORDS);
+/// assert_eq!(u128::take(&words), u128::MAX - 5);
+/// ```
+pub trait Words: Sized {
+    /// The words a state takes.
+    const WORDS: usize;
+
+    /// Appends the state's [`Words::WORDS`] words to `out`.
+    fn put(&self, out: &mut Vec<u64>);
+
+    /// The state whose words [`Words::put`] wrote: `words` holds exactly [`Words::WORDS`].
+    fn take(words: &[u64]) -> Self;
+}
+
+/// The integers of at most 64 bits: one word, the value.
+macro_rules! one_word {
+    ($($t:ty),*) => {$(
+        impl Words for $t {
+            const WORDS: usize = 1;
+            #[inline]
+            fn put(&self, out: &mut Vec<u64>) {
+                out.push(u64::from(*self));
+            }
+            /// The low bits of the word: the value `put` wrote.
+            #[inline]
+            fn take(words: &[u64]) -> Self {
+                words[0] as $t
+            }
+        }
+    )*};
+}
+
+one_word!(u8, u16, u32, u64);
+
+impl Words for u128 {
+    const WORDS: usize = 2;
+    /// The low word first.
+    #[inline]
+    fn put(&self, out: &mut Vec<u64>) {
+        out.extend([*self as u64, (*self >> 64) as u64]);
+    }
+    #[inline]
+    fn take(words: &[u64]) -> Self {
+        u128::from(words[0]) | u128::from(words[1]) << 64
+    }
+}
+
+impl<const N: usize> Words for [u64; N] {
+    const WORDS: usize = N;
+    #[inline]
+    fn put(&self, out: &mut Vec<u64>) {
+        out.extend_from_slice(self);
+    }
+    #[inline]
+    fn take(words: &[u64]) -> Self {
+        let mut state = [0; N];
+        state.copy_from_slice(&words[..N]);
+        state
+    }
+}

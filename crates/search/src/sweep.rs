@@ -335,6 +335,47 @@ impl<E: Entries> Marker<'_, E> {
         ControlFlow::Continue(())
     }
 
+    /// Takes each of `batch`'s successors (ranks whose entries were prefetched) as
+    /// [`Marker::visit`] takes one, `rank(item)` its rank and `weight(item)` its weight; the
+    /// limits, the last-layer test and the next layer's flags are looked at once for the
+    /// batch, not once a successor (a limit found first leaves the batch unmarked). `Break`
+    /// once a limit stopped the sweep.
+    #[inline]
+    pub fn visit_batch<T>(
+        &mut self,
+        batch: &[T],
+        rank: impl Fn(&T) -> u64,
+        weight: impl Fn(&T) -> u64,
+    ) -> ControlFlow<()> {
+        self.tally.generated += batch.len() as u64;
+        if self.tally.generated >= self.next_look {
+            self.next_look = self.tally.generated + Watch::CHECK_EVERY;
+            if self.shared.poll() {
+                return ControlFlow::Break(());
+            }
+        }
+        let shared = self.shared;
+        let entries = shared.entries;
+        if shared.last {
+            self.tally.deeper |= batch.iter().any(|item| !entries.reached(rank(item)));
+            return ControlFlow::Continue(());
+        }
+        let next = shared.depth + 1;
+        let active = &shared.active[(next & 1) as usize];
+        let (mut found, mut weighed) = (0, self.tally.weight);
+        for item in batch {
+            let rank = rank(item);
+            if entries.claim(rank, next) {
+                found += 1;
+                weighed = weighed.saturating_add(weight(item));
+                raise(&active[(rank / CHUNK) as usize]);
+            }
+        }
+        self.tally.found += found;
+        self.tally.weight = weighed;
+        ControlFlow::Continue(())
+    }
+
     /// Whether `rank` is reached.
     #[inline]
     pub fn reached(&self, rank: u64) -> bool {
@@ -360,6 +401,15 @@ impl<E: Entries> Marker<'_, E> {
     }
 }
 
+/// Sets `flag`, a chunk's, writing only if it was not set: most are already, and a load
+/// leaves the cache line shared among the workers.
+#[inline]
+fn raise(flag: &AtomicBool) {
+    if !flag.load(Ordering::Relaxed) {
+        flag.store(true, Ordering::Relaxed);
+    }
+}
+
 /// What the workers of one layer share.
 struct Shared<'a, E> {
     entries: &'a E,
@@ -380,10 +430,7 @@ impl<E: Entries> Shared<'_, E> {
     /// Records that layer `depth` has a rank in `rank`'s chunk.
     #[inline]
     fn activate(&self, rank: u64, depth: u32) {
-        let flag = &self.active[(depth & 1) as usize][(rank / CHUNK) as usize];
-        if !flag.load(Ordering::Relaxed) {
-            flag.store(true, Ordering::Relaxed);
-        }
+        raise(&self.active[(depth & 1) as usize][(rank / CHUNK) as usize]);
     }
 
     /// Stops the layer at `limit` (the first one kept).

@@ -9,6 +9,7 @@ use frontier_board::{
 };
 use frontier_search::{search_tree, Limit, Outcome, SearchTree, Solution};
 
+use crate::commands::explore::{self as explore_cmd, Plan};
 use crate::common::{
     input_name, plural, read_input, report_exploration, Algo, Context, InputStopped, SearchArgs,
     Stopwatch, TableNeed,
@@ -242,6 +243,21 @@ pub fn explore(args: ExploreArgs, ctx: &Context) -> anyhow::Result<ExitCode> {
         args.search.explore(ctx, &puzzle)
     };
     report_exploration(ctx, &args.search, "board", &exploration, &mut pictures)
+}
+
+/// Counts the robot's states by distance on the workers of `plan`, each owning the states
+/// whose hash falls in its shard.
+pub fn explore_across(args: ExploreArgs, plan: &Plan, ctx: &Context) -> anyhow::Result<ExitCode> {
+    args.search.refuse_solver_flags()?;
+    let board = load(&args.input, &args.search, ctx)?;
+    // What every process must agree on: the board and the rules.
+    let fingerprint = format!(
+        "board {} ({:?} rules)",
+        explore_cmd::digest(&board.to_string()),
+        args.rules
+    );
+    let puzzle = Puzzle::new(board, args.rules.into(), None)?;
+    explore_cmd::across(&puzzle, plan.run(fingerprint), &args.search, ctx, "board")
 }
 
 /// The most columns or rows drawn; larger boards are drawn cropped to the route.

@@ -2,6 +2,7 @@
 //! this process's threads or, with `--processes` or `--workers`, on the workers of a timely
 //! dataflow run (frontier-distributed).
 
+use std::hash::{Hash, Hasher};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Mutex;
@@ -9,7 +10,7 @@ use std::time::Duration;
 
 use anyhow::{bail, Context as _};
 use frontier_distributed::{parse_hosts, Cluster, LayerReport, Run};
-use frontier_search::{Limit, Space, Status};
+use frontier_search::{Limit, Space, Status, Words};
 
 use crate::commands::{board, cube, perm, river, tiles};
 use crate::common::{
@@ -55,7 +56,7 @@ struct AcrossArgs {
     /// timely's host files)
     #[arg(long, value_name = "FILE", global = true, help_heading = HEADING)]
     hosts: Option<PathBuf>,
-    /// Worker threads in each process of a distributed exploration (each owns a range of the
+    /// Worker threads in each process of a distributed exploration (each owns a part of the
     /// states) [default: 1]
     #[arg(long, value_name = "W", global = true, value_parser = parse_workers, help_heading = HEADING)]
     workers: Option<usize>,
@@ -155,10 +156,12 @@ impl AcrossArgs {
 pub fn run(args: Args, ctx: &Context) -> anyhow::Result<ExitCode> {
     if let Some(plan) = args.across.plan()? {
         return match args.domain {
+            Domain::Board(args) => board::explore_across(args, &plan, ctx),
+            Domain::River(args) => river::explore_across(args, &plan, ctx),
             Domain::Tiles(args) => tiles::explore_across(args, &plan, ctx),
             Domain::Perm(args) => perm::explore_across(args, &plan, ctx),
-            _ => bail!(
-                "--processes, --workers and --checkpoint explore a space whose states have a rank that turns back into the state: explore tiles (boards of at most 13 cells) or perm (puzzles of distinct pieces)"
+            Domain::Cube(_) => bail!(
+                "--processes, --workers and --checkpoint explore board, river, tiles or perm; the cube's positions are explored in one process (--threads), or across processes as a permutation puzzle: explore perm cube3"
             ),
         };
     }
@@ -171,9 +174,18 @@ pub fn run(args: Args, ctx: &Context) -> anyhow::Result<ExitCode> {
     }
 }
 
+/// A digest of `text` (a board, a puzzle file) for a run's fingerprint: the same in every
+/// process of one build.
+pub fn digest(text: &str) -> String {
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    text.hash(&mut hasher);
+    format!("{:016x}", hasher.finish())
+}
+
 /// Explores `space` on the workers of `run` and prints the exploration as `explore` prints it,
 /// on process 0 alone; each layer goes to stderr as it is counted, unless `--quiet`. Every
-/// process exits with the same code.
+/// process exits with the same code. A space with a rank is shared out by ranges of ranks,
+/// any other by its states' hashes (with no checkpoints).
 pub fn across<P>(
     space: &P,
     mut run: Run,
@@ -183,7 +195,7 @@ pub fn across<P>(
 ) -> anyhow::Result<ExitCode>
 where
     P: Space + Sync,
-    P::State: PartialEq,
+    P::State: Words + Hash + Eq + Clone,
 {
     if search.threads.is_some() {
         bail!("--threads sets the threads of an exploration in one process; across processes, give --workers W");
@@ -212,7 +224,7 @@ where
         let memory = resident_memory().map_or("-".to_owned(), |b| format!("{} MB", b / 1_000_000));
         let sent = match layer.sent {
             0 => String::new(),
-            ranks => format!(", {} ranks sent", count(ranks)),
+            sent => format!(", {} successors sent", count(sent)),
         };
         to_stderr(format_args!(
             "layer {:>3}: {:>15} states, {:>15} in all, {:>8.2} s, {:>12} states/s, {memory}{sent}",

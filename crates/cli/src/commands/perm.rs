@@ -785,26 +785,47 @@ pub fn explore(args: ExploreArgs, ctx: &Context) -> anyhow::Result<ExitCode> {
     report_exploration(ctx, &args.search, "perm", &exploration, &mut pictures)
 }
 
-/// Counts the puzzle's states by distance from the solved state on the workers of `plan`,
-/// over its coordinates.
+/// Counts the puzzle's states by distance from the solved state on the workers of `plan`:
+/// over its coordinates, by ranges of ranks, where it has them; else over its packed states,
+/// by their hashes.
 pub fn explore_across(args: ExploreArgs, plan: &Plan, ctx: &Context) -> anyhow::Result<ExitCode> {
     args.search.refuse_solver_flags()?;
     let (puzzle, _) = load(&args.input, &args.search, ctx)?;
     let model = Model::new(&puzzle, Metric::from(args.metric));
     let solved = model.colours_of(&Perm::identity(puzzle.points()));
-    let coords = Coords::new(&model);
-    let Some(space) = coords
-        .as_ref()
-        .and_then(|c| CoordSpace::new(&model, c, &solved))
-    else {
-        anyhow::bail!(
-            "{}: its pieces have no coordinates to rank its states by (identical pieces, or more of them than a 64-bit rank holds), so it cannot be explored across workers (--workers, --processes)",
-            puzzle.name()
-        );
-    };
     // What a checkpoint and every process must agree on: the puzzle's moves and colours.
     let fingerprint = format!("perm {} ({})", model.fingerprint(), puzzle.name());
-    explore_cmd::across(&space, plan.run(fingerprint), &args.search, ctx, "perm")
+    let run = plan.run(fingerprint);
+    let coords = Coords::new(&model);
+    match coords
+        .as_ref()
+        .and_then(|c| CoordSpace::new(&model, c, &solved))
+    {
+        Some(space) => explore_cmd::across(&space, run, &args.search, ctx, "perm"),
+        None => {
+            let across = Across {
+                run,
+                search: &args.search,
+                ctx,
+            };
+            with_space(&model, None, &solved, across)
+        }
+    }
+}
+
+/// Counts the states by distance on the workers of a run, over packed states.
+struct Across<'a> {
+    run: frontier_distributed::Run,
+    search: &'a SearchArgs,
+    ctx: &'a Context,
+}
+
+impl WithSpace for Across<'_> {
+    type Output = anyhow::Result<ExitCode>;
+
+    fn run<const W: usize>(self, space: &PermSpace<'_, W>) -> Self::Output {
+        explore_cmd::across(space, self.run, self.search, self.ctx, "perm")
+    }
 }
 
 #[cfg(test)]

@@ -8,6 +8,7 @@ use frontier_river::{Bank, Preset, Puzzle, RiverError, RiverSpace, State, Trip, 
 use frontier_search::{search_tree, Outcome, SearchTree, Solution, Status};
 use serde_json::{json, Value};
 
+use crate::commands::explore::{self as explore_cmd, Plan};
 use crate::common::{
     emit, input_name, plural, read_input, report_exploration, Algo, Context, SearchArgs,
 };
@@ -265,6 +266,17 @@ pub fn explore(args: ExploreArgs, ctx: &Context) -> anyhow::Result<ExitCode> {
     let space = RiverSpace::new(load(&args.input, &args.search, ctx)?);
     let exploration = args.search.explore(ctx, &space);
     report_exploration(ctx, &args.search, "river", &exploration, &mut pictures)
+}
+
+/// Counts the puzzle's arrangements by distance on the workers of `plan`, each owning the
+/// states whose hash falls in its shard.
+pub fn explore_across(args: ExploreArgs, plan: &Plan, ctx: &Context) -> anyhow::Result<ExitCode> {
+    args.search.refuse_solver_flags()?;
+    let (text, name) = source(&args.input, &args.search, ctx)?;
+    let space = RiverSpace::new(parse(&text, &name)?);
+    // What every process must agree on: the puzzle's text.
+    let fingerprint = format!("river {name} {}", explore_cmd::digest(&text));
+    explore_cmd::across(&space, plan.run(fingerprint), &args.search, ctx, "river")
 }
 
 /// A title line, then one line per trip in the seed's style, `-->` away from the start bank and

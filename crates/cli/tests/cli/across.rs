@@ -314,7 +314,21 @@ fn bad_flags_exit_2_with_the_reason() {
     }
     let out = run(&["explore", "cube", "--workers", "2"]);
     assert_eq!(out.status.code(), Some(2));
-    assert!(stderr(&out).contains("explore tiles"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("explore perm cube3"),
+        "{}",
+        stderr(&out)
+    );
+    // A space without a rank is shared out by hashes, which keep no checkpoint.
+    let ckpt = dir.path().join("ckpt");
+    let ckpt = ckpt.to_str().unwrap();
+    let out = run(&["explore", "river", "family", "--checkpoint", ckpt]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("without checkpoints"),
+        "{}",
+        stderr(&out)
+    );
 }
 
 #[test]
@@ -323,17 +337,29 @@ fn the_2x2x2_counts_alike_alone_on_workers_and_on_two_processes() {
     let published = serde_json::json!([
         1, 9, 54, 321, 1847, 9992, 50136, 227536, 870072, 1887748, 623800, 2644
     ]);
-    let alone = run(&["explore", "perm", "cube2", "--json", "--threads", "2"]);
-    assert_eq!(alone.status.code(), Some(0), "{}", stderr(&alone));
-    assert_eq!(json(&alone)["layers"], published);
-    let workers = run(&["explore", "perm", "cube2", "--workers", "2", "--json"]);
-    assert_eq!(workers.status.code(), Some(0), "{}", stderr(&workers));
-    assert_eq!(json(&workers)["layers"], published);
+    assert_eq!(alike_everywhere(&["perm", "cube2"]), published);
+}
+
+/// `frontier explore ARGS --json` in this process alone, on 2 and 3 workers, and on two
+/// processes of 2 workers: the same layers everywhere; returns them.
+fn alike_everywhere(args: &[&str]) -> Value {
+    let alone = run(&[&["explore"], args, &["--json"]].concat());
+    assert_eq!(alone.status.code(), Some(0), "{args:?}: {}", stderr(&alone));
+    let layers = json(&alone)["layers"].clone();
+    for workers in ["2", "3"] {
+        let out = run(&[&["explore"], args, &["--json", "--workers", workers]].concat());
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {}", stderr(&out));
+        assert_eq!(
+            json(&out)["layers"],
+            layers,
+            "{args:?} on {workers} workers"
+        );
+    }
     let dir = temp_dir();
     let hosts = hosts_file(dir.path(), 2);
     let spawn = |i: usize| {
-        frontier(["explore", "perm", "cube2", "--json", "--processes", "2"])
-            .arg("--process")
+        let more = ["--json", "--workers", "2", "--processes", "2", "--process"];
+        frontier([&["explore"], args, &more[..]].concat())
             .arg(i.to_string())
             .arg("--hosts")
             .arg(&hosts)
@@ -341,12 +367,44 @@ fn the_2x2x2_counts_alike_alone_on_workers_and_on_two_processes() {
     };
     let (first, second) = (spawn(0), spawn(1));
     let (first, second) = (first.wait(), second.wait());
-    assert_eq!(first.status.code(), Some(0), "{}", stderr(&first));
-    assert_eq!(second.status.code(), Some(0), "{}", stderr(&second));
-    assert_eq!(json(&first)["layers"], published);
-    assert_eq!(json(&first)["states"], 3_674_160);
-    // A puzzle whose pieces have no coordinates is refused with the reason.
-    let out = run(&["explore", "perm", "cube3", "--workers", "2"]);
-    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
-    assert!(stderr(&out).contains("no coordinates"), "{}", stderr(&out));
+    assert_eq!(first.status.code(), Some(0), "{args:?}: {}", stderr(&first));
+    assert_eq!(
+        second.status.code(),
+        Some(0),
+        "{args:?}: {}",
+        stderr(&second)
+    );
+    assert_eq!(json(&first)["layers"], layers, "{args:?} on two processes");
+    layers
+}
+
+#[test]
+fn spaces_without_a_rank_count_alike_alone_on_workers_and_on_two_processes() {
+    let dir = temp_dir();
+    // The seed's board and its 17-move route: the robot's states by distance.
+    let board = dir.path().join("seed.board");
+    std::fs::write(&board, "AAAA\nACCB\nADEF\n").unwrap();
+    alike_everywhere(&["board", board.to_str().unwrap()]);
+    // The seed's river crossing: every safe arrangement.
+    alike_everywhere(&["river", "family"]);
+    // Six tokens, three of one colour and three of another, swapped and rotated: every
+    // arrangement of the colours, 6!/(3! 3!) = 20, with identical pieces (no coordinates).
+    let perm = dir.path().join("tokens.perm");
+    std::fs::write(
+        &perm,
+        "R: (1,2,3,4,5,6)\nS: (1,2)\ncolours: {1,2,3} {4,5,6}\n",
+    )
+    .unwrap();
+    let layers = alike_everywhere(&["perm", perm.to_str().unwrap()]);
+    let states: u64 = layers
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| n.as_u64().unwrap())
+        .sum();
+    assert_eq!(states, 20);
+    // The 3x3x3 from its 48 facets has more pieces than a rank holds: its first three
+    // layers, 1, 18, 243 and 3,240 positions in the face-turn metric (OEIS A080601).
+    let layers = alike_everywhere(&["perm", "cube3", "--max-depth", "3"]);
+    assert_eq!(layers, serde_json::json!([1, 18, 243, 3240]));
 }

@@ -1,0 +1,160 @@
+//! One worker's part of a space without a rank: the states whose hash falls in its shard,
+//! kept in a hash set, and its part of the layer being expanded and of the next one.
+//!
+//! A state's owner is read from a hash of its [`Words`], the same on every machine: a
+//! multiply-and-fold of the words (not the hash set's own hash, so that the states a worker
+//! keeps still spread over all of its table).
+
+use std::hash::Hash;
+
+use frontier_search::{Space, Words};
+use hashbrown::HashSet;
+use rustc_hash::FxBuildHasher;
+
+use crate::shard::Count;
+
+/// The worker, of `peers`, that owns the state written as `words`.
+#[inline]
+pub(crate) fn owner(words: &[u64], peers: usize) -> usize {
+    // Odd constants of the golden ratio's and of MurmurHash3's finaliser: each word is
+    // mixed into all the bits, and the top ones (which choose the owner) depend on every
+    // bit of every word.
+    let mut h = 0x9e37_79b9_7f4a_7c15u64;
+    for &w in words {
+        h = (h ^ w).wrapping_mul(0xff51_afd7_ed55_8ccd);
+        h ^= h >> 32;
+    }
+    ((u128::from(h) * peers as u128) >> 64) as usize
+}
+
+/// The states a worker owns: every one it has seen, and those of the layer it expands
+/// next.
+pub(crate) struct Hashed<S> {
+    seen: HashSet<S, FxBuildHasher>,
+    /// The states of the layer being expanded (taken from `next` when it begins).
+    pub layer: Vec<S>,
+    /// The states found for the next layer, in the order found.
+    next: Vec<S>,
+    /// What the states of the next layer count for.
+    count: Count,
+}
+
+impl<S: Words + Hash + Eq + Clone> Hashed<S> {
+    /// No state yet.
+    pub fn new() -> Hashed<S> {
+        Hashed {
+            seen: HashSet::with_hasher(FxBuildHasher),
+            layer: Vec::new(),
+            next: Vec::new(),
+            count: Count::default(),
+        }
+    }
+
+    /// The states kept.
+    pub fn stored(&self) -> u64 {
+        self.seen.len() as u64
+    }
+
+    /// Takes `state`, one of this worker's, as a successor: keeps it for the next layer if
+    /// it was never seen, counting it with its weight; with `look_only` (a layer past the
+    /// depth limit), only looks whether it was.
+    #[inline]
+    pub fn take<P: Space<State = S>>(&mut self, space: &P, state: S, look_only: bool) {
+        if look_only {
+            self.count.deeper |= !self.seen.contains(&state);
+        } else if self.seen.insert(state.clone()) {
+            self.count.found += 1;
+            self.count.weight = self.count.weight.saturating_add(space.weight(&state));
+            self.next.push(state);
+        }
+    }
+
+    /// Takes each state of `words` (as [`Words::put`] wrote them, one after another), sent
+    /// by another worker, as [`Hashed::take`] does.
+    pub fn receive<P: Space<State = S>>(&mut self, space: &P, words: &[u64], look_only: bool) {
+        for state in words.chunks_exact(S::WORDS.max(1)) {
+            self.take(space, S::take(state), look_only);
+        }
+    }
+
+    /// Begins a layer: the states found for it become the layer expanded.
+    pub fn begin(&mut self) {
+        self.layer.clear();
+        std::mem::swap(&mut self.layer, &mut self.next);
+    }
+
+    /// The count of the states found for the next layer so far (then nothing).
+    pub fn take_count(&mut self) -> Count {
+        std::mem::take(&mut self.count)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn owners_spread_evenly_and_agree_on_every_call() {
+        for peers in [1, 2, 3, 7] {
+            let mut shares = vec![0u32; peers];
+            for n in 0..70_000u64 {
+                let words = [n, n >> 3];
+                let owner = owner(&words, peers);
+                assert_eq!(owner, super::owner(&words, peers));
+                shares[owner] += 1;
+            }
+            let fair = 70_000 / peers as u32;
+            for share in shares {
+                // Within 3% of a fair share.
+                assert!(
+                    share.abs_diff(fair) < fair / 33,
+                    "{peers} peers: {share} of {fair}"
+                );
+            }
+        }
+    }
+
+    /// Counting up from 0 to 9, each number weighing 1 + its parity.
+    struct Count10;
+
+    impl Space for Count10 {
+        type State = u32;
+        type Move = ();
+        fn start(&self) -> u32 {
+            0
+        }
+        fn is_goal(&self, _: &u32) -> bool {
+            false
+        }
+        fn successors(&self, n: &u32, _: Option<&()>, mut out: impl FnMut((), u32)) {
+            if *n < 9 {
+                out((), n + 1);
+            }
+        }
+        fn weight(&self, n: &u32) -> u64 {
+            1 + u64::from(n % 2)
+        }
+    }
+
+    #[test]
+    fn a_state_is_kept_once_and_counted_with_its_weight() {
+        let mut part = Hashed::new();
+        let mut words = Vec::new();
+        for n in [3u32, 4, 3] {
+            n.put(&mut words);
+        }
+        part.receive(&Count10, &words, false);
+        part.take(&Count10, 4, false);
+        let count = part.take_count();
+        assert_eq!((count.found, count.weight), (2, 3));
+        part.begin();
+        assert_eq!(part.layer, [3, 4]);
+        assert_eq!(part.stored(), 2);
+        // Past the depth limit: only looks.
+        part.take(&Count10, 3, true);
+        assert!(!part.take_count().deeper);
+        part.take(&Count10, 5, true);
+        assert!(part.take_count().deeper);
+        assert_eq!(part.stored(), 2);
+    }
+}
