@@ -255,7 +255,7 @@ struct Phase {
 
 /// A puzzle's chain of move-generated subgroups, each descended by a search:
 /// [`Staged::solve`] answers any position of the group in far fewer moves than the
-/// stabiliser chain's [`Chain`] does, each phase's part shortest in the half-turn metric.
+/// stabiliser chain's [`Chain`](crate::Chain) does, each phase's part shortest in the half-turn metric.
 ///
 /// ```
 /// use frontier_perm::{preset, Staged, StagedBudget};
