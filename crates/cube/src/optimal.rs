@@ -34,7 +34,7 @@ use frontier_tables::{
 
 use crate::cache::{self, TableKind};
 use crate::cube::Cube;
-use crate::cubie::CubieCube;
+use crate::cubie::{parity, CubieCube};
 use crate::geometry::Face;
 use crate::heuristic::{
     flip, move_table, perm_rank, set_flip, set_slice, set_slice_sorted, set_twist, slice,
@@ -1369,7 +1369,33 @@ impl Optimal {
     /// A lower bound of the number of moves (in the solver's metric) that solve `cube`: the
     /// solver's bound at the root.
     pub fn estimate(&self, cube: Cube) -> u64 {
-        self.node_bound(&self.root(cube)) as u64
+        self.first_bound(cube, &self.root(cube)) as u64
+    }
+
+    /// The first bound worth searching from `root`, the node of `cube`: its bound, raised in
+    /// QTM to the parity of every solution's length.
+    fn first_bound(&self, cube: Cube, root: &Node) -> usize {
+        let bound = self.node_bound(root);
+        match self.metric {
+            Metric::Htm => bound,
+            Metric::Qtm => bound + (bound % 2 != usize::from(Optimal::odd_in_qtm(cube))) as usize,
+        }
+    }
+
+    /// Whether every QTM solution of `cube` has an odd length: each quarter turn is a 4-cycle
+    /// of corners, so it changes their permutation's parity, which a solution must undo.
+    fn odd_in_qtm(cube: Cube) -> bool {
+        parity(&cube.to_cubie().cp)
+    }
+
+    /// How far apart the bounds worth searching lie: in QTM a solution's length has the
+    /// parity of the cube's corners ([`Optimal::odd_in_qtm`]), so the bounds between are
+    /// searched in vain.
+    fn bound_step(&self) -> usize {
+        match self.metric {
+            Metric::Htm => 1,
+            Metric::Qtm => 2,
+        }
     }
 
     /// A shortest solution of `cube` in the solver's metric, by IDA*: each bound in turn is
@@ -1424,7 +1450,7 @@ impl Optimal {
         };
         let mut counts = (0, 0);
         let mut status = Status::Limit(Limit::Depth);
-        let mut bound = self.node_bound(&root);
+        let mut bound = self.first_bound(cube, &root);
         if cube.is_solved() {
             lock(&shared.found).push(Vec::new());
             status = Status::Solved;
@@ -1452,7 +1478,7 @@ impl Optimal {
                 status = Status::Limit(limit);
                 break;
             }
-            bound += 1;
+            bound += self.bound_step();
         }
         let stats = Stats {
             expanded: counts.0,
@@ -2165,7 +2191,14 @@ mod tests {
                     bidirectional(&SymmetricCubeSpace::new(cube, metric), &Config::default());
                 let shortest = reference.solution().unwrap().cost;
                 assert_eq!(solution.cost, shortest, "{metric} scramble {seed}");
-                assert!(solver.estimate(cube) <= shortest, "the bound is admissible");
+                let estimate = solver.estimate(cube);
+                assert!(estimate <= shortest, "the bound is admissible");
+                // A quarter turn changes the corners' parity: in QTM the bound has the
+                // parity of every solution's length, and the odd bounds of an even cube
+                // (or the even of an odd one) are never searched.
+                if metric == Metric::Qtm {
+                    assert_eq!(estimate % 2, shortest % 2, "scramble {seed}");
+                }
             }
         }
     }
