@@ -1786,7 +1786,11 @@ impl Worker<'_> {
         // (Reading all three axes at once, pruned or not, is slower: `benches/RESULTS.md`.)
         let mut children = [node; 18];
         let classes = solver.reduction.class_of.as_ptr();
-        for axis in 0..3 {
+        // The axis furthest from its goal first: its children are the likeliest to be cut
+        // off, and those are not read along the others.
+        let mut order = [0, 1, 2];
+        order.sort_unstable_by_key(|&axis| std::cmp::Reverse(nodes[axis].distance));
+        for (round, &axis) in order.iter().enumerate() {
             for (k, &m) in moves[..alive].iter().enumerate() {
                 let seen = usize::from(solver.axis_moves[axis][usize::from(m)]);
                 children[k].axes[axis] = solver.moved(&nodes[axis], seen);
@@ -1801,7 +1805,7 @@ impl Worker<'_> {
             for k in 0..alive {
                 let distance = solver.distance_after(nodes[axis].distance, entries[k]);
                 children[k].axes[axis].distance = distance;
-                let bound = match axis {
+                let bound = match round {
                     2 => Optimal::bound_of(children[k].axes.map(|c| c.distance)),
                     _ => usize::from(distance),
                 };
