@@ -1780,43 +1780,40 @@ impl Worker<'_> {
             }
         }
         self.generated += alive as u64;
-        // One axis at a time for all the children still alive, in two rounds (the class of
-        // each child's flip and slice, then its phase-1 entry), so that the children's reads
-        // of memory overlap; a child that one axis cuts off is not looked up along the next.
-        // (Reading all three axes at once, pruned or not, is slower: `benches/RESULTS.md`.)
+        // The three axes of all the children alive in two rounds (the classes of their flips
+        // and slices, then their phase-1 entries), so that the reads of memory overlap. (One
+        // axis at a time, so that a child cut off along one is not read along the next, makes
+        // fewer reads but waits on memory six times instead of twice: slower here,
+        // `benches/RESULTS.md`.)
         let mut children = [node; 18];
         let classes = solver.reduction.class_of.as_ptr();
-        // The axis furthest from its goal first: its children are the likeliest to be cut
-        // off, and those are not read along the others.
-        let mut order = [0, 1, 2];
-        order.sort_unstable_by_key(|&axis| std::cmp::Reverse(nodes[axis].distance));
-        for (round, &axis) in order.iter().enumerate() {
-            for (k, &m) in moves[..alive].iter().enumerate() {
+        for (k, &m) in moves[..alive].iter().enumerate() {
+            for axis in 0..3 {
                 let seen = usize::from(solver.axis_moves[axis][usize::from(m)]);
                 children[k].axes[axis] = solver.moved(&nodes[axis], seen);
                 prefetch(classes.wrapping_add(solver.flipslice_of(&children[k].axes[axis])));
             }
-            let mut entries = [0usize; 18];
-            for k in 0..alive {
-                entries[k] = solver.entry_of(&children[k].axes[axis]);
-                prefetch(solver.phase1.as_ptr().wrapping_add(entries[k] >> 2));
-            }
-            let mut kept = 0;
-            for k in 0..alive {
-                let distance = solver.distance_after(nodes[axis].distance, entries[k]);
-                children[k].axes[axis].distance = distance;
-                let bound = match round {
-                    2 => Optimal::bound_of(children[k].axes.map(|c| c.distance)),
-                    _ => usize::from(distance),
-                };
-                if bound < left {
-                    moves[kept] = moves[k];
-                    children[kept] = children[k];
-                    kept += 1;
-                }
-            }
-            alive = kept;
         }
+        let mut entries = [[0usize; 3]; 18];
+        for k in 0..alive {
+            for axis in 0..3 {
+                entries[k][axis] = solver.entry_of(&children[k].axes[axis]);
+                prefetch(solver.phase1.as_ptr().wrapping_add(entries[k][axis] >> 2));
+            }
+        }
+        let mut kept = 0;
+        for k in 0..alive {
+            for axis in 0..3 {
+                children[k].axes[axis].distance =
+                    solver.distance_after(nodes[axis].distance, entries[k][axis]);
+            }
+            if Optimal::bound_of(children[k].axes.map(|c| c.distance)) < left {
+                moves[kept] = moves[k];
+                children[kept] = children[k];
+                kept += 1;
+            }
+        }
+        alive = kept;
         // The inverse's three views of the children left, in three rounds likewise: their
         // coordinates and classes, their entries, their bounds. A move whose view along an
         // axis lies in the table's goal H leaves the inverse's coset along it as it was (the
