@@ -9,7 +9,8 @@
 //! successors of each entry of the layer with their indexes
 //! ([`Space::indexed_successors_of_run`]) and marks the unseen ones with an atomic bit-or
 //! (every writer in a layer writes the same code, so no lock is taken and exactly one of them
-//! sees the entry unseen: the counts are exact for any number of threads).
+//! sees the entry unseen: the counts are exact for any number of threads). A single thread
+//! marks with a plain load and store instead, no other thread being there to race it.
 //!
 //! A space whose every index below the bound is a state and whose moves are all undone by
 //! moves ([`Space::every_index_a_state`], [`Space::undirected`]) has its late layers found
@@ -186,7 +187,7 @@ impl Entries for Marks {
             }
             if !backward {
                 if self.alone {
-                    word.store(value | take_of * CLOSED, Ordering::Relaxed);
+                    word.store(value | (take_of * CLOSED), Ordering::Relaxed);
                 } else {
                     word.fetch_or(take_of * CLOSED, Ordering::Relaxed);
                 }
