@@ -9,14 +9,15 @@
 //! thread's CPU seconds and the moves; the chains are built once, first (their CPU time on the
 //! first line). For a run interleaved with another solver that feeds it one line at a time.
 //!
-//! `explore` counts one preset's full distance table one way, for a side-by-side run under
-//! `/usr/bin/time`: `hash` over packed states in a hash table, `dense` over the coordinates.
+//! `explore` counts one preset's full distance table (or a `.perm`, `.tws` or `.def` file's) one
+//! way, for a side-by-side run under `/usr/bin/time`: `hash` over packed states in a hash
+//! table, `dense` over the coordinates.
 
 use std::time::{Duration, Instant};
 
 use frontier_perm::{
-    explore, explore_packed, preset, solve, Chain, ChainBudget, Metric, Model, Optimal, Staged,
-    StagedBudget, Tables, Turn,
+    explore, explore_packed, preset, solve, Chain, ChainBudget, Metric, Model, Optimal, Puzzle,
+    Staged, StagedBudget, Tables, Turn,
 };
 use frontier_search::{Algorithm, Config};
 use frontier_tables::{Builder, Cache};
@@ -62,7 +63,18 @@ fn tables() {
 
 /// One full distance table of preset `name`, `hash` or `dense`, on `threads` threads.
 fn one_table(name: &str, metric: Metric, way: &str, threads: usize) {
-    let model = Model::new(&preset(name).expect("a preset").puzzle(), metric);
+    let puzzle = match preset(name) {
+        Some(preset) => preset.puzzle(),
+        None => {
+            let text = std::fs::read_to_string(name).expect("a preset or a readable file");
+            if name.ends_with(".tws") || name.ends_with(".def") {
+                Puzzle::parse_tws(name, &text).expect("a twsearch definition")
+            } else {
+                Puzzle::parse(name, &text).expect("a .perm definition")
+            }
+        }
+    };
+    let model = Model::new(&puzzle, metric);
     let config = Config::default().threads(threads);
     let started = Instant::now();
     let e = match way {

@@ -35,6 +35,9 @@ const MAX_COORDS: usize = 32;
 const MAX_BLOCKS: usize = 20;
 /// The largest coordinate given a move table: larger ones are computed for each state.
 const MAX_TABLE: u64 = 1 << 20;
+/// The most values of the leading coordinates taken as one ([`Inner`]), when there are
+/// several: a table of that many rows stays in the cache.
+const MAX_INNER: u64 = 1 << 16;
 
 /// What a coordinate counts.
 #[derive(Clone, Debug)]
@@ -209,6 +212,21 @@ impl Coordinate {
     }
 }
 
+/// The leading coordinates of a rank taken as one, where every coordinate has a move table:
+/// the ranks a sweep expands one after the other differ only in them, so that each move's
+/// share of the rank from the others is looked up once for many ranks.
+#[derive(Clone, Debug)]
+struct Inner {
+    /// How many leading coordinates: the first alone if it is large, else as many as fit
+    /// in [`MAX_INNER`] values.
+    coords: usize,
+    /// The product of their sizes: a rank's inner value is the rank modulo it.
+    size: u64,
+    /// `table[value * moves + m]`: their share of the rank after move `m`, if they are
+    /// several (the first coordinate's own table if it is alone).
+    table: Option<Vec<u32>>,
+}
+
 /// How the moves act on one orbit's pieces, block by block.
 #[derive(Clone, Debug)]
 pub(crate) struct OrbitMoves {
@@ -250,6 +268,8 @@ pub struct Coords {
     bound: u64,
     /// Whether every coordinate has a move table.
     tabled: bool,
+    /// The leading coordinates as one, where every coordinate has a move table.
+    inner: Option<Inner>,
 }
 
 impl Coords {
@@ -270,13 +290,57 @@ impl Coords {
         for c in &mut coords {
             c.build_table();
         }
+        let moves = model.moves.len();
+        let tabled = coords.iter().all(|c| c.table.is_some());
         Some(Coords {
-            tabled: coords.iter().all(|c| c.table.is_some()),
+            inner: if tabled {
+                Self::inner(&coords, &mults, moves)
+            } else {
+                None
+            },
+            tabled,
             coords,
             mults,
             orbits: orbits_out,
-            moves: model.moves.len(),
+            moves,
             bound,
+        })
+    }
+
+    /// The leading coordinates of `coords` (each with a table, weighing `mults` in a rank)
+    /// as one; `None` if there is none.
+    fn inner(coords: &[Coordinate], mults: &[u64], moves: usize) -> Option<Inner> {
+        let first = coords.first()?;
+        let (mut count, mut size) = (1, first.size);
+        while let Some(next) = coords.get(count) {
+            match size.checked_mul(next.size) {
+                Some(product) if product <= MAX_INNER => {
+                    size = product;
+                    count += 1;
+                }
+                _ => break,
+            }
+        }
+        let table = (count > 1).then(|| {
+            let mut table = vec![0u32; size as usize * moves];
+            for (value, row) in table.chunks_exact_mut(moves).enumerate() {
+                let mut rest = value as u64;
+                for (c, &mult) in coords[..count].iter().zip(mults) {
+                    let digit = (rest % c.size) as usize;
+                    rest /= c.size;
+                    let moved = &c.table.as_deref().unwrap_or_default()[digit * moves..];
+                    for (share, &next) in row.iter_mut().zip(moved) {
+                        // Below `size`, at most MAX_INNER: no overflow.
+                        *share += next * mult as u32;
+                    }
+                }
+            }
+            table
+        });
+        Some(Inner {
+            coords: count,
+            size,
+            table,
         })
     }
 
@@ -571,6 +635,91 @@ impl Coords {
         }
     }
 
+    /// The table of the inner coordinates ([`Inner`]).
+    #[inline]
+    fn inner_table<'t>(&'t self, inner: &'t Inner) -> &'t [u32] {
+        match &inner.table {
+            Some(table) => table,
+            None => self.coords[0].table.as_deref().unwrap_or_default(),
+        }
+    }
+
+    /// Calls `out(next)` with the rank after each move, for each rank of `run` (ascending) in
+    /// turn. Where every coordinate has a table, consecutive ranks share all but their inner
+    /// coordinates ([`Inner`]): the others' share of each move's rank is looked up once for
+    /// each value they take in the run, and each rank then costs a lookup and an add a move.
+    #[inline]
+    fn each_successor_of_run(&self, run: &[u64], mut out: impl FnMut(u64)) {
+        let Some(inner) = &self.inner else {
+            for &rank in run {
+                self.each_successor(rank, |_| true, |_, next| out(next));
+            }
+            return;
+        };
+        let moves = self.moves;
+        let table = self.inner_table(inner);
+        let mut outer = vec![0u64; moves];
+        // The ranks `base..end` share their outer coordinates (none before the first).
+        let (mut base, mut end) = (0, 0);
+        for &rank in run {
+            if rank < base || rank >= end {
+                let high = rank / inner.size;
+                base = high * inner.size;
+                end = base.saturating_add(inner.size);
+                self.outer_shares(inner, high, &mut outer);
+            }
+            let row = &table[(rank - base) as usize * moves..][..moves];
+            for (&share, &value) in outer.iter().zip(row) {
+                out(share + u64::from(value));
+            }
+        }
+    }
+
+    /// Each move's share of the rank from the coordinates after the inner ones, whose values
+    /// are the digits of `high` (a rank divided by the inner size).
+    #[inline]
+    fn outer_shares(&self, inner: &Inner, mut high: u64, shares: &mut [u64]) {
+        shares.fill(0);
+        for (c, &mult) in self.coords.iter().zip(&self.mults).skip(inner.coords) {
+            let value = (high % c.size) as usize;
+            high /= c.size;
+            let table = c.table.as_deref().unwrap_or_default();
+            for (share, &next) in shares.iter_mut().zip(&table[value * self.moves..]) {
+                *share += u64::from(next) * mult;
+            }
+        }
+    }
+
+    /// Whether `test` holds for the rank after some move from `rank`: the moves are tried in
+    /// turn until one passes.
+    #[inline]
+    fn successor_where(&self, rank: u64, mut test: impl FnMut(u64) -> bool) -> bool {
+        let Some(inner) = &self.inner else {
+            let found = std::cell::Cell::new(false);
+            self.each_successor(rank, |_| !found.get(), |_, next| found.set(test(next)));
+            return found.get();
+        };
+        let moves = self.moves;
+        let high = rank / inner.size;
+        let row = &self.inner_table(inner)[(rank - high * inner.size) as usize * moves..][..moves];
+        let outer = &self.coords[inner.coords..];
+        let mults = &self.mults[inner.coords..];
+        // Each outer coordinate's row in its table.
+        let mut rows = [0usize; MAX_COORDS];
+        let mut rest = high;
+        for (at, c) in rows.iter_mut().zip(outer) {
+            *at = (rest % c.size) as usize * moves;
+            rest /= c.size;
+        }
+        (0..moves).any(|m| {
+            let mut next = u64::from(row[m]);
+            for ((c, &at), &mult) in outer.iter().zip(&rows).zip(mults) {
+                next += u64::from(c.table.as_deref().unwrap_or_default()[at + m]) * mult;
+            }
+            test(next)
+        })
+    }
+
     /// Calls `out(m, next)` with the rank after each move `m` (in the model's order) that
     /// `wanted` accepts, from the state of rank `rank`.
     #[inline]
@@ -753,6 +902,11 @@ impl Space for CoordSpace<'_> {
             .each_successor(index, |_| true, |_, next| out(next, next));
     }
 
+    fn indexed_successors_of_run(&self, run: &[u64], mut out: impl FnMut(u64, u64)) {
+        self.coords
+            .each_successor_of_run(run, |next| out(next, next));
+    }
+
     /// Every rank below the bound is a state: each coordinate's value is a placement or an
     /// orientation of its pieces, reached or not.
     fn every_index_a_state(&self) -> bool {
@@ -761,11 +915,8 @@ impl Space for CoordSpace<'_> {
 
     /// The moves after the first successor that passes are skipped before they are worked
     /// out.
-    fn indexed_successor_where(&self, index: u64, mut test: impl FnMut(u64) -> bool) -> bool {
-        let found = std::cell::Cell::new(false);
-        self.coords
-            .each_successor(index, |_| !found.get(), |_, next| found.set(test(next)));
-        found.get()
+    fn indexed_successor_where(&self, index: u64, test: impl FnMut(u64) -> bool) -> bool {
+        self.coords.successor_where(index, test)
     }
 }
 
@@ -832,5 +983,48 @@ mod tests {
                 rank = next[(step * 7 + 3) % next.len()].1;
             }
         }
+    }
+
+    #[test]
+    fn runs_and_searches_for_a_neighbour_move_as_one_rank_at_a_time() {
+        // The inner coordinates' table (one coordinate or several as one) and the outer
+        // shares give each rank of a run the successors a rank alone has, in the same order;
+        // a search for a neighbour finds exactly the ones there are.
+        for name in ["cube2", "pyraminx", "skewb", "topspin10"] {
+            let model = Model::new(&preset(name).unwrap().puzzle(), Metric::Htm);
+            let coords = Coords::new(&model).unwrap();
+            let bound = coords.bound();
+            // Ascending ranks, some sharing their outer coordinates, some not.
+            let run: Vec<u64> = (0..3000u64)
+                .map(|i| (i * i * 7919 + i) % bound)
+                .chain([0, 1, 2, bound - 1])
+                .collect::<std::collections::BTreeSet<_>>()
+                .into_iter()
+                .collect();
+            let mut one_by_one = Vec::new();
+            for &rank in &run {
+                coords.each_successor(rank, |_| true, |_, next| one_by_one.push(next));
+            }
+            let mut by_run = Vec::new();
+            coords.each_successor_of_run(&run, |next| by_run.push(next));
+            assert_eq!(by_run, one_by_one, "{name}");
+            let moves = model.moves.len();
+            for (i, &rank) in run.iter().enumerate() {
+                let neighbours = &one_by_one[i * moves..(i + 1) * moves];
+                let last = neighbours[(i * 5) % moves];
+                assert!(coords.successor_where(rank, |next| next == last), "{name}");
+                let absent = (0..bound).find(|r| !neighbours.contains(r)).unwrap();
+                assert!(
+                    !coords.successor_where(rank, |next| next == absent),
+                    "{name}"
+                );
+            }
+        }
+        // The Pyraminx's leading coordinates (its tips' twists, 3 values each) are taken as
+        // one; the 2x2x2's first (7! places) stands alone.
+        let model = Model::new(&preset("pyraminx").unwrap().puzzle(), Metric::Htm);
+        assert!(Coords::new(&model).unwrap().inner.unwrap().coords > 1);
+        let model = Model::new(&preset("cube2").unwrap().puzzle(), Metric::Htm);
+        assert_eq!(Coords::new(&model).unwrap().inner.unwrap().coords, 1);
     }
 }

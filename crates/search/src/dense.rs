@@ -9,7 +9,8 @@
 //! successors of each entry of the layer with their indexes
 //! ([`Space::indexed_successors_of_run`]) and marks the unseen ones with an atomic bit-or
 //! (every writer in a layer writes the same code, so no lock is taken and exactly one of them
-//! sees the entry unseen: the counts are exact for any number of threads).
+//! sees the entry unseen: the counts are exact for any number of threads). A single thread
+//! marks with a plain load and store instead, no other thread being there to race it.
 //!
 //! A space whose every index below the bound is a state and whose moves are all undone by
 //! moves ([`Space::every_index_a_state`], [`Space::undirected`]) has its late layers found
@@ -74,6 +75,10 @@ fn out_of_bound(index: u64, bound: u64) -> ! {
 struct Marks {
     words: Vec<AtomicU64>,
     bound: u64,
+    /// Whether one worker alone reads and writes the words: it then marks with a plain
+    /// store, as no other can write a word between its load and its store (an atomic
+    /// read-modify-write costs a locked instruction, which stalls the prefetched loads).
+    alone: bool,
 }
 
 impl Marks {
@@ -83,7 +88,9 @@ impl Marks {
     /// The words are allocated zeroed, so the system maps them lazily: a space that reaches few
     /// of its indexes touches few pages, and a large array costs no time before the search
     /// starts.
-    fn new(bound: u64, budget: u64) -> Option<Marks> {
+    ///
+    /// With `alone`, the array is only ever used by one thread.
+    fn new(bound: u64, budget: u64, alone: bool) -> Option<Marks> {
         if bound > MAX_DENSE_BOUND || bound.div_ceil(4) > budget {
             return None;
         }
@@ -102,7 +109,11 @@ impl Marks {
             // capacity `len` may own it.
             unsafe { Vec::from_raw_parts(words, len, len) }
         };
-        Some(Marks { words, bound })
+        Some(Marks {
+            words,
+            bound,
+            alone,
+        })
     }
 
     /// The word of `index`'s entry, and the entry's shift in it.
@@ -175,7 +186,11 @@ impl Entries for Marks {
                 continue;
             }
             if !backward {
-                word.fetch_or(take_of * CLOSED, Ordering::Relaxed);
+                if self.alone {
+                    word.store(value | (take_of * CLOSED), Ordering::Relaxed);
+                } else {
+                    word.fetch_or(take_of * CLOSED, Ordering::Relaxed);
+                }
             }
             while take_of != 0 {
                 take(w as u64 * PER_WORD + u64::from(take_of.trailing_zeros() / 2))?;
@@ -192,10 +207,15 @@ impl Entries for Marks {
     fn claim(&self, index: u64, depth: u32) -> bool {
         let (word, shift) = self.place(index);
         // A plain load first: most successors were seen, and a load takes no lock.
-        if (word.load(Ordering::Relaxed) >> shift) & 3 != 0 {
+        let value = word.load(Ordering::Relaxed);
+        if (value >> shift) & 3 != 0 {
             return false;
         }
         let bit = layer_code(depth) << shift;
+        if self.alone {
+            word.store(value | bit, Ordering::Relaxed);
+            return true;
+        }
         word.fetch_or(bit, Ordering::Relaxed) & bit == 0
     }
 
@@ -378,8 +398,8 @@ where
     if start_index >= bound {
         out_of_bound(start_index, bound);
     }
-    let marks = Marks::new(bound, bits_budget::<P::State>(config))?;
     let threads = config.worker_threads();
+    let marks = Marks::new(bound, bits_budget::<P::State>(config), threads <= 1)?;
     let weight = space.weight(&start);
     let run = || run(space, config, &marks, (start_index, weight), threads > 1);
     if threads > 1 {
