@@ -14,9 +14,11 @@
 //! eleven of its faces still generate the whole group) gets no chain: [`NotStaged::NoStep`].
 //!
 //! Each phase is searched by IDA* over exact tables of projections: an orbit of the phase's
-//! group with the target colours of its points, its states found breadth first into a hash
-//! table (only the reachable ones are stored, however sparse among the colourings), split
-//! into fewer colours where one is too large and joined in pairs where two fit together (for
+//! group with the target colours of its points, its states numbered breadth first through a
+//! hash table of their packed labels (only the reachable ones, however sparse among the
+//! colourings), with a move table for each of the phase's moves, so that the search follows
+//! numbers; split into fewer colours where one is too large, and joined in pairs into dense
+//! tables of their product where two fit together (for
 //! the 3x3x3: corner twists and edge flips with the slice edges' places, then the corners'
 //! and the edges' places each with the slice edges'). Each phase's part is shortest for that
 //! phase, so the whole is short but not shortest. A phase's work is counted in nodes, so
@@ -434,7 +436,6 @@ fn power_chain(
     }
     Ok(bounds)
 }
-
 
 /// The points some of `perms` move.
 fn support(n: usize, perms: &[Perm]) -> Vec<bool> {
@@ -1119,7 +1120,9 @@ fn decode(bytes: &[u8], plans: &[Plan]) -> Option<Vec<(Vec<Atom>, Vec<Table>)>> 
             let moves = r.u32s(len.checked_mul(items)?)?;
             let depth = r.bytes(len)?.to_vec();
             if sorted.iter().chain(&moves).any(|&s| s as usize >= len)
-                || positions.iter().any(|&q| usize::from(q) >= plan.colours.len())
+                || positions
+                    .iter()
+                    .any(|&q| usize::from(q) >= plan.colours.len())
             {
                 return None;
             }

@@ -143,7 +143,10 @@ fn the_tables_are_cached_checked_and_rebuilt_when_damaged() {
     assert_eq!(report.origin, Origin::Rebuilt);
     assert!(matches!(report.damage, Some(TableError::Checksum { .. })));
     assert!(report.warning().unwrap().contains("rebuilt"));
-    assert_eq!(rebuilt.solve(&position, Duration::from_secs(60)), Some(answer));
+    assert_eq!(
+        rebuilt.solve(&position, Duration::from_secs(60)),
+        Some(answer)
+    );
     let again = Staged::load_or_build(&cube, &QUICK, Some(&cache), &Builder::new()).unwrap();
     assert_eq!(again.reports()[0].origin, Origin::Cache);
     std::fs::remove_dir_all(&dir).unwrap();
