@@ -14,25 +14,29 @@
 //! eleven of its faces still generate the whole group) gets no chain: [`NotStaged::NoStep`].
 //!
 //! Each phase is searched by IDA* over exact tables of projections: an orbit of the phase's
-//! group with the target colours of its points, its states found breadth first into a hash
-//! table (only the reachable ones are stored, however sparse among the colourings), split
-//! into fewer colours where one is too large and joined in pairs where two fit together (for
+//! group with the target colours of its points, its states numbered breadth first through a
+//! hash table of their packed labels (only the reachable ones, however sparse among the
+//! colourings), with a move table for each of the phase's moves, so that the search follows
+//! numbers; split into fewer colours where one is too large, and joined in pairs into dense
+//! tables of their product where two fit together (for
 //! the 3x3x3: corner twists and edge flips with the slice edges' places, then the corners'
 //! and the edges' places each with the slice edges'). Each phase's part is shortest for that
 //! phase, so the whole is short but not shortest. A phase's work is counted in nodes, so
 //! answers are the same on every run.
 
 use std::collections::{HashMap, HashSet, VecDeque};
+use std::hash::{Hash, Hasher};
 use std::time::{Duration, Instant};
 
 use frontier_search::Limit;
-use frontier_tables::Builder;
+use frontier_tables::{file, Builder, Cache, Origin, TableReport, TableSpec, Width};
 use num_bigint::BigUint;
 
 use crate::group::{orbits, Group};
 use crate::perm::Perm;
 use crate::prune::spread;
 use crate::puzzle::{Puzzle, Turn};
+use crate::space::{Metric, Model};
 
 /// How large [`Staged::build`] lets its phases and tables be, and how long a phase may search.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -85,13 +89,11 @@ struct Step {
     turn: Turn,
     /// The phase item it is a power of (for canonical sequences).
     item: u8,
-    /// The points it moves, and where each goes.
-    moved: Vec<(u8, u8)>,
-    /// Where each point goes (every point).
-    map: Vec<u8>,
+    /// The power of the item.
+    power: u8,
 }
 
-/// A state of a projection: a label at each of a table's positions, packed.
+/// A state of a projection: a label at each of an atom's positions, packed.
 type Key = [u64; 4];
 
 /// A hasher for packed keys: their low bits vary little, so each word is mixed fully
@@ -99,7 +101,7 @@ type Key = [u64; 4];
 #[derive(Default)]
 struct Mix(u64);
 
-impl std::hash::Hasher for Mix {
+impl Hasher for Mix {
     fn write(&mut self, bytes: &[u8]) {
         for b in bytes {
             self.write_u64(u64::from(*b));
@@ -114,12 +116,6 @@ impl std::hash::Hasher for Mix {
         self.0 = z ^ (z >> 31);
     }
 
-    #[inline]
-    fn write_u128(&mut self, x: u128) {
-        self.write_u64(x as u64);
-        self.write_u64((x >> 64) as u64);
-    }
-
     fn write_usize(&mut self, x: usize) {
         self.write_u64(x as u64);
     }
@@ -132,91 +128,17 @@ impl std::hash::Hasher for Mix {
 /// A hash table of packed keys.
 type MixMap<K, V> = HashMap<K, V, std::hash::BuildHasherDefault<Mix>>;
 
-/// The exact distances of a projection's reachable states, keyed as narrowly as its keys
-/// allow (a hash table of 64-bit keys takes a third of one of 256-bit keys).
-#[derive(Debug)]
-enum Distances {
-    Narrow(MixMap<u64, u8>),
-    Wide(MixMap<u128, u8>),
-    Full(MixMap<Key, u8>),
-}
+/// The first `W` words of a packed key, hashed a word at a time (an array's own hash
+/// writes its bytes, one call of the hasher each).
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct Words<const W: usize>([u64; W]);
 
-impl Distances {
-    fn new(bits: usize) -> Distances {
-        match bits {
-            0..=64 => Distances::Narrow(MixMap::default()),
-            65..=128 => Distances::Wide(MixMap::default()),
-            _ => Distances::Full(MixMap::default()),
-        }
-    }
-
+impl<const W: usize> Hash for Words<W> {
     #[inline]
-    fn get(&self, k: &Key) -> Option<u8> {
-        match self {
-            Distances::Narrow(m) => m.get(&k[0]).copied(),
-            Distances::Wide(m) => m.get(&wide(k)).copied(),
-            Distances::Full(m) => m.get(k).copied(),
+    fn hash<H: Hasher>(&self, h: &mut H) {
+        for w in self.0 {
+            h.write_u64(w);
         }
-    }
-
-    /// Stores `d` for `k` unless `k` has a distance; whether it was new.
-    fn insert(&mut self, k: Key, d: u8) -> bool {
-        use std::collections::hash_map::Entry;
-        fn put<K: std::hash::Hash + Eq>(m: &mut MixMap<K, u8>, k: K, d: u8) -> bool {
-            match m.entry(k) {
-                Entry::Occupied(_) => false,
-                Entry::Vacant(v) => {
-                    v.insert(d);
-                    true
-                }
-            }
-        }
-        match self {
-            Distances::Narrow(m) => put(m, k[0], d),
-            Distances::Wide(m) => put(m, wide(&k), d),
-            Distances::Full(m) => put(m, k, d),
-        }
-    }
-
-    fn len(&self) -> usize {
-        match self {
-            Distances::Narrow(m) => m.len(),
-            Distances::Wide(m) => m.len(),
-            Distances::Full(m) => m.len(),
-        }
-    }
-}
-
-fn wide(k: &Key) -> u128 {
-    u128::from(k[0]) | (u128::from(k[1]) << 64)
-}
-
-/// An exact pruning table of one projection of a phase: the label of the piece at each of
-/// `positions` (points closed under the phase's moves).
-#[derive(Debug)]
-struct Table {
-    positions: Vec<u8>,
-    /// The label of each home point (the piece that starts there).
-    label: Vec<u8>,
-    /// The labels' bits.
-    bits: usize,
-    distances: Distances,
-}
-
-impl Table {
-    /// The projection of the state `at` (the home point of the piece at each point).
-    #[inline]
-    fn key(&self, at: &[u8]) -> Key {
-        let mut k = [0u64; 4];
-        for (i, &q) in self.positions.iter().enumerate() {
-            put(
-                &mut k,
-                i * self.bits,
-                self.bits,
-                self.label[usize::from(at[usize::from(q)])],
-            );
-        }
-        k
     }
 }
 
@@ -237,6 +159,68 @@ fn get(k: &Key, at: usize, bits: usize) -> u8 {
     (v & ((1u64 << bits) - 1)) as u8
 }
 
+/// A projection of a phase: the label of the piece at each of `positions` (points closed
+/// under the phase's moves). Its reachable states are numbered breadth first from the
+/// solved one (0), with each item's move table over the numbers, so that a search follows
+/// a number a move rather than a key.
+#[derive(Debug)]
+struct Atom {
+    positions: Vec<u8>,
+    /// The label of each home point (the piece that starts there); 256 of them.
+    label: Vec<u8>,
+    /// The labels' bits.
+    bits: usize,
+    /// The words of a packed key.
+    words: usize,
+    /// The packed key of each state, `words` each.
+    keys: Vec<u64>,
+    /// The states in the order of their keys, for [`Atom::find`].
+    sorted: Vec<u32>,
+    /// `moves[s * items + i]`: where item `i` takes state `s`.
+    moves: Vec<u32>,
+    /// The distance of each state from the solved one.
+    depth: Vec<u8>,
+}
+
+impl Atom {
+    fn len(&self) -> usize {
+        self.depth.len()
+    }
+
+    /// The projection of the state `at` (the home point of the piece at each point).
+    fn key(&self, at: &[u8]) -> Key {
+        let mut k = [0u64; 4];
+        for (i, &q) in self.positions.iter().enumerate() {
+            put(
+                &mut k,
+                i * self.bits,
+                self.bits,
+                self.label[usize::from(at[usize::from(q)])],
+            );
+        }
+        k
+    }
+
+    /// The number of the state with key `k`, if it is reachable.
+    fn find(&self, k: &Key) -> Option<u32> {
+        let w = self.words;
+        let probe = &k[..w];
+        let key_of = |s: u32| &self.keys[s as usize * w..(s as usize + 1) * w];
+        self.sorted
+            .binary_search_by(|&s| key_of(s).cmp(probe))
+            .ok()
+            .map(|i| self.sorted[i])
+    }
+}
+
+/// An exact pruning table of one atom or the product of two: the distance of each pair of
+/// their states, ranked `a * len(b) + b` (unreached pairs `u8::MAX`).
+#[derive(Debug)]
+struct Table {
+    atoms: Vec<usize>,
+    distances: Vec<u8>,
+}
+
 /// One phase: its moves, its target colouring and its tables.
 #[derive(Debug)]
 struct Phase {
@@ -248,6 +232,7 @@ struct Phase {
     colours: Vec<u8>,
     /// The points the phase's moves move (the others never change in it).
     moved: Vec<u8>,
+    atoms: Vec<Atom>,
     tables: Vec<Table>,
     /// The group the phase ends in (`None` for the last, which ends solved).
     target: Option<Group>,
@@ -275,6 +260,7 @@ pub struct Staged {
     group: Group,
     phases: Vec<Phase>,
     nodes: u64,
+    reports: Vec<TableReport>,
 }
 
 /// Why [`Staged::build`] built nothing.
@@ -474,96 +460,259 @@ struct Budget<'a> {
     builder: &'a Builder<'a>,
 }
 
-/// The exact table of the projection onto `positions` with `label`, breadth first over the
-/// phase's `steps`; `None` where its states pass `budget.entries` or its key 256 bits.
-fn build_table(
+impl Budget<'_> {
+    fn check(&self) -> Result<(), Limit> {
+        match self.builder.limit() {
+            Some(limit) => Err(limit),
+            None => Ok(()),
+        }
+    }
+
+    /// Takes `entries` from the total, or says the total is spent.
+    fn take(&mut self, entries: usize) -> Result<(), Limit> {
+        if entries > self.total {
+            return Err(Limit::States);
+        }
+        self.total -= entries;
+        Ok(())
+    }
+}
+
+/// One item's action on an atom's packed keys: the bits it keeps in place, and the
+/// positions it moves (from, to).
+struct Action {
+    keep: Key,
+    moved: Vec<(usize, usize)>,
+}
+
+impl Action {
+    fn new(positions: &[u8], bits: usize, map: &[u8]) -> Action {
+        let mut local = [usize::MAX; 256];
+        for (i, &q) in positions.iter().enumerate() {
+            local[usize::from(q)] = i;
+        }
+        let mut keep = [u64::MAX; 4];
+        let mut moved = Vec::new();
+        for (i, &q) in positions.iter().enumerate() {
+            let to = local[usize::from(map[usize::from(q)])];
+            if to != i {
+                moved.push((i * bits, to * bits));
+                let mut mask = [0u64; 4];
+                put(&mut mask, to * bits, bits, u8::MAX >> (8 - bits));
+                for w in 0..4 {
+                    keep[w] &= !mask[w];
+                }
+            }
+        }
+        Action { keep, moved }
+    }
+
+    #[inline]
+    fn apply(&self, k: &Key, bits: usize) -> Key {
+        let mut out = [
+            k[0] & self.keep[0],
+            k[1] & self.keep[1],
+            k[2] & self.keep[2],
+            k[3] & self.keep[3],
+        ];
+        for &(from, to) in &self.moved {
+            put(&mut out, to, bits, get(k, from, bits));
+        }
+        out
+    }
+}
+
+/// The atom of the projection onto `positions` with `label`, breadth first over the
+/// phase's items and their powers; `None` where its states pass `budget.entries` or its
+/// key 256 bits.
+fn build_atom(
     positions: Vec<u8>,
     label: Vec<u8>,
-    steps: &[Step],
-    budget: &mut Budget,
-) -> Result<Option<Table>, NotStaged> {
-    if let Some(limit) = budget.builder.limit() {
-        return Err(NotStaged::Limit(limit));
-    }
+    maps: &[Vec<u8>],
+    orders: &[u8],
+    budget: &Budget,
+) -> Result<Option<Atom>, Limit> {
+    budget.check()?;
     let labels = usize::from(label.iter().copied().max().unwrap_or(0)) + 1;
     let bits = bits_for(labels);
     let m = positions.len();
-    if m * bits > 256 {
+    if m * bits > 256 || bits > 8 {
         return Ok(None);
     }
-    let mut local = vec![u8::MAX; 256];
-    for (i, &q) in positions.iter().enumerate() {
-        local[usize::from(q)] = i as u8;
-    }
-    // Each step's map of the positions: the label at `i` goes to `maps[s][i]`.
-    let maps: Vec<Vec<u8>> = steps
-        .iter()
-        .map(|s| {
-            positions
-                .iter()
-                .map(|&q| local[usize::from(s.map[usize::from(q)])])
-                .collect()
-        })
-        .collect();
-    let identity: Vec<u8> = (0..=255).collect();
-    let mut table = Table {
+    let words = (m * bits).div_ceil(64).max(1);
+    let mut atom = Atom {
         positions,
         label,
         bits,
-        distances: Distances::new(m * bits),
+        words: if words == 3 { 4 } else { words },
+        keys: Vec::new(),
+        sorted: Vec::new(),
+        moves: Vec::new(),
+        depth: Vec::new(),
     };
-    let start = table.key(&identity);
-    table.distances.insert(start, 0);
-    let mut layer = vec![start];
-    let mut depth = 0u8;
-    let mut cells = [0u8; 256];
-    let mut expanded = 0usize;
-    while !layer.is_empty() {
-        let mut next = Vec::new();
-        depth += 1;
-        for k in &layer {
-            expanded += 1;
-            if expanded.is_multiple_of(4096) {
-                if let Some(limit) = budget.builder.limit() {
-                    return Err(NotStaged::Limit(limit));
-                }
-            }
-            for map in &maps {
-                for (i, &to) in map.iter().enumerate() {
-                    cells[usize::from(to)] = get(k, i * bits, bits);
-                }
-                let mut out = [0u64; 4];
-                for (i, &c) in cells[..m].iter().enumerate() {
-                    put(&mut out, i * bits, bits, c);
-                }
-                if table.distances.insert(out, depth) {
-                    if table.distances.len() > budget.entries.min(budget.total) {
-                        if budget.entries >= budget.total {
-                            return Err(NotStaged::Limit(Limit::States));
-                        }
+    let actions: Vec<Action> = maps
+        .iter()
+        .map(|map| Action::new(&atom.positions, bits, map))
+        .collect();
+    let found = match atom.words {
+        1 => explore::<1>(&atom, &actions, orders, budget)?,
+        2 => explore::<2>(&atom, &actions, orders, budget)?,
+        _ => explore::<4>(&atom, &actions, orders, budget)?,
+    };
+    let Some((keys, moves, depth)) = found else {
+        return Ok(None);
+    };
+    let w = atom.words;
+    let mut sorted: Vec<u32> = (0..depth.len() as u32).collect();
+    sorted.sort_unstable_by(|&a, &b| {
+        keys[a as usize * w..(a as usize + 1) * w].cmp(&keys[b as usize * w..(b as usize + 1) * w])
+    });
+    atom.keys = keys;
+    atom.sorted = sorted;
+    atom.moves = moves;
+    atom.depth = depth;
+    Ok(Some(atom))
+}
+
+/// What [`explore`] finds: the states' keys, the items' move tables, the distances.
+type Explored = (Vec<u64>, Vec<u32>, Vec<u8>);
+
+/// The search of [`build_atom`] over keys of `W` words: the states reached by the items
+/// (each one hash look-up a state and item, the most of the build's time), then their
+/// distances in the half-turn metric, breadth first over the move tables.
+fn explore<const W: usize>(
+    atom: &Atom,
+    actions: &[Action],
+    orders: &[u8],
+    budget: &Budget,
+) -> Result<Option<Explored>, Limit> {
+    use std::collections::hash_map::Entry;
+    let identity: Vec<u8> = (0..=255).collect();
+    let narrow = |k: &Key| {
+        let mut w = [0u64; W];
+        w.copy_from_slice(&k[..W]);
+        w
+    };
+    let start = narrow(&atom.key(&identity));
+    let mut index: MixMap<Words<W>, u32> = MixMap::default();
+    index.insert(Words(start), 0);
+    let mut keys: Vec<[u64; W]> = vec![start];
+    let mut moves = Vec::new();
+    let mut s = 0;
+    while s < keys.len() {
+        if s % 4096 == 4095 {
+            budget.check()?;
+        }
+        let mut cur = [0u64; 4];
+        cur[..W].copy_from_slice(&keys[s]);
+        for action in actions {
+            let next = narrow(&action.apply(&cur, atom.bits));
+            let n = match index.entry(Words(next)) {
+                Entry::Occupied(e) => *e.get(),
+                Entry::Vacant(v) => {
+                    if keys.len() >= budget.entries {
                         return Ok(None);
                     }
-                    next.push(out);
+                    let n = keys.len() as u32;
+                    v.insert(n);
+                    keys.push(next);
+                    n
+                }
+            };
+            moves.push(n);
+        }
+        s += 1;
+    }
+    drop(index);
+    let items = actions.len();
+    let mut depth = vec![u8::MAX; keys.len()];
+    depth[0] = 0;
+    let mut layer = vec![0usize];
+    let mut d = 0u8;
+    while !layer.is_empty() {
+        d += 1;
+        let mut next = Vec::new();
+        for &x in &layer {
+            for (i, &order) in orders.iter().enumerate() {
+                let mut c = x;
+                for _ in 1..order {
+                    c = moves[c * items + i] as usize;
+                    if depth[c] == u8::MAX {
+                        depth[c] = d;
+                        next.push(c);
+                    }
                 }
             }
         }
         layer = next;
     }
-    budget.total -= table.distances.len();
-    Ok(Some(table))
+    Ok(Some((keys.concat(), moves, depth)))
 }
 
-/// The tables of a phase: for each orbit of its group whose pieces some earlier orbit's
-/// distinct colours do not already place, the colours of its points (split in halves where
-/// they are too many for one table), then pairs of tables of different orbits joined where
-/// they fit one table together.
+/// The exact table of the product of `atoms` (one or two), breadth first over their move
+/// tables.
+fn build_product(
+    ids: Vec<usize>,
+    atoms: &[Atom],
+    orders: &[u8],
+    budget: &Budget,
+) -> Result<Table, Limit> {
+    if let [a] = ids[..] {
+        return Ok(Table {
+            atoms: ids,
+            distances: atoms[a].depth.clone(),
+        });
+    }
+    let (a, b) = (&atoms[ids[0]], &atoms[ids[1]]);
+    let items = orders.len();
+    let lb = b.len();
+    let mut distances = vec![u8::MAX; a.len() * lb];
+    distances[0] = 0;
+    let mut layer = vec![0usize];
+    let mut d = 0u8;
+    let mut expanded = 0usize;
+    while !layer.is_empty() {
+        d += 1;
+        let mut next = Vec::new();
+        for &r in &layer {
+            expanded += 1;
+            if expanded.is_multiple_of(65_536) {
+                budget.check()?;
+            }
+            let (x, y) = (r / lb, r % lb);
+            for (i, &order) in orders.iter().enumerate() {
+                let (mut cx, mut cy) = (x, y);
+                for _ in 1..order {
+                    cx = a.moves[cx * items + i] as usize;
+                    cy = b.moves[cy * items + i] as usize;
+                    let t = cx * lb + cy;
+                    if distances[t] == u8::MAX {
+                        distances[t] = d;
+                        next.push(t);
+                    }
+                }
+            }
+        }
+        layer = next;
+    }
+    Ok(Table {
+        atoms: ids,
+        distances,
+    })
+}
+
+/// The atoms and tables of a phase: for each orbit of its group whose pieces some earlier
+/// orbit's distinct colours do not already place, the colours of its points (split in
+/// halves where they are too many for one atom), then pairs of atoms of different orbits
+/// joined into one table where they fit one together.
 fn plan_tables(
     puzzle: &Puzzle,
     phase_perms: &[Perm],
-    steps: &[Step],
+    maps: &[Vec<u8>],
+    orders: &[u8],
     colours: &[u8],
     budget: &mut Budget,
-) -> Result<Vec<Table>, NotStaged> {
+) -> Result<(Vec<Atom>, Vec<Table>), Limit> {
     let n = puzzle.points();
     // The pieces: blocks of the whole puzzle's orbits.
     let gens: Vec<Perm> = puzzle.generators().iter().map(|g| g.perm.clone()).collect();
@@ -583,7 +732,8 @@ fn plan_tables(
         count[usize::from(colours[q])] += 1;
     }
     let mut placed = vec![false; n];
-    let mut tables: Vec<(usize, Table)> = Vec::new();
+    // Each atom with the orbit it projects.
+    let mut atoms: Vec<(usize, Atom)> = Vec::new();
     for (o, orbit) in orbits(n, phase_perms).into_iter().enumerate() {
         if orbit.len() < 2 || orbit.iter().all(|&p| placed[piece_of[usize::from(p)]]) {
             continue;
@@ -607,8 +757,11 @@ fn plan_tables(
                     label[usize::from(p)] = i as u8 + u8::from(!whole);
                 }
             }
-            match build_table(orbit.clone(), label, steps, budget)? {
-                Some(t) => tables.push((o, t)),
+            match build_atom(orbit.clone(), label, maps, orders, budget)? {
+                Some(a) => {
+                    budget.take(a.len())?;
+                    atoms.push((o, a));
+                }
                 None if tracked.len() > 1 => {
                     let half = tracked.len() / 2;
                     pending.push(tracked[half..].to_vec());
@@ -623,45 +776,37 @@ fn plan_tables(
             }
         }
     }
-    // Joined pairs: each table, largest first, with the largest table of another orbit
-    // whose product of sizes fits; a table joined into another is left out.
-    tables.sort_by_key(|(_, t)| std::cmp::Reverse(t.distances.len()));
-    let mut joined: Vec<Table> = Vec::new();
-    let mut used = vec![false; tables.len()];
-    for a in 0..tables.len() {
+    // Joined pairs: each atom, largest first, with the largest atom of another orbit whose
+    // product of sizes fits; an atom joined into another has no table of its own. A partner
+    // may be joined to several atoms (the 3x3x3's slice edges, to the corners and to the
+    // other edges).
+    atoms.sort_by_key(|(_, a)| std::cmp::Reverse(a.len()));
+    let mut tables = Vec::new();
+    let mut used = vec![false; atoms.len()];
+    for a in 0..atoms.len() {
         if used[a] {
             continue;
         }
-        let size = tables[a].1.distances.len();
-        // A partner may be joined to several tables (the 3x3x3's slice edges, to the
-        // corners and to the other edges).
-        let partner = (0..tables.len()).find(|&b| {
+        let size = atoms[a].1.len();
+        let partner = (0..atoms.len()).find(|&b| {
             b != a
-                && tables[b].0 != tables[a].0
-                && size.saturating_mul(tables[b].1.distances.len()) <= budget.entries
+                && atoms[b].0 != atoms[a].0
+                && size.saturating_mul(atoms[b].1.len()) <= budget.entries
         });
         if let Some(b) = partner {
-            let (ta, tb) = (&tables[a].1, &tables[b].1);
-            let offset = ta.label.iter().copied().max().unwrap_or(0) + 1;
-            let mut label = ta.label.clone();
-            for &p in &tb.positions {
-                label[usize::from(p)] = tb.label[usize::from(p)] + offset;
-            }
-            let mut positions = ta.positions.clone();
-            positions.extend(&tb.positions);
-            if let Some(t) = build_table(positions, label, steps, budget)? {
-                used[a] = true;
-                used[b] = true;
-                joined.push(t);
-            }
+            budget.take(size * atoms[b].1.len())?;
+            used[a] = true;
+            used[b] = true;
+            tables.push(vec![a, b]);
         }
     }
-    for (i, (_, t)) in tables.into_iter().enumerate() {
-        if !used[i] {
-            joined.push(t);
-        }
-    }
-    Ok(joined)
+    tables.extend((0..atoms.len()).filter(|&i| !used[i]).map(|i| vec![i]));
+    let atoms: Vec<Atom> = atoms.into_iter().map(|(_, a)| a).collect();
+    let tables = tables
+        .into_iter()
+        .map(|ids| build_product(ids, &atoms, orders, budget))
+        .collect::<Result<_, _>>()?;
+    Ok((atoms, tables))
 }
 
 /// The deepest a phase's search goes.
@@ -680,8 +825,11 @@ enum Found {
 /// The running search of one phase.
 struct Search<'a> {
     phase: &'a Phase,
-    /// One state a depth: the home point of the piece at each point.
-    stack: Vec<Vec<u8>>,
+    puzzle: &'a Puzzle,
+    /// The phase's start: the home point of the piece at each point.
+    start: &'a [u8],
+    /// One state a depth: each atom's state number.
+    stack: Vec<Vec<u32>>,
     path: Vec<Turn>,
     nodes: u64,
     most: u64,
@@ -691,18 +839,35 @@ struct Search<'a> {
 
 impl Search<'_> {
     #[inline]
-    fn estimate(&self, at: &[u8]) -> usize {
+    fn estimate(&self, state: &[u32]) -> usize {
+        let atoms = &self.phase.atoms;
         let mut h = 0u8;
         for t in &self.phase.tables {
-            match t.distances.get(&t.key(at)) {
-                Some(d) => h = h.max(d),
-                None => return usize::MAX / 2,
-            }
+            let rank = match t.atoms[..] {
+                [a] => state[a] as usize,
+                [a, b] => state[a] as usize * atoms[b].len() + state[b] as usize,
+                _ => unreachable!("tables are of one or two atoms"),
+            };
+            h = h.max(t.distances[rank]);
+        }
+        if h == u8::MAX {
+            return usize::MAX / 2;
         }
         usize::from(h)
     }
 
-    fn done(&self, at: &[u8]) -> bool {
+    /// Whether the path solves the phase (asked only where every table says 0, so the
+    /// state is rebuilt from the start).
+    fn done(&self) -> bool {
+        let mut at = self.start.to_vec();
+        let mut next = at.clone();
+        for &t in &self.path {
+            let perm = self.puzzle.turn_perm(t);
+            for q in 0..at.len() {
+                next[usize::from(perm.image(q as u8))] = at[q];
+            }
+            std::mem::swap(&mut at, &mut next);
+        }
         let c = &self.phase.colours;
         self.phase
             .moved
@@ -715,7 +880,7 @@ impl Search<'_> {
         if depth + h > bound {
             return Found::No(depth + h);
         }
-        if h == 0 && self.done(&self.stack[depth]) {
+        if h == 0 && self.done() {
             return Found::Yes;
         }
         if depth + 1 >= self.stack.len() {
@@ -730,18 +895,23 @@ impl Search<'_> {
         }
         let mut least = usize::MAX / 2;
         let phase = self.phase;
+        let items = phase.items.len();
         for s in &phase.steps {
+            let item = usize::from(s.item);
             if let Some(l) = last {
-                let (a, b) = (usize::from(l), usize::from(s.item));
-                if a == b || (phase.commute[a][b] && b < a) {
+                let l = usize::from(l);
+                if l == item || (phase.commute[l][item] && item < l) {
                     continue;
                 }
             }
             let (here, rest) = self.stack.split_at_mut(depth + 1);
             let (cur, next) = (&here[depth], &mut rest[0]);
-            next.copy_from_slice(cur);
-            for &(q, to) in &s.moved {
-                next[usize::from(to)] = cur[usize::from(q)];
+            for ((c, n), atom) in cur.iter().zip(next.iter_mut()).zip(&phase.atoms) {
+                let mut x = *c as usize;
+                for _ in 0..s.power {
+                    x = atom.moves[x * items + item] as usize;
+                }
+                *n = x as u32;
             }
             self.path.push(s.turn);
             match self.dfs(depth + 1, bound, Some(s.item)) {
@@ -755,6 +925,243 @@ impl Search<'_> {
     }
 }
 
+/// The version of the tables' layout, in their cache key.
+const VERSION: u32 = 1;
+
+/// A phase's moves, as [`Staged::build`] finds them before its tables.
+struct Plan {
+    items: Vec<Item>,
+    steps: Vec<Step>,
+    commute: Vec<Vec<bool>>,
+    maps: Vec<Vec<u8>>,
+    orders: Vec<u8>,
+    colours: Vec<u8>,
+    moved: Vec<u8>,
+    perms: Vec<Perm>,
+    target: Option<Group>,
+}
+
+impl Plan {
+    fn into_phase(self, atoms: Vec<Atom>, tables: Vec<Table>) -> Phase {
+        Phase {
+            items: self.items,
+            steps: self.steps,
+            commute: self.commute,
+            colours: self.colours,
+            moved: self.moved,
+            atoms,
+            tables,
+            target: self.target,
+        }
+    }
+}
+
+/// The phases of `puzzle`'s chain of powers, without their tables.
+fn plans(puzzle: &Puzzle, group: &Group, budget: &StagedBudget) -> Result<Vec<Plan>, NotStaged> {
+    let n = puzzle.points();
+    let all: Vec<Item> = (0..puzzle.generators().len())
+        .map(|g| Item {
+            generator: g as u8,
+            step: 1,
+        })
+        .collect();
+    // Where every move has a prime order, a chain could only drop moves; for a group too
+    // large for one phase that costs many Schreier-Sims runs and finds nothing on the
+    // Megaminx (any eleven faces generate its whole group), so none is tried.
+    let composite = (0..all.len()).any(|g| {
+        let order = puzzle.generator_order(g);
+        prime_factors(order) != [order]
+    });
+    if !composite && log2(&group.order()) > budget.last_log2 {
+        return Err(NotStaged::NoStep);
+    }
+    let bounds = power_chain(puzzle, all, group, budget)?;
+    let mut plans = Vec::new();
+    for k in 0..bounds.len() {
+        let items = bounds[k].0.clone();
+        let target = bounds.get(k + 1).map(|(_, g)| g.clone());
+        let colours = match bounds.get(k + 1) {
+            Some((next, _)) => {
+                let mut colours = vec![0u8; n];
+                for (c, orbit) in orbits(n, &perms(puzzle, next)).iter().enumerate() {
+                    for &p in orbit {
+                        colours[usize::from(p)] = c as u8;
+                    }
+                }
+                colours
+            }
+            None => puzzle.colours().to_vec(),
+        };
+        let phase_perms = perms(puzzle, &items);
+        let mut steps = Vec::new();
+        for (i, (it, perm)) in items.iter().zip(&phase_perms).enumerate() {
+            let order = perm.order() as u8;
+            let full = puzzle.generator_order(usize::from(it.generator));
+            for k in 1..order {
+                steps.push(Step {
+                    turn: Turn {
+                        generator: it.generator,
+                        power: ((u16::from(it.step) * u16::from(k)) % u16::from(full)) as u8,
+                    },
+                    item: i as u8,
+                    power: k,
+                });
+            }
+        }
+        let commute = phase_perms
+            .iter()
+            .map(|a| phase_perms.iter().map(|b| a.then(b) == b.then(a)).collect())
+            .collect();
+        let moved = support(n, &phase_perms);
+        plans.push(Plan {
+            items,
+            steps,
+            commute,
+            maps: phase_perms.iter().map(|p| p.images().to_vec()).collect(),
+            orders: phase_perms.iter().map(|p| p.order() as u8).collect(),
+            colours,
+            moved: (0..n).filter(|&q| moved[q]).map(|q| q as u8).collect(),
+            perms: phase_perms,
+            target,
+        });
+    }
+    Ok(plans)
+}
+
+/// Writes the phases' atoms and tables as bytes (little-endian), for the cache.
+fn encode(parts: &[(Vec<Atom>, Vec<Table>)]) -> Vec<u8> {
+    let mut out = Vec::new();
+    let word = |out: &mut Vec<u8>, x: u64| out.extend_from_slice(&x.to_le_bytes());
+    for (atoms, tables) in parts {
+        word(&mut out, atoms.len() as u64);
+        for a in atoms {
+            word(&mut out, a.positions.len() as u64);
+            out.extend_from_slice(&a.positions);
+            out.extend_from_slice(&a.label);
+            word(&mut out, a.bits as u64);
+            word(&mut out, a.words as u64);
+            word(&mut out, a.len() as u64);
+            for &k in &a.keys {
+                word(&mut out, k);
+            }
+            for &s in a.sorted.iter().chain(&a.moves) {
+                out.extend_from_slice(&s.to_le_bytes());
+            }
+            out.extend_from_slice(&a.depth);
+        }
+        word(&mut out, tables.len() as u64);
+        for t in tables {
+            word(&mut out, t.atoms.len() as u64);
+            for &a in &t.atoms {
+                word(&mut out, a as u64);
+            }
+            word(&mut out, t.distances.len() as u64);
+            out.extend_from_slice(&t.distances);
+        }
+    }
+    out
+}
+
+/// A reader of [`encode`]'s bytes; `None` at the first field that does not fit.
+struct Reader<'a>(&'a [u8]);
+
+impl<'a> Reader<'a> {
+    fn bytes(&mut self, len: usize) -> Option<&'a [u8]> {
+        if len > self.0.len() {
+            return None;
+        }
+        let (head, rest) = self.0.split_at(len);
+        self.0 = rest;
+        Some(head)
+    }
+
+    fn word(&mut self) -> Option<usize> {
+        let b = self.bytes(8)?;
+        usize::try_from(u64::from_le_bytes(b.try_into().ok()?)).ok()
+    }
+
+    fn words(&mut self, len: usize) -> Option<Vec<u64>> {
+        let b = self.bytes(len.checked_mul(8)?)?;
+        Some(
+            b.chunks_exact(8)
+                .map(|c| u64::from_le_bytes(c.try_into().expect("8 bytes")))
+                .collect(),
+        )
+    }
+
+    fn u32s(&mut self, len: usize) -> Option<Vec<u32>> {
+        let b = self.bytes(len.checked_mul(4)?)?;
+        Some(
+            b.chunks_exact(4)
+                .map(|c| u32::from_le_bytes(c.try_into().expect("4 bytes")))
+                .collect(),
+        )
+    }
+}
+
+/// The atoms and tables of each of `plans` from [`encode`]'s bytes, checked to fit them (a
+/// state number within its atom, a table of its atoms' size); `None` if they do not.
+fn decode(bytes: &[u8], plans: &[Plan]) -> Option<Vec<(Vec<Atom>, Vec<Table>)>> {
+    let mut r = Reader(bytes);
+    let mut out = Vec::new();
+    for plan in plans {
+        let items = plan.items.len();
+        let mut atoms = Vec::new();
+        for _ in 0..r.word()? {
+            let m = r.word()?;
+            let positions = r.bytes(m)?.to_vec();
+            let label = r.bytes(256)?.to_vec();
+            let (bits, words, len) = (r.word()?, r.word()?, r.word()?);
+            if !(1..=8).contains(&bits) || !(1..=4).contains(&words) || len > u32::MAX as usize {
+                return None;
+            }
+            let keys = r.words(len.checked_mul(words)?)?;
+            let sorted = r.u32s(len)?;
+            let moves = r.u32s(len.checked_mul(items)?)?;
+            let depth = r.bytes(len)?.to_vec();
+            if sorted.iter().chain(&moves).any(|&s| s as usize >= len)
+                || positions
+                    .iter()
+                    .any(|&q| usize::from(q) >= plan.colours.len())
+            {
+                return None;
+            }
+            atoms.push(Atom {
+                positions,
+                label,
+                bits,
+                words,
+                keys,
+                sorted,
+                moves,
+                depth,
+            });
+        }
+        let mut tables = Vec::new();
+        for _ in 0..r.word()? {
+            let k = r.word()?;
+            if !(1..=2).contains(&k) {
+                return None;
+            }
+            let ids = (0..k).map(|_| r.word()).collect::<Option<Vec<_>>>()?;
+            let mut size = 1usize;
+            for &a in &ids {
+                size = size.checked_mul(atoms.get(a)?.len())?;
+            }
+            let len = r.word()?;
+            if len != size {
+                return None;
+            }
+            tables.push(Table {
+                atoms: ids,
+                distances: r.bytes(len)?.to_vec(),
+            });
+        }
+        out.push((atoms, tables));
+    }
+    r.0.is_empty().then_some(out)
+}
+
 impl Staged {
     /// The chain of `puzzle` within `budget`, its tables built under `builder`'s limit check
     /// (asked every few thousand states).
@@ -763,86 +1170,68 @@ impl Staged {
         budget: &StagedBudget,
         builder: &Builder,
     ) -> Result<Staged, NotStaged> {
+        Staged::load_or_build(puzzle, budget, None, builder)
+    }
+
+    /// [`Staged::build`], its tables loaded from `cache` or built there (and then saved);
+    /// without a cache, built. The chain itself is always chosen anew (from group orders),
+    /// and it names the tables' file.
+    pub fn load_or_build(
+        puzzle: &Puzzle,
+        budget: &StagedBudget,
+        cache: Option<&Cache>,
+        builder: &Builder,
+    ) -> Result<Staged, NotStaged> {
         let n = puzzle.points();
-        let all: Vec<Item> = (0..puzzle.generators().len())
-            .map(|g| Item {
-                generator: g as u8,
-                step: 1,
-            })
-            .collect();
-        let group = Group::new(n, &perms(puzzle, &all));
-        // Where every move has a prime order, a chain could only drop moves; for a group
-        // too large for one phase that costs many Schreier-Sims runs and finds nothing on
-        // the Megaminx (any eleven faces generate its whole group), so none is tried.
-        let composite = (0..all.len()).any(|g| {
-            let order = puzzle.generator_order(g);
-            prime_factors(order) != [order]
-        });
-        if !composite && log2(&group.order()) > budget.last_log2 {
-            return Err(NotStaged::NoStep);
-        }
-        let bounds = power_chain(puzzle, all, &group, budget)?;
-        let mut shared = Budget {
-            entries: budget.entries,
-            total: budget.total_entries,
-            builder,
-        };
-        let mut phases = Vec::new();
-        for k in 0..bounds.len() {
-            let items = bounds[k].0.clone();
-            let target = bounds.get(k + 1).map(|(_, g)| g.clone());
-            let colours = match bounds.get(k + 1) {
-                Some((next, _)) => {
-                    let mut colours = vec![0u8; n];
-                    for (c, orbit) in orbits(n, &perms(puzzle, next)).iter().enumerate() {
-                        for &p in orbit {
-                            colours[usize::from(p)] = c as u8;
-                        }
-                    }
-                    colours
-                }
-                None => puzzle.colours().to_vec(),
+        let all: Vec<Perm> = puzzle.generators().iter().map(|g| g.perm.clone()).collect();
+        let group = Group::new(n, &all);
+        let plans = plans(puzzle, &group, budget)?;
+        let build = |plans: &[Plan]| {
+            let mut shared = Budget {
+                entries: budget.entries,
+                total: budget.total_entries,
+                builder,
             };
-            let phase_perms = perms(puzzle, &items);
-            let mut steps = Vec::new();
-            for (i, (it, perm)) in items.iter().zip(&phase_perms).enumerate() {
-                let order = perm.order() as u8;
-                for k in 1..order {
-                    let p = perm.pow(i64::from(k));
-                    let full = puzzle.generator_order(usize::from(it.generator));
-                    steps.push(Step {
-                        turn: Turn {
-                            generator: it.generator,
-                            power: ((u16::from(it.step) * u16::from(k)) % u16::from(full)) as u8,
-                        },
-                        item: i as u8,
-                        moved: p.support().map(|q| (q, p.image(q))).collect(),
-                        map: p.images().to_vec(),
-                    });
-                }
-            }
-            let commute = phase_perms
+            plans
                 .iter()
-                .map(|a| phase_perms.iter().map(|b| a.then(b) == b.then(a)).collect())
-                .collect();
-            let tables = plan_tables(puzzle, &phase_perms, &steps, &colours, &mut shared)?;
-            let moved = support(n, &phase_perms);
-            phases.push(Phase {
-                items,
-                steps,
-                commute,
-                colours,
-                moved: (0..n).filter(|&q| moved[q]).map(|q| q as u8).collect(),
-                tables,
-                target,
-            });
-        }
+                .map(|p| {
+                    plan_tables(
+                        puzzle,
+                        &p.perms,
+                        &p.maps,
+                        &p.orders,
+                        &p.colours,
+                        &mut shared,
+                    )
+                })
+                .collect::<Result<Vec<_>, Limit>>()
+        };
+        let mut reports = Vec::new();
+        let parts = match cache {
+            None => build(&plans).map_err(NotStaged::Limit)?,
+            Some(cache) => {
+                let (parts, report) = cached(puzzle, budget, cache, &plans, build)?;
+                reports.push(report);
+                parts
+            }
+        };
+        let phases = plans
+            .into_iter()
+            .zip(parts)
+            .map(|(plan, (atoms, tables))| plan.into_phase(atoms, tables))
+            .collect();
         Ok(Staged {
             puzzle: puzzle.clone(),
             group,
             phases,
             nodes: budget.nodes,
+            reports,
         })
+    }
+
+    /// What happened to the tables' file (loaded, built, rebuilt), when a cache was used.
+    pub fn reports(&self) -> &[TableReport] {
+        &self.reports
     }
 
     /// The number of phases.
@@ -868,12 +1257,15 @@ impl Staged {
             .collect()
     }
 
-    /// The entries of all the tables.
+    /// The entries of all the tables and of the atoms' move tables.
     pub fn entries(&self) -> usize {
         self.phases
             .iter()
-            .flat_map(|p| &p.tables)
-            .map(|t| t.distances.len())
+            .map(|p| {
+                let tables: usize = p.tables.iter().map(|t| t.distances.len()).sum();
+                let atoms: usize = p.atoms.iter().map(Atom::len).sum();
+                tables + atoms
+            })
             .sum()
     }
 
@@ -893,9 +1285,15 @@ impl Staged {
             for p in 0..n {
                 at[usize::from(current.image(p as u8))] = p as u8;
             }
+            let mut start = Vec::with_capacity(phase.atoms.len());
+            for atom in &phase.atoms {
+                start.push(atom.find(&atom.key(&at))?);
+            }
             let mut search = Search {
                 phase,
-                stack: vec![at; DEEPEST + 1],
+                puzzle: &self.puzzle,
+                start: &at,
+                stack: vec![start; DEEPEST + 1],
                 path: Vec::new(),
                 nodes: 0,
                 most: self.nodes,
@@ -943,4 +1341,103 @@ fn push(puzzle: &Puzzle, answer: &mut Vec<Turn>, t: Turn) {
         }
     }
     answer.push(t);
+}
+
+/// Each phase's atoms and tables.
+type Parts = Vec<(Vec<Atom>, Vec<Table>)>;
+
+/// The tables of `plans` from `cache`, or built by `build` and saved there. They are one
+/// file whose size is known only once built, so a second file of eight bytes holds it.
+fn cached(
+    puzzle: &Puzzle,
+    budget: &StagedBudget,
+    cache: &Cache,
+    plans: &[Plan],
+    build: impl Fn(&[Plan]) -> Result<Parts, Limit>,
+) -> Result<(Parts, TableReport), NotStaged> {
+    let chain: Vec<String> = plans
+        .iter()
+        .map(|p| {
+            let items: Vec<String> = p
+                .items
+                .iter()
+                .map(|it| format!("{}^{}", it.generator, it.step))
+                .collect();
+            items.join(",")
+        })
+        .collect();
+    let key = format!(
+        "perm staged v{VERSION} {} entries {} total {} chain [{}]",
+        Model::new(puzzle, Metric::Htm).fingerprint(),
+        budget.entries,
+        budget.total_entries,
+        chain.join("; ")
+    );
+    let stem = format!(
+        "perm-staged-{:016x}",
+        xxhash_rust::xxh3::xxh3_64(key.as_bytes())
+    );
+    let size_spec = TableSpec::new(
+        format!("{stem}.size.table"),
+        format!("{key} size"),
+        Width::Byte,
+        8,
+    );
+    let size_path = cache.path(&size_spec);
+    let (known, size_damage) = match file::read(&size_path, &size_spec) {
+        Ok(b) => (
+            Some(u64::from_le_bytes(b[..8].try_into().expect("8 bytes"))),
+            None,
+        ),
+        Err(e) if e.is_missing() => (None, None),
+        Err(e) => (None, Some(e)),
+    };
+    let mut built: Option<Parts> = None;
+    let mut bytes = None;
+    let size = match known {
+        Some(size) => size,
+        None => {
+            let parts = build(plans).map_err(NotStaged::Limit)?;
+            let b = encode(&parts);
+            built = Some(parts);
+            let size = b.len() as u64;
+            bytes = Some(b);
+            size
+        }
+    };
+    let spec = TableSpec::new(format!("{stem}.table"), key, Width::Byte, size);
+    let (read, mut report) = cache
+        .load_or_build(
+            &spec,
+            |len| vec![0; len],
+            || match bytes.take() {
+                Some(b) => Ok(b),
+                None => {
+                    let parts = build(plans)?;
+                    let b = encode(&parts);
+                    built = Some(parts);
+                    Ok(b)
+                }
+            },
+        )
+        .map_err(NotStaged::Limit)?;
+    if report.damage.is_none() && size_damage.is_some() {
+        report.damage = size_damage;
+        report.origin = Origin::Rebuilt;
+    }
+    if report.origin != Origin::Cache && report.unwritable.is_none() {
+        let size = (read.len() as u64).to_le_bytes();
+        if let Err(e) = file::write(&size_path, &size_spec, &size) {
+            report.unwritable = Some(e);
+        }
+    }
+    let parts = match built {
+        Some(parts) => parts,
+        // Read and checked: it fits the plans unless the layout changed without its version.
+        None => match decode(&read, plans) {
+            Some(parts) => parts,
+            None => build(plans).map_err(NotStaged::Limit)?,
+        },
+    };
+    Ok((parts, report))
 }

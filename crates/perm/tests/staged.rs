@@ -9,7 +9,7 @@ use std::time::Duration;
 use common::{labels, replay, turns_of};
 use frontier_perm::{preset, Chain, ChainBudget, Metric, NotStaged, Perm, Staged, StagedBudget};
 use frontier_search::Limit;
-use frontier_tables::Builder;
+use frontier_tables::{Builder, Cache, Origin, TableError};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
 
@@ -114,6 +114,42 @@ fn the_cube_staged_is_far_shorter_than_the_chain() {
     assert!(lengths.iter().all(|&l| l <= 30), "{lengths:?}");
     assert!(median <= 26, "{lengths:?}");
     assert!(chained[chained.len() / 2] > 40, "{chained:?}");
+}
+
+#[test]
+fn the_tables_are_cached_checked_and_rebuilt_when_damaged() {
+    let dir = std::env::temp_dir().join(format!("frontier-perm-staged-{}", std::process::id()));
+    let cache = Cache::at(&dir);
+    let cube = preset("cube2").unwrap().puzzle();
+    let position = cube.apply(&cube.parse_moves("R U2 F' R' U F2 R U' F R2").unwrap());
+    let built = Staged::load_or_build(&cube, &QUICK, Some(&cache), &Builder::new()).unwrap();
+    assert_eq!(built.reports()[0].origin, Origin::Built);
+    let answer = built.solve(&position, Duration::from_secs(60)).unwrap();
+    let loaded = Staged::load_or_build(&cube, &QUICK, Some(&cache), &Builder::new()).unwrap();
+    assert_eq!(loaded.reports()[0].origin, Origin::Cache);
+    assert_eq!(loaded.entries(), built.entries());
+    assert_eq!(
+        loaded.solve(&position, Duration::from_secs(60)),
+        Some(answer.clone())
+    );
+    // One byte of the tables changed: the checksum refuses the file, and it is rebuilt.
+    let path = built.reports()[0].path.clone();
+    let mut bytes = std::fs::read(&path).unwrap();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 1;
+    std::fs::write(&path, &bytes).unwrap();
+    let rebuilt = Staged::load_or_build(&cube, &QUICK, Some(&cache), &Builder::new()).unwrap();
+    let report = &rebuilt.reports()[0];
+    assert_eq!(report.origin, Origin::Rebuilt);
+    assert!(matches!(report.damage, Some(TableError::Checksum { .. })));
+    assert!(report.warning().unwrap().contains("rebuilt"));
+    assert_eq!(
+        rebuilt.solve(&position, Duration::from_secs(60)),
+        Some(answer)
+    );
+    let again = Staged::load_or_build(&cube, &QUICK, Some(&cache), &Builder::new()).unwrap();
+    assert_eq!(again.reports()[0].origin, Origin::Cache);
+    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]

@@ -4,10 +4,12 @@ use std::ffi::{OsStr, OsString};
 use std::io::{self, Write};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
 
 use frontier_perm::{
     preset, with_space, Analysis, Chain, ChainBudget, CoordSpace, Coords, Format, Invariant,
-    Metric, Model, Optimal, Perm, PermSpace, Puzzle, Tables, Turn, WithSpace, MAX_FILE, PRESETS,
+    Metric, Model, NotStaged, Optimal, Perm, PermSpace, Puzzle, Staged, StagedBudget, Tables, Turn,
+    WithSpace, MAX_FILE, PRESETS,
 };
 use frontier_search::{search_tree, Outcome, SearchTree, Solution, Stats};
 use frontier_tables::{BuildProgress, Builder, Cache};
@@ -104,8 +106,9 @@ impl From<MetricArg> for Metric {
 pub enum SolverArg {
     /// Shortest solutions: IDA* over pruning tables
     Optimal,
-    /// An answer for any position at once, not the shortest: a stabiliser chain of words
-    /// shortened by Minkwitz's method
+    /// An answer for any position at once, not the shortest: a chain of subgroups generated
+    /// by some of the moves, each descended by a search over cached tables, where the puzzle
+    /// has one; else a stabiliser chain of words shortened by Minkwitz's method
     Chain,
 }
 
@@ -432,6 +435,7 @@ pub fn run(args: Args, ctx: &Context) -> anyhow::Result<ExitCode> {
         tables: None,
         pieces,
         optimal: None,
+        staged: None,
     };
     driver::run(domain, search, ctx)
 }
@@ -458,6 +462,9 @@ struct PermRun {
     pieces: Option<usize>,
     /// The piece-subset solver, once its tables are loaded or built.
     optimal: Option<Optimal>,
+    /// `--solver chain`'s chain of subgroups, once its tables are loaded or built, where the
+    /// puzzle has one.
+    staged: Option<Staged>,
 }
 
 impl PermRun {
@@ -518,15 +525,36 @@ impl PermRun {
         }
     }
 
-    /// The stabiliser chain's answer, built for this run (it takes well under a second for
-    /// the presets, so it is not cached), with the states it passes through.
-    fn solve_by_chain(&self) -> Outcome<Vec<u8>, Turn> {
-        let chain = Chain::build(&self.puzzle, self.metric, &ChainBudget::default());
-        let Some(moves) = chain.solve(&self.position) else {
-            // Not reached: a position outside the group is refused before any solver runs.
-            return Outcome::Exhausted {
-                stats: Stats::default(),
-            };
+    /// The chain solver's answer, with the states it passes through: the subgroup chain's
+    /// where the puzzle has one and it answers within the time left, else the stabiliser
+    /// chain's, built for this run (it takes well under a second for the presets, so it is
+    /// not cached).
+    fn solve_by_chain(&self, ctx: &Context, search: &SearchArgs) -> Outcome<Vec<u8>, Turn> {
+        let left = search
+            .timeout
+            .map_or(Duration::MAX, |t| t.saturating_sub(ctx.started.elapsed()));
+        let staged = self
+            .staged
+            .as_ref()
+            .and_then(|s| s.solve(&self.position, left))
+            .map(|moves| self.in_metric(&moves));
+        let moves = match staged {
+            Some(moves) => moves,
+            None => {
+                let clock = Stopwatch::new(search, ctx);
+                if clock.limit().is_some() {
+                    return clock.stopped();
+                }
+                let chain = Chain::build(&self.puzzle, self.metric, &ChainBudget::default());
+                let Some(moves) = chain.solve(&self.position) else {
+                    // Not reached: a position outside the group is refused before any
+                    // solver runs.
+                    return Outcome::Exhausted {
+                        stats: Stats::default(),
+                    };
+                };
+                moves
+            }
         };
         let states = self.path(&moves);
         let cost = moves.len() as u64;
@@ -538,6 +566,57 @@ impl PermRun {
             },
             stats: Stats::default(),
         }
+    }
+}
+
+impl PermRun {
+    /// `--solver chain`'s subgroup chain, its tables loaded from the cache or built there;
+    /// none where the puzzle has no such chain (the stabiliser chain answers instead).
+    /// Whether the build finished before a limit.
+    fn build_staged(&mut self, ctx: &Context, search: &SearchArgs, clock: &Stopwatch) -> bool {
+        if self.staged.is_some() {
+            return true;
+        }
+        let built = build_tables(
+            ctx,
+            search,
+            clock,
+            |builder, cache, _| match Staged::load_or_build(
+                &self.puzzle,
+                &StagedBudget::default(),
+                Some(cache),
+                builder,
+            ) {
+                Ok(staged) => Ok(Some(staged)),
+                Err(NotStaged::Limit(limit)) => Err(limit),
+                Err(_) => Ok(None),
+            },
+        );
+        self.staged = built.flatten();
+        self.staged.is_some() || clock.limit().is_none()
+    }
+
+    /// `moves` (each power of a generator one move) in the run's metric: in the quarter-turn
+    /// metric, each power as that many turns of the generator or of its inverse, whichever
+    /// are fewer.
+    fn in_metric(&self, moves: &[Turn]) -> Vec<Turn> {
+        if self.metric == Metric::Htm {
+            return moves.to_vec();
+        }
+        let mut out = Vec::new();
+        for &t in moves {
+            let order = self.puzzle.generator_order(usize::from(t.generator));
+            let (power, times) = match t.power <= order / 2 {
+                true => (1, t.power),
+                false => (order - 1, order - t.power),
+            };
+            let turn = Turn {
+                generator: t.generator,
+                power,
+            };
+            out.extend(std::iter::repeat_n(turn, usize::from(times)));
+        }
+        out
     }
 }
 
@@ -588,6 +667,9 @@ impl Domain for PermRun {
         search: &SearchArgs,
         clock: &Stopwatch,
     ) -> anyhow::Result<bool> {
+        if self.chain {
+            return Ok(self.build_staged(ctx, search, clock));
+        }
         let pieces = self.piece_solver();
         if !self.needs_tables()
             || (pieces.is_some() && self.optimal.is_some())
@@ -617,7 +699,7 @@ impl Domain for PermRun {
 
     fn solve(&self, ctx: &Context, search: &SearchArgs) -> anyhow::Result<Outcome<Vec<u8>, Turn>> {
         if self.chain {
-            return Ok(self.solve_by_chain());
+            return Ok(self.solve_by_chain(ctx, search));
         }
         if let (Some(optimal), None) = (&self.optimal, self.algo) {
             return Ok(self.solve_by_pieces(optimal, ctx, search));
@@ -751,6 +833,12 @@ trait HasReports {
 impl HasReports for Tables {
     fn reports(&self) -> &[frontier_tables::TableReport] {
         Tables::reports(self)
+    }
+}
+
+impl HasReports for Option<Staged> {
+    fn reports(&self) -> &[frontier_tables::TableReport] {
+        self.as_ref().map_or(&[], Staged::reports)
     }
 }
 
