@@ -1,5 +1,6 @@
-//! A worker's checkpoint: its array, the layer it completed, the counts so far and a checksum,
-//! one file a worker and a layer in the checkpoint directory.
+//! A worker's checkpoint: its array (or, for a hash shard, its states), the layer it
+//! completed, the counts so far and a checksum, one file a worker and a layer in the
+//! checkpoint directory.
 //!
 //! A file is written to a temporary name and renamed, so a run killed while writing leaves
 //! the last complete file in place. Each worker keeps the files of its last two layers: when
@@ -13,7 +14,8 @@
 //! worker's count of the layer (found, weight: u64; deeper: u8), the totals so far (expanded,
 //! generated, reached, widest layer: u64) and this worker's part of the last expansion
 //! (expanded, generated: u64), the words (u64 length, u64 each), and the XXH3-64 of all that
-//! precedes it (u64).
+//! precedes it (u64). A range of ranks saves its array's words; a hash shard, whose range is
+//! empty, the words of its states (see `crate::hashed`).
 
 use std::fs::{self, File};
 use std::io::{self, BufReader, BufWriter, Read, Write};
@@ -24,7 +26,9 @@ use xxhash_rust::xxh3::Xxh3;
 use crate::shard::Count;
 
 const MAGIC: &[u8; 8] = b"FRNTCKPT";
-const VERSION: u32 = 1;
+/// Version 2: the tiles' ranks lead with the blank's cell, and the workers' ranges are whole
+/// words, so the arrays of version 1 mean other states.
+const VERSION: u32 = 2;
 /// The longest fingerprint and the most layers a file may claim: past them it is damaged,
 /// and nothing that large is allocated.
 const MOST_TEXT: u32 = 1 << 16;
@@ -59,6 +63,9 @@ pub(crate) struct Place<'a> {
     pub index: usize,
     pub first: u64,
     pub end: u64,
+    /// Whether the worker keeps a range of ranks, whose array has one word for 32 of them
+    /// (else its words are a hash shard's, as many as it saved).
+    pub ranked: bool,
 }
 
 /// Why a checkpoint was refused or could not be written.
@@ -100,7 +107,7 @@ pub enum CheckpointError {
 
 impl Place<'_> {
     /// The file of layer `depth`.
-    fn file(&self, depth: u32) -> PathBuf {
+    pub(crate) fn file(&self, depth: u32) -> PathBuf {
         (self.dir).join(format!(
             "worker-{}-of-{}.layer-{depth}.ckpt",
             self.index, self.peers
@@ -153,6 +160,19 @@ impl Place<'_> {
     /// Writes layer `saved.depth`'s checkpoint of `words`, then removes the files older than
     /// the layer before it.
     pub fn write(&self, saved: &Saved, words: &[u64]) -> Result<(), CheckpointError> {
+        self.write_blocks(saved, words.len() as u64, |put| {
+            words.chunks(1 << 12).try_for_each(put)
+        })
+    }
+
+    /// [`Place::write`] of `len` words that `fill` hands, a block at a time, to the function
+    /// it is given (so that they need not be gathered in memory first).
+    pub fn write_blocks(
+        &self,
+        saved: &Saved,
+        len: u64,
+        fill: impl FnOnce(&mut dyn FnMut(&[u64]) -> io::Result<()>) -> io::Result<()>,
+    ) -> Result<(), CheckpointError> {
         let path = self.file(saved.depth);
         let temporary = path.with_extension("ckpt.partial");
         let io_error = |source| CheckpointError::Io {
@@ -161,7 +181,8 @@ impl Place<'_> {
         };
         let file = File::create(&temporary).map_err(io_error)?;
         let mut out = Hashing::new(BufWriter::with_capacity(1 << 20, file));
-        self.write_to(&mut out, saved, words).map_err(io_error)?;
+        self.write_to(&mut out, saved, len, fill)
+            .map_err(io_error)?;
         let sum = out.hasher.digest();
         let mut inner = out.inner;
         inner.write_all(&sum.to_le_bytes()).map_err(io_error)?;
@@ -178,7 +199,13 @@ impl Place<'_> {
         Ok(())
     }
 
-    fn write_to(&self, out: &mut impl Write, saved: &Saved, words: &[u64]) -> io::Result<()> {
+    fn write_to(
+        &self,
+        out: &mut impl Write,
+        saved: &Saved,
+        len: u64,
+        fill: impl FnOnce(&mut dyn FnMut(&[u64]) -> io::Result<()>) -> io::Result<()>,
+    ) -> io::Result<()> {
         out.write_all(MAGIC)?;
         put_u32(out, VERSION)?;
         put_u32(out, self.fingerprint.len() as u32)?;
@@ -205,15 +232,21 @@ impl Place<'_> {
         ] {
             put_u64(out, n)?;
         }
-        put_u64(out, words.len() as u64)?;
+        put_u64(out, len)?;
         // The words in blocks: one write call each, not one for each word.
-        let mut block = Vec::with_capacity(8 << 12);
-        for chunk in words.chunks(1 << 12) {
+        let (mut block, mut written) = (Vec::with_capacity(8 << 12), 0u64);
+        fill(&mut |chunk: &[u64]| {
             block.clear();
             for word in chunk {
                 block.extend_from_slice(&word.to_le_bytes());
             }
-            out.write_all(&block)?;
+            written += chunk.len() as u64;
+            out.write_all(&block)
+        })?;
+        if written != len {
+            return Err(io::Error::other(format!(
+                "{written} words handed for a checkpoint of {len}"
+            )));
         }
         Ok(())
     }
@@ -295,7 +328,9 @@ impl Place<'_> {
         // The magic, six u32s, the ranks, the layers, the count, six totals, the words' length.
         let header = 8 + 4 * 6 + u64::from(text_len) + 8 * 2 + 8 * u64::from(layers) + 17 + 48 + 8;
         let expected_words = end.saturating_sub(first).div_ceil(crate::shard::PER_WORD);
-        if words != expected_words || length != header.saturating_add(words.saturating_mul(8)) + 8 {
+        if (self.ranked && words != expected_words)
+            || length != header.saturating_add(words.saturating_mul(8)) + 8
+        {
             return Err(damaged("its length does not match its header"));
         }
         let mut array = vec![0u64; words as usize];
@@ -419,6 +454,7 @@ mod tests {
             index: 1,
             first: 64,
             end: 130,
+            ranked: true,
         }
     }
 
@@ -454,6 +490,28 @@ mod tests {
         // A fresh run in the same directory is refused.
         let refused = place.layers(true).unwrap_err().to_string();
         assert!(refused.contains("--resume"), "{refused}");
+    }
+
+    #[test]
+    fn a_hash_shards_words_read_back_whatever_their_number() {
+        let dir = tempfile::tempdir().unwrap();
+        let place = Place {
+            first: 0,
+            end: 0,
+            ranked: false,
+            ..place(dir.path(), "the river")
+        };
+        let words: Vec<u64> = (0..10_000).collect();
+        place
+            .write_blocks(&saved(1), words.len() as u64, |put| {
+                words.chunks(777).try_for_each(put)
+            })
+            .unwrap();
+        assert_eq!(place.read(1).unwrap(), (saved(1), words.clone()));
+        // Fewer words handed than promised: no file.
+        let short = place.write_blocks(&saved(2), 5, |put| put(&[1, 2]));
+        assert!(matches!(short, Err(CheckpointError::Io { .. })));
+        assert_eq!(place.layers(false).unwrap(), [1]);
     }
 
     #[test]

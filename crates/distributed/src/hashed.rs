@@ -4,6 +4,10 @@
 //! A state's owner is read from a hash of its [`Words`], the same on every machine: a
 //! multiply-and-fold of the words (not the hash set's own hash, so that the states a worker
 //! keeps still spread over all of its table).
+//!
+//! A checkpoint of a shard, between two layers, is words: the number of states found for the
+//! next layer, the number of states seen, then the words of each state of the next layer, and
+//! of each state seen.
 
 use std::hash::Hash;
 
@@ -83,6 +87,63 @@ impl<S: Words + Hash + Eq + Clone> Hashed<S> {
         std::mem::swap(&mut self.layer, &mut self.next);
     }
 
+    /// The words of a checkpoint of the shard (see the [module](self)): how many, and the
+    /// blocks of at most `block` words (or one state's, if more) handed to `put` in order.
+    pub fn save<E>(
+        &self,
+        block: usize,
+        put: &mut dyn FnMut(&[u64]) -> Result<(), E>,
+    ) -> Result<(), E> {
+        let mut words = vec![self.next.len() as u64, self.seen.len() as u64];
+        for state in self.next.iter().chain(&self.seen) {
+            state.put(&mut words);
+            if words.len() >= block {
+                put(&words)?;
+                words.clear();
+            }
+        }
+        if words.is_empty() {
+            Ok(())
+        } else {
+            put(&words)
+        }
+    }
+
+    /// The words [`Hashed::save`] gives.
+    pub fn saved_words(&self) -> u64 {
+        let states = (self.next.len() + self.seen.len()) as u64;
+        2 + states * S::WORDS as u64
+    }
+
+    /// The shard of a checkpoint's `words`; why not, if they do not make one.
+    pub fn restore(words: &[u64]) -> Result<Hashed<S>, String> {
+        let [next, seen, ref states @ ..] = *words else {
+            return Err("its states' words are cut short".to_owned());
+        };
+        let each = S::WORDS as u64;
+        // A state of no words is the only one of its space.
+        if next > seen
+            || (each == 0 && seen > 1)
+            || (next + seen).checked_mul(each) != Some(states.len() as u64)
+        {
+            return Err(format!(
+                "{} words do not hold {next} states of the layer and {seen} seen",
+                states.len()
+            ));
+        }
+        let state = |i: u64| S::take(&states[(i * each) as usize..((i + 1) * each) as usize]);
+        let mut part = Hashed::new();
+        part.next = (0..next).map(state).collect();
+        part.seen.reserve(seen as usize);
+        part.seen.extend((next..next + seen).map(state));
+        if part.seen.len() as u64 != seen || !part.next.iter().all(|s| part.seen.contains(s)) {
+            return Err(
+                "its states seen are not all different, or miss some of the layer's".to_owned(),
+            );
+        }
+        Ok(part)
+    }
+
     /// The count of the states found for the next layer so far (then nothing).
     pub fn take_count(&mut self) -> Count {
         std::mem::take(&mut self.count)
@@ -134,6 +195,35 @@ mod tests {
         fn weight(&self, n: &u32) -> u64 {
             1 + u64::from(n % 2)
         }
+    }
+
+    #[test]
+    fn a_shard_saved_in_blocks_restores_as_it_was() {
+        let mut part = Hashed::new();
+        for n in [1u32, 2, 3] {
+            part.take(&Count10, n, false);
+        }
+        part.begin();
+        for n in [4u32, 5, 3] {
+            part.take(&Count10, n, false);
+        }
+        let mut words = Vec::new();
+        part.save(3, &mut |block: &[u64]| {
+            assert!(block.len() <= 3 || words.is_empty());
+            words.extend_from_slice(block);
+            Ok::<(), ()>(())
+        })
+        .unwrap();
+        assert_eq!(words.len() as u64, part.saved_words());
+        let back = Hashed::<u32>::restore(&words).unwrap();
+        assert_eq!(back.next, [4, 5]);
+        assert_eq!(back.seen, part.seen);
+        // Words of another shape, or a layer's state not among those seen, are refused.
+        assert!(Hashed::<u32>::restore(&words[..words.len() - 1]).is_err());
+        assert!(Hashed::<u32>::restore(&[1]).is_err());
+        let mut bad = words.clone();
+        bad[2] = 9;
+        assert!(Hashed::<u32>::restore(&bad).is_err());
     }
 
     #[test]

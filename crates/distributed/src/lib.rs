@@ -21,7 +21,8 @@
 //! With a checkpoint directory, each worker of a ranked run writes its array, the layer and
 //! the counts so far after every layer, with a checksum; a run killed at any moment resumes
 //! from the last layer that every worker completed, with the same counts. A damaged
-//! checkpoint, or one of another run, is refused. A run shared out by hashes keeps none.
+//! checkpoint, or one of another run, is refused. A run shared out by hashes checkpoints each
+//! worker's states seen and its part of the next layer alike.
 //!
 //! ```
 //! use frontier_distributed::{explore, Cluster, Run};
@@ -147,9 +148,6 @@ pub struct LayerReport {
 /// Why a distributed exploration could not run.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
-    /// Checkpoints were asked of a space without a rank, which the run shares out by hashes.
-    #[error("checkpoints keep the arrays of a space with a rank that turns back into its state (Space::index_bound, index and state_at); this one has none, and is shared out among the workers by its states' hashes: explore it without checkpoints")]
-    NoCheckpoint,
     /// The hosts given do not describe the run.
     #[error("{0}")]
     Hosts(String),

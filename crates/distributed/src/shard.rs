@@ -7,6 +7,8 @@
 
 /// Entries a `u64` word holds.
 pub(crate) const PER_WORD: u64 = 32;
+// A block of ranks that a move shifts as one is a word.
+const _: () = assert!(PER_WORD == frontier_search::SHIFT_BLOCK);
 /// Words scanned at once (65,536 entries): a worker looks at its limits, and lets the
 /// exchange deliver what it received, a chunk at a time.
 pub(crate) const CHUNK_WORDS: usize = 1 << 11;
@@ -138,6 +140,36 @@ impl Shard {
         true
     }
 
+    /// Marks this worker's own successors of layer `depth` by a shift: the ranks `first + j`
+    /// for the bits `j` of `block` (`first` a multiple of [`PER_WORD`] past this range's
+    /// first rank, which is one too), each of weight 1, into `count`; with `look_only`, looks
+    /// whether one is unseen.
+    pub fn mark_block(
+        &mut self,
+        depth: u32,
+        first: u64,
+        block: u64,
+        look_only: bool,
+        count: &mut Count,
+    ) {
+        let (w, _) = self.place(first);
+        let value = self.words[w];
+        let unseen = spread(block) & !(value | value >> 1) & LOW;
+        if look_only {
+            count.deeper |= unseen != 0;
+            return;
+        }
+        if unseen == 0 {
+            return;
+        }
+        let code = layer_code(depth + 1);
+        self.words[w] = value | unseen << (code - 1);
+        self.active[code as usize - 1][w / CHUNK_WORDS] = true;
+        let found = u64::from(unseen.count_ones());
+        count.found += found;
+        count.weight = count.weight.saturating_add(found);
+    }
+
     /// The count of the states marked from the successors of layer `t`.
     pub fn count(&mut self, t: u32) -> &mut Count {
         let t = t as usize;
@@ -191,6 +223,18 @@ impl Shard {
     }
 }
 
+/// The low 32 bits of `mask` spread to the even bits: bit `j` becomes the low bit of entry
+/// `j` of a word.
+#[inline]
+fn spread(mask: u64) -> u64 {
+    let mut x = mask & 0xffff_ffff;
+    x = (x | x << 16) & 0x0000_ffff_0000_ffff;
+    x = (x | x << 8) & 0x00ff_00ff_00ff_00ff;
+    x = (x | x << 4) & 0x0f0f_0f0f_0f0f_0f0f;
+    x = (x | x << 2) & 0x3333_3333_3333_3333;
+    (x | x << 1) & LOW
+}
+
 #[cold]
 #[inline(never)]
 fn out_of_range(rank: u64, first: u64, end: u64) -> ! {
@@ -226,6 +270,28 @@ mod tests {
         shard.receive(1, &[151], &[], true);
         assert!(shard.take_count(1).deeper);
         assert!(shard.unseen(151));
+    }
+
+    #[test]
+    fn a_shifted_block_marks_its_unseen_ranks_once() {
+        let mut shard = Shard::new(64, 192);
+        shard.mark(97, layer_code(1));
+        let mut count = Count::default();
+        // Ranks 96, 97, 98 and 127 of layer 1; 97 was seen.
+        let block = 1 | 1 << 1 | 1 << 2 | 1 << 31;
+        shard.mark_block(0, 96, block, true, &mut count);
+        assert!(count.deeper && shard.unseen(96), "a look only");
+        shard.mark_block(0, 96, block, false, &mut count);
+        assert_eq!((count.found, count.weight), (3, 3));
+        for rank in [96, 98, 127] {
+            assert!(!shard.unseen(rank));
+            assert_eq!(shard.words[1] >> (2 * (rank - 96)) & 3, layer_code(1));
+        }
+        assert!(shard.unseen(99) && shard.unseen(128));
+        let mut again = Count::default();
+        shard.mark_block(0, 96, block, false, &mut again);
+        shard.mark_block(0, 96, block, true, &mut again);
+        assert_eq!(again, Count::default());
     }
 
     #[test]

@@ -134,9 +134,6 @@ where
         let rank = space.index(&start);
         (rank < bound && space.state_at(rank).as_ref() == Some(&start)).then_some((bound, rank))
     });
-    if ranked.is_none() && run.checkpoint.is_some() {
-        return Err(Error::NoCheckpoint);
-    }
     let cluster = &run.cluster;
     let processes = cluster.processes();
     if cluster.process >= processes || cluster.workers == 0 {
@@ -353,7 +350,12 @@ where
         let (me, peers) = (worker.index(), worker.peers());
         let (part, span) = match shared.ranked {
             Some((bound, _)) => {
-                let span = bound.div_ceil(peers as u64).max(1);
+                // Whole words: a block of ranks that a move shifts as one (the space's
+                // `index_shifts`) then has one owner.
+                let span = bound
+                    .div_ceil(peers as u64)
+                    .max(1)
+                    .next_multiple_of(PER_WORD);
                 let first = (me as u64 * span).min(bound);
                 // Allocated once the workers agree that the arrays fit (the first round).
                 (Part::Ranked(Shard::new(first, first)), span)
@@ -503,6 +505,7 @@ where
             index: self.me,
             first,
             end,
+            ranked: self.shared.ranked.is_some(),
         }
     }
 
@@ -582,9 +585,7 @@ where
                     .max();
                 let nothing = notes.iter().all(|n| n.saved.is_empty());
                 let loaded = match common {
-                    Some(d) => (self.place(dir).read(d))
-                        .map(|(saved, words)| (saved, Some(words)))
-                        .map_err(Error::from),
+                    Some(d) => self.load(dir, d),
                     // Killed before every worker had written its layer 0: from the start.
                     None if !nothing && notes.iter().all(|n| n.saved.iter().all(|&d| d == 0)) => {
                         Ok((self.fresh(first, end, &mut tally), None))
@@ -603,8 +604,8 @@ where
                     Err(e) => (Saved::default(), None, Some(e)),
                 };
                 self.round(Note::default(), problem)?;
-                if let Some(words) = words {
-                    self.part = Part::Ranked(Shard::with_words(first, end, words));
+                if let Some(part) = words {
+                    self.part = part;
                 }
                 layers = saved.layers;
                 depth = saved.depth;
@@ -737,9 +738,6 @@ where
         totals: &Totals,
         tally: &Tally,
     ) -> Result<(), Error> {
-        let Part::Ranked(shard) = &self.part else {
-            return Err(Error::NoCheckpoint);
-        };
         let saved = Saved {
             depth,
             layers: layers.to_vec(),
@@ -751,7 +749,30 @@ where
             own_expanded: tally.expanded,
             own_generated: tally.generated,
         };
-        Ok(self.place(dir).write(&saved, &shard.words)?)
+        let place = self.place(dir);
+        match &self.part {
+            Part::Ranked(shard) => place.write(&saved, &shard.words)?,
+            Part::Hashed(part) => {
+                place.write_blocks(&saved, part.saved_words(), |put| part.save(1 << 12, put))?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Reads this worker's checkpoint of layer `depth`: what was saved, and its part.
+    fn load(&self, dir: &Path, depth: u32) -> Result<(Saved, Option<Part<P::State>>), Error> {
+        let place = self.place(dir);
+        let (saved, words) = place.read(depth)?;
+        let part = match self.shared.ranked {
+            Some(_) => Part::Ranked(Shard::with_words(place.first, place.end, words)),
+            None => Part::Hashed(Hashed::restore(&words).map_err(|why| {
+                crate::CheckpointError::Damaged {
+                    path: place.file(depth),
+                    why,
+                }
+            })?),
+        };
+        Ok((saved, Some(part)))
     }
 
     /// Expands this worker's states of layer `depth` (with `last`, only looks whether their
@@ -944,6 +965,7 @@ fn expand_chunk<P: Space>(
     let mut count = Count::default();
     let start = chunk * CHUNK_WORDS;
     let stop = (start + CHUNK_WORDS).min(shard.words.len());
+    let mut run = Vec::with_capacity(PER_WORD as usize);
     for w in start..stop {
         let mut layer = entries_of(shard.words[w], code);
         if layer == 0 {
@@ -952,29 +974,52 @@ fn expand_chunk<P: Space>(
         // Each entry of the layer becomes CLOSED, both its bits set.
         let close = layer * CLOSED;
         let base = shard.first + w as u64 * PER_WORD;
+        // The word's entries of the layer: their ranks, and bit `j` for rank `base + j`.
+        let mut block = 0u64;
+        run.clear();
         while layer != 0 {
-            let rank = base + u64::from(layer.trailing_zeros() / 2);
+            let j = layer.trailing_zeros() / 2;
+            run.push(base + u64::from(j));
+            block |= 1 << j;
             layer &= layer - 1;
-            tally.expanded += 1;
-            space.indexed_successors(rank, |succ, state| {
-                tally.generated += 1;
-                if succ >= bound {
-                    past_bound(succ, bound);
-                }
-                let owner = (succ / span) as usize;
-                if owner == me {
-                    // Marked in batches, each entry's word loaded ahead, so that the cache
-                    // misses of a batch overlap.
-                    shard.prefetch(succ);
-                    own.push((succ, space.weight(&state)));
-                    if own.len() >= LOCAL_BATCH {
-                        shard.settle(depth, own, last, &mut count);
-                    }
-                } else {
-                    outbox.push_rank(owner, succ, space.weight(&state));
-                }
-            });
         }
+        tally.expanded += run.len() as u64;
+        // The successors by the moves that shift the whole block (a span is whole words, so
+        // each block has one owner), then the others.
+        space.index_shifts(base, |to| {
+            tally.generated += u64::from(block.count_ones());
+            if to >= bound {
+                past_bound(to, bound);
+            }
+            let owner = (to / span) as usize;
+            if owner == me {
+                shard.mark_block(depth, to, block, last, &mut count);
+            } else {
+                let mut left = block;
+                while left != 0 {
+                    outbox.push_rank(owner, to + u64::from(left.trailing_zeros()), 1);
+                    left &= left - 1;
+                }
+            }
+        });
+        space.indexed_unshifted_successors_of_run(&run, |succ, state| {
+            tally.generated += 1;
+            if succ >= bound {
+                past_bound(succ, bound);
+            }
+            let owner = (succ / span) as usize;
+            if owner == me {
+                // Marked in batches, each entry's word loaded ahead, so that the cache
+                // misses of a batch overlap.
+                shard.prefetch(succ);
+                own.push((succ, space.weight(&state)));
+                if own.len() >= LOCAL_BATCH {
+                    shard.settle(depth, own, last, &mut count);
+                }
+            } else {
+                outbox.push_rank(owner, succ, space.weight(&state));
+            }
+        });
         shard.words[w] |= close;
     }
     shard.settle(depth, own, last, &mut count);

@@ -383,15 +383,22 @@ fn hash_shards_past_the_budget_stop_the_run_as_a_limit() {
 }
 
 #[test]
-fn checkpoints_of_a_space_without_a_rank_are_refused() {
+fn checkpoints_of_a_space_without_a_rank_resume_to_the_same_counts() {
     let dir = tempfile::tempdir().unwrap();
     let run = Run {
         checkpoint: Some(dir.path().to_owned()),
         ..Run::new(Cluster::local(2), "tiles 3x3, unranked")
     };
-    let refused = explore(&Unranked(&tiles(3, 3)), &Config::default(), &run, &|_| {});
-    assert!(matches!(refused, Err(Error::NoCheckpoint)));
-    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+    let space = Unranked(&tiles(3, 3));
+    let first = explore(&space, &Config::default(), &run, &|_| {}).unwrap();
+    assert_eq!(first.states(), 181_440);
+    assert!(std::fs::read_dir(dir.path()).unwrap().count() > 0);
+    let resumed = Run {
+        resume: true,
+        ..run
+    };
+    let again = explore(&space, &Config::default(), &resumed, &|_| {}).unwrap();
+    assert_eq!(again.layers, first.layers);
 }
 
 #[test]

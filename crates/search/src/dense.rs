@@ -10,7 +10,9 @@
 //! ([`Space::indexed_successors_of_run`]) and marks the unseen ones with an atomic bit-or
 //! (every writer in a layer writes the same code, so no lock is taken and exactly one of them
 //! sees the entry unseen: the counts are exact for any number of threads). A single thread
-//! marks with a plain load and store instead, no other thread being there to race it.
+//! marks with a plain load and store instead, no other thread being there to race it. The
+//! successors by the moves that take a whole word's indexes to another word
+//! ([`Space::index_shifts`]) are marked a word at a time.
 //!
 //! A space whose every index below the bound is a state and whose moves are all undone by
 //! moves ([`Space::every_index_a_state`], [`Space::undirected`]) has its late layers found
@@ -25,7 +27,7 @@ use crate::arena::prefetch;
 use crate::bits::bits_budget;
 use crate::config::Config;
 use crate::outcome::{Exploration, Limit, Stats};
-use crate::space::Space;
+use crate::space::{Space, SHIFT_BLOCK};
 use crate::sweep::{self, Control, Entries, Expand, Marker, Sweep, Tally};
 use crate::watch::Watch;
 
@@ -45,8 +47,9 @@ const LOW: u64 = 0x5555_5555_5555_5555;
 /// The code of an expanded entry.
 const CLOSED: u64 = 3;
 
-// A chunk of the sweep is made of whole words.
+// A chunk of the sweep is made of whole words, and a block the space shifts is one word.
 const _: () = assert!(sweep::CHUNK.is_multiple_of(PER_WORD));
+const _: () = assert!(PER_WORD == SHIFT_BLOCK);
 
 /// The code of the entries of layer `depth`: 1 and 2 alternate (0 is unseen).
 #[inline]
@@ -63,6 +66,18 @@ fn entries_of(word: u64, code: u64) -> u64 {
     } else {
         high & !low
     }
+}
+
+/// The low 32 bits of `mask` spread to the even bits: bit `j` becomes the low bit of entry
+/// `j` of a word.
+#[inline]
+fn spread(mask: u64) -> u64 {
+    let mut x = mask & 0xffff_ffff;
+    x = (x | x << 16) & 0x0000_ffff_0000_ffff;
+    x = (x | x << 8) & 0x00ff_00ff_00ff_00ff;
+    x = (x | x << 4) & 0x0f0f_0f0f_0f0f_0f0f;
+    x = (x | x << 2) & 0x3333_3333_3333_3333;
+    (x | x << 1) & LOW
 }
 
 #[cold]
@@ -219,6 +234,30 @@ impl Entries for Marks {
         word.fetch_or(bit, Ordering::Relaxed) & bit == 0
     }
 
+    /// The block is one word's entries: the unseen ones among them take the layer's code
+    /// at once, and as in [`Entries::claim`], the bits a worker set first are its own.
+    #[inline]
+    fn claim_block(&self, first: u64, mask: u64, depth: u32) -> u64 {
+        let w = (first / PER_WORD) as usize;
+        if first >= self.bound {
+            out_of_bound(first, self.bound);
+        }
+        // SAFETY: `first < bound <= PER_WORD * words.len()`: the word exists.
+        let word = unsafe { self.words.get_unchecked(w) };
+        let value = word.load(Ordering::Relaxed);
+        let wanted = spread(mask) & !(value | value >> 1) & self.valid(w);
+        if wanted == 0 {
+            return 0;
+        }
+        let shift = layer_code(depth) - 1;
+        if self.alone {
+            word.store(value | (wanted << shift), Ordering::Relaxed);
+            return u64::from(wanted.count_ones());
+        }
+        let before = word.fetch_or(wanted << shift, Ordering::Relaxed);
+        u64::from((wanted & !(before >> shift)).count_ones())
+    }
+
     #[inline]
     fn in_layer(&self, index: u64, depth: u32) -> bool {
         self.code(index) == layer_code(depth)
@@ -260,6 +299,11 @@ impl Entries for Marks {
 struct Buffers<S> {
     run: Vec<u64>,
     batch: Vec<(u64, S)>,
+    /// The block of [`SHIFT_BLOCK`] indexes the last entry lies in, and the entries of the
+    /// layer in it (bit `j` for index `first + j`), for the space's
+    /// [shifts](Space::index_shifts).
+    first: u64,
+    block: u64,
 }
 
 /// A space's successors, by index, for the sweep.
@@ -270,6 +314,26 @@ struct Expander<'a, P> {
 }
 
 impl<P: Space> Expander<'_, P> {
+    /// Marks the successors of the block the buffers hold by the space's shifts; empties
+    /// it.
+    #[inline]
+    fn shift<E: Entries>(
+        &self,
+        buffers: &mut Buffers<P::State>,
+        marker: &mut Marker<'_, E>,
+    ) -> ControlFlow<()> {
+        let mask = std::mem::take(&mut buffers.block);
+        let mut flow = ControlFlow::Continue(());
+        if mask != 0 {
+            self.space.index_shifts(buffers.first, |to| {
+                if flow.is_continue() {
+                    flow = marker.visit_block(to, mask);
+                }
+            });
+        }
+        flow
+    }
+
     /// Marks the successors in `batch` for the next layer; empties it.
     #[inline]
     fn settle<E: Entries>(
@@ -298,6 +362,8 @@ where
         Buffers {
             run: Vec::with_capacity(RUN),
             batch: Vec::with_capacity(BATCH),
+            first: 0,
+            block: 0,
         }
     }
 
@@ -308,6 +374,12 @@ where
         index: u64,
         marker: &mut Marker<'_, E>,
     ) -> ControlFlow<()> {
+        let first = index - index % SHIFT_BLOCK;
+        if first != buffers.first {
+            self.shift(buffers, marker)?;
+            buffers.first = first;
+        }
+        buffers.block |= 1 << (index - first);
         buffers.run.push(index);
         if buffers.run.len() < RUN {
             return ControlFlow::Continue(());
@@ -320,18 +392,20 @@ where
         buffers: &mut Buffers<P::State>,
         marker: &mut Marker<'_, E>,
     ) -> ControlFlow<()> {
-        let Buffers { run, batch } = buffers;
+        self.shift(buffers, marker)?;
+        let Buffers { run, batch, .. } = buffers;
         let mut flow = ControlFlow::Continue(());
-        self.space.indexed_successors_of_run(run, |index, next| {
-            if flow.is_break() {
-                return;
-            }
-            marker.prefetch(index);
-            batch.push((index, next));
-            if batch.len() >= BATCH {
-                flow = self.settle(batch, marker);
-            }
-        });
+        self.space
+            .indexed_unshifted_successors_of_run(run, |index, next| {
+                if flow.is_break() {
+                    return;
+                }
+                marker.prefetch(index);
+                batch.push((index, next));
+                if batch.len() >= BATCH {
+                    flow = self.settle(batch, marker);
+                }
+            });
         run.clear();
         if flow.is_break() {
             batch.clear();
@@ -533,6 +607,73 @@ mod tests {
             assert_eq!(backward.layers, forward.layers, "{threads} threads");
             assert!(backward.is_complete());
             assert_ne!(backward.stats.expanded, 40_320, "no layer went backwards");
+        }
+    }
+
+    /// A 64 x 64 torus, index `64 y + x`, from (0, 0): a step along `y` moves the whole
+    /// block of 32 indexes holding an index by 64, which, with `shifts`, the space says.
+    struct Torus {
+        shifts: bool,
+    }
+
+    impl Space for Torus {
+        type State = u64;
+        type Move = ();
+        fn start(&self) -> u64 {
+            0
+        }
+        fn is_goal(&self, _: &u64) -> bool {
+            false
+        }
+        fn successors(&self, i: &u64, _: Option<&()>, mut out: impl FnMut((), u64)) {
+            let (x, y) = (i % 64, i / 64);
+            for (x, y) in [(x + 1, y), (x + 63, y), (x, y + 1), (x, y + 63)] {
+                out((), y % 64 * 64 + x % 64);
+            }
+        }
+        fn index_bound(&self) -> Option<u64> {
+            Some(64 * 64)
+        }
+        fn index(&self, i: &u64) -> u64 {
+            *i
+        }
+        fn state_at(&self, index: u64) -> Option<u64> {
+            Some(index)
+        }
+        fn index_shifts(&self, first: u64, mut out: impl FnMut(u64)) {
+            if self.shifts {
+                out((first + 64) % 4096);
+                out((first + 4096 - 64) % 4096);
+            }
+        }
+        fn indexed_unshifted_successors_of_run(&self, run: &[u64], mut out: impl FnMut(u64, u64)) {
+            for &i in run {
+                self.successors(&i, None, |_, next| {
+                    if !self.shifts || next / 64 == i / 64 {
+                        out(next, next);
+                    }
+                });
+            }
+        }
+    }
+
+    #[test]
+    fn blocks_shifted_at_once_count_as_successors_one_by_one() {
+        // The layers of a torus are diamonds: 4d states at distance d up to 32, then fewer.
+        let plain = explore(&Torus { shifts: false }, &Config::default().threads(1));
+        assert_eq!(plain.states(), 4096);
+        assert_eq!(plain.layers[..4], [1, 4, 8, 12]);
+        for threads in [1, 2] {
+            let config = Config::default().threads(threads);
+            let shifted = explore(&Torus { shifts: true }, &config);
+            assert_eq!(shifted.layers, plain.layers, "{threads} threads");
+            assert_eq!(shifted.stats.generated, plain.stats.generated);
+            // A depth limit looks whether the shifted blocks hold states not reached.
+            for (depth, limit) in [(10, Some(Limit::Depth)), (64, None)] {
+                let cut = explore(&Torus { shifts: true }, &config.clone().max_depth(depth));
+                assert_eq!(cut.limit, limit, "depth {depth}");
+                assert_eq!(cut.layers[..], plain.layers[..cut.layers.len()]);
+            }
         }
     }
 

@@ -87,7 +87,7 @@ pub use graph::{astar, bfs, bidirectional, dfs, ucs};
 pub use outcome::{Exploration, Limit, Outcome, Solution, Stats, Status};
 pub use search_tree::{search_tree, SearchTree, TreeNode};
 pub use solve::{solve, Algorithm};
-pub use space::{Cost, Reversible, Space, Words};
+pub use space::{Cost, Reversible, Space, Words, SHIFT_BLOCK};
 pub use tree::{idastar, iddfs};
 pub use watch::Watch;
 

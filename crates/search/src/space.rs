@@ -5,6 +5,10 @@
 /// (the solvers then can no longer tell such paths apart, but never wrap around or panic).
 pub type Cost = u64;
 
+/// The indexes of a block that [`Space::index_shifts`] moves as one: those of a word of the
+/// dense strategy's array, two bits an index.
+pub const SHIFT_BLOCK: u64 = 32;
+
 /// A search problem: a start state, a goal test, and transitions labelled with moves.
 ///
 /// This is the seed's `SearchSpace` class in Rust. Optional parts have defaults: every step costs
@@ -276,6 +280,23 @@ pub trait Space {
         for &index in run {
             self.indexed_successors(index, &mut out);
         }
+    }
+
+    /// The moves that take a whole block of [`SHIFT_BLOCK`] indexes (from a multiple of it)
+    /// to another such block, each index to the same place in it: calls `out(to)` for each,
+    /// `to` the first index of the block the one from `first` goes to, so that the successor
+    /// of index `first + j` by that move is `to + j` for every `j` whose index stands for a
+    /// state. The dense strategy then marks a block's successors by these moves a word at a
+    /// time, with weight 1 each, and asks [`Space::indexed_unshifted_successors_of_run`] for
+    /// the rest. A space offers shifts only if every state weighs 1 ([`Space::weight`]). None
+    /// by default.
+    fn index_shifts(&self, _first: u64, _out: impl FnMut(u64)) {}
+
+    /// [`Space::indexed_successors_of_run`] without the successors that
+    /// [`Space::index_shifts`] gives: each index's other successors. By default (no shifts),
+    /// all of them.
+    fn indexed_unshifted_successors_of_run(&self, run: &[u64], out: impl FnMut(u64, Self::State)) {
+        self.indexed_successors_of_run(run, out);
     }
 }
 

@@ -95,11 +95,15 @@ use std::sync::Mutex;
 use rayon::prelude::*;
 
 use crate::outcome::Limit;
+use crate::space::SHIFT_BLOCK;
 use crate::watch::Watch;
 
 /// Ranks a worker takes at once: a multiple of the ranks of any array's word. The limits are
 /// looked at, and the work is handed out, a chunk at a time.
 pub const CHUNK: u64 = 1 << 16;
+
+// A block of ranks that moves as one lies within a chunk.
+const _: () = assert!(CHUNK.is_multiple_of(SHIFT_BLOCK));
 
 /// An array with an entry for each rank below a bound, saying where the rank stands: not
 /// reached, or in some layer. Several workers read and write it at once, so its entries are
@@ -128,6 +132,20 @@ pub trait Entries: Sync {
     /// an array that counts exactly tells exactly one of them (one that does not may tell
     /// more than one: the sweep then counts a rank twice, never past the bound).
     fn claim(&self, rank: u64, depth: u32) -> bool;
+
+    /// Claims for layer `depth` each rank `first + j` for the bits `j` of `mask` that are set,
+    /// as [`Entries::claim`] claims one (`first` a multiple of [`SHIFT_BLOCK`], the ranks
+    /// below the bound); returns how many it was told it claimed. One at a time by default;
+    /// an array whose word holds the block's entries claims them at once.
+    #[inline]
+    fn claim_block(&self, first: u64, mut mask: u64, depth: u32) -> u64 {
+        let mut claimed = 0;
+        while mask != 0 {
+            claimed += u64::from(self.claim(first + u64::from(mask.trailing_zeros()), depth));
+            mask &= mask - 1;
+        }
+        claimed
+    }
 
     /// Whether `rank` is in layer `depth`, for a rank not reached looking backwards for a
     /// neighbour in it.
@@ -373,6 +391,37 @@ impl<E: Entries> Marker<'_, E> {
         }
         self.tally.found += found;
         self.tally.weight = weighed;
+        ControlFlow::Continue(())
+    }
+
+    /// Takes as successors the ranks `first + j` for the bits `j` of `mask` that are set
+    /// (`first` a multiple of [`SHIFT_BLOCK`]), as [`Marker::visit`] takes one of weight 1.
+    /// `Break` once a limit stopped the sweep.
+    #[inline]
+    pub fn visit_block(&mut self, first: u64, mask: u64) -> ControlFlow<()> {
+        self.tally.generated += u64::from(mask.count_ones());
+        if self.tally.generated >= self.next_look {
+            self.next_look = self.tally.generated + Watch::CHECK_EVERY;
+            if self.shared.poll() {
+                return ControlFlow::Break(());
+            }
+        }
+        let shared = self.shared;
+        let entries = shared.entries;
+        if shared.last {
+            let mut left = mask;
+            while left != 0 {
+                self.tally.deeper |= !entries.reached(first + u64::from(left.trailing_zeros()));
+                left &= left - 1;
+            }
+            return ControlFlow::Continue(());
+        }
+        let found = entries.claim_block(first, mask, shared.depth + 1);
+        if found > 0 {
+            self.tally.found += found;
+            self.tally.weight = self.tally.weight.saturating_add(found);
+            shared.activate(first, shared.depth + 1);
+        }
         ControlFlow::Continue(())
     }
 

@@ -5,11 +5,14 @@
 //! two rows and two columns; fewer on a single line). With the blank in a given cell, the
 //! tiles read in cell order make a permutation of one parity only: a horizontal slide keeps
 //! their order, and a vertical one moves a tile past the `cols - 1` tiles between its cell and
-//! the blank's. So an arrangement is ranked as `h * n + blank`, where `h` is the rank of the
-//! tiles' order among the `(n - 1)! / 2` orders of that parity: its Lehmer code without the
-//! last two digits (the last is always 0, and the one before it follows from the parity).
-//! The blank's cell comes last, so that the horizontal slides of an arrangement rank next to
-//! it.
+//! the blank's. So an arrangement is ranked as `blank * (n - 1)! / 2 + h`, where `h` is the
+//! rank of the tiles' order among the `(n - 1)! / 2` orders of that parity: its Lehmer code
+//! without the last two digits (the last is always 0, and the one before it follows from the
+//! parity). The blank's cell comes first, so that a horizontal slide moves a rank by a whole
+//! block of `(n - 1)! / 2`, the same for every rank of the block: the consecutive ranks of a
+//! layer have consecutive successors, and a word of entries moves as one.
+
+use frontier_search::SHIFT_BLOCK;
 
 use crate::board::Shape;
 use crate::space::Encoding;
@@ -69,10 +72,13 @@ static ONES: [u8; 1 << 15] = {
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Ranking {
     cells: usize,
-    /// `2^64 / cells`, rounded up: a rank (below 2^32) divided by the cells is the high word
+    /// The ranks of one cell of the blank: `(n - 1)! / 2`, or 1 on a board of at most three
+    /// cells.
+    block: u64,
+    /// `2^64 / block`, rounded up: a rank (below 2^32) divided by the block is the high word
     /// of its product with this (as for [`RECIPROCAL`]), a multiplication where a division
-    /// takes several times longer. Used from 3 cells.
-    per_cell: u64,
+    /// takes several times longer. Used for blocks of more than one rank.
+    per_block: u64,
     cols: usize,
     /// Bit `c` set: with the blank in cell `c`, the tiles read in cell order make an odd
     /// permutation.
@@ -98,10 +104,12 @@ impl Ranking {
         let odd = (0..cells)
             .filter(|c| (inversions + (cols - 1) * (c / cols).abs_diff(blank_row)) % 2 == 1)
             .fold(0, |odd, c| odd | 1 << c);
-        let per_cell = u64::MAX / cells.max(2) as u64 + 1;
+        let block = HALF[cells.saturating_sub(1)].max(1);
+        let per_block = u64::MAX / block.max(2) + 1;
         Some(Ranking {
             cells,
-            per_cell,
+            block,
+            per_block,
             cols,
             odd,
         })
@@ -109,7 +117,7 @@ impl Ranking {
 
     /// One more than the largest rank: `n! / 2`, or `n` on a board of at most two cells.
     pub fn bound(&self) -> u64 {
-        self.cells as u64 * HALF[self.cells.saturating_sub(1)].max(1)
+        self.cells as u64 * self.block
     }
 
     /// The rank of `layout`, an arrangement reachable from the start.
@@ -133,7 +141,7 @@ impl Ranking {
             before |= 1 << (tile - 1);
             h += u64::from(digit) * weight.next().copied().unwrap_or(0);
         }
-        h * n as u64 + blank as u64
+        blank as u64 * self.block + h
     }
 
     /// The arrangement of rank `index` (below [`Ranking::bound`]).
@@ -142,7 +150,7 @@ impl Ranking {
         let n = self.cells;
         if n < 3 {
             // The blank alone, or it and one tile: the tile's order is all there is.
-            let blank = (index % n as u64) as usize;
+            let blank = index as usize;
             return E::from_nibbles(insert_blank(u64::from(n == 2), blank), n);
         }
         let tiles = self.unpack(index);
@@ -164,8 +172,13 @@ impl Ranking {
     fn unpack_into(&self, cursor: &mut Cursor, index: u64) {
         let n = self.cells;
         let m = n - 1;
-        let h = ((u128::from(index) * u128::from(self.per_cell)) >> 64) as u64;
-        let blank = (index - h * n as u64) as usize;
+        let blank = if self.block == 1 {
+            index
+        } else {
+            ((u128::from(index) * u128::from(self.per_block)) >> 64) as u64
+        };
+        let h = index - blank * self.block;
+        let blank = blank as usize;
         // The first level whose digit may differ: the digits before level `k` are the old
         // ones while `h` lies in the block of `HALF[m - k]` half ranks from `base[k]`.
         let mut k = 0;
@@ -222,25 +235,53 @@ impl Ranking {
     /// of the `cols` tiles from the blank's old cell to its new one only.
     #[inline]
     pub fn successors<E: Encoding>(&self, index: u64, out: impl FnMut(u64, E)) {
-        self.successors_from(&mut Cursor::new(), index, out);
+        self.successors_from(&mut Cursor::new(), index, true, out);
     }
 
-    /// [`Ranking::successors`] of each rank of `run` in turn: ranks close to each other share
-    /// the leading digits of their tiles' order, which are worked out once.
+    /// [`Ranking::successors`] of each rank of `run` in turn, the horizontal slides left out
+    /// unless `across`: ranks close to each other share the leading digits of their tiles'
+    /// order, which are worked out once.
     #[inline]
-    pub fn successors_of_run<E: Encoding>(&self, run: &[u64], mut out: impl FnMut(u64, E)) {
+    pub fn successors_of_run<E: Encoding>(
+        &self,
+        run: &[u64],
+        across: bool,
+        mut out: impl FnMut(u64, E),
+    ) {
         let mut cursor = Cursor::new();
         for &index in run {
-            self.successors_from(&mut cursor, index, &mut out);
+            self.successors_from(&mut cursor, index, across, &mut out);
         }
     }
 
-    /// [`Ranking::successors`], unpacking `index` through `cursor`.
+    /// Whether the horizontal slides move whole blocks of [`SHIFT_BLOCK`] ranks: when the
+    /// blank's block of ranks is made of whole such blocks, every rank of one has the blank in
+    /// the same cell.
+    pub fn shifts(&self) -> bool {
+        self.cells >= 3 && self.block.is_multiple_of(SHIFT_BLOCK)
+    }
+
+    /// With [`Ranking::shifts`], calls `out(to)` for each horizontal slide, `to` where it
+    /// takes the block of ranks from `first` (a multiple of [`SHIFT_BLOCK`]).
+    #[inline]
+    pub fn shifts_of(&self, first: u64, mut out: impl FnMut(u64)) {
+        let blank = (first / self.block) as usize;
+        if blank % self.cols > 0 {
+            out(first - self.block);
+        }
+        if blank % self.cols + 1 < self.cols {
+            out(first + self.block);
+        }
+    }
+
+    /// [`Ranking::successors`] (the horizontal slides only if `across`), unpacking `index`
+    /// through `cursor`.
     #[inline]
     fn successors_from<E: Encoding>(
         &self,
         cursor: &mut Cursor,
         index: u64,
+        across: bool,
         mut out: impl FnMut(u64, E),
     ) {
         let (n, cols) = (self.cells, self.cols);
@@ -254,14 +295,13 @@ impl Ranking {
         }
         self.unpack_into(cursor, index);
         let tiles = &cursor.tiles;
-        let (blank, order) = (tiles.blank, tiles.order);
-        let base = tiles.h * n as u64;
+        let (blank, order, block) = (tiles.blank, tiles.order, self.block);
         let layout = |order, blank| E::from_nibbles(insert_blank(order, blank), n);
-        if blank % cols > 0 {
-            out(base + blank as u64 - 1, layout(order, blank - 1));
+        if across && blank % cols > 0 {
+            out(index - block, layout(order, blank - 1));
         }
-        if blank % cols + 1 < cols {
-            out(base + blank as u64 + 1, layout(order, blank + 1));
+        if across && blank % cols + 1 < cols {
+            out(index + block, layout(order, blank + 1));
         }
         let window = (1u64 << (4 * cols)) - 1;
         // Up: the tile above the blank moves to the end of the window of `cols` tiles from
@@ -279,7 +319,7 @@ impl Ranking {
             };
             let order = (order & !(window << (4 * lo))) | new << (4 * lo);
             let h = tiles.h_with(lo, cols, new, n - 1);
-            out(h * n as u64 + to as u64, layout(order, to));
+            out(to as u64 * block + h, layout(order, to));
         }
     }
 }

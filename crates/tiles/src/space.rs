@@ -373,7 +373,26 @@ impl<E: Encoding> Space for TilesSpace<E> {
     #[inline]
     fn indexed_successors_of_run(&self, run: &[u64], out: impl FnMut(u64, E)) {
         match &self.ranking {
-            Some(ranking) => ranking.successors_of_run(run, out),
+            Some(ranking) => ranking.successors_of_run(run, true, out),
+            None => panic!("a board of more than 13 cells has no index"),
+        }
+    }
+
+    /// The blank's cell is a rank's leading digit, so a horizontal slide moves every rank of
+    /// a block with the blank in one cell alike (on boards of at least 9 cells, whose blocks
+    /// are whole words of the dense array).
+    #[inline]
+    fn index_shifts(&self, first: u64, out: impl FnMut(u64)) {
+        if let Some(ranking) = self.ranking.filter(Ranking::shifts) {
+            ranking.shifts_of(first, out);
+        }
+    }
+
+    /// The vertical slides alone where [`Space::index_shifts`] gives the horizontal ones.
+    #[inline]
+    fn indexed_unshifted_successors_of_run(&self, run: &[u64], out: impl FnMut(u64, E)) {
+        match &self.ranking {
+            Some(ranking) => ranking.successors_of_run(run, !ranking.shifts(), out),
             None => panic!("a board of more than 13 cells has no index"),
         }
     }
@@ -399,7 +418,7 @@ impl<E: Encoding> Reversible for TilesSpace<E> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use frontier_search::{bfs, bidirectional, explore, Config, Status};
+    use frontier_search::{bfs, bidirectional, explore, Config, Status, SHIFT_BLOCK};
 
     /// A space with its index hidden, so that the engine counts over a hash table.
     struct Hashed<'a>(&'a TilesSpace<u64>);
@@ -554,6 +573,43 @@ mod tests {
                     );
                 }
             }
+        }
+    }
+
+    #[test]
+    fn shifts_and_the_other_successors_make_all_of_them() {
+        // Each word of ranks: the successors by the shifts of its block (the horizontal
+        // slides, on boards whose block of one blank cell is whole words) and the others of
+        // its ranks are its ranks' successors, each once. 2x4's blocks of 7!/2 = 2520 ranks
+        // are not whole words: no shifts, every successor by rank.
+        for (rows, cols, shifted) in [(3, 3, true), (2, 5, true), (2, 4, false), (3, 4, true)] {
+            let shape = Shape::new(rows, cols).unwrap();
+            let goal = shape.default_goal();
+            let space = TilesSpace::<u64>::new(&Puzzle::new(shape, &goal, &goal).unwrap());
+            let bound = space.index_bound().unwrap();
+            let mut any = false;
+            for first in (0..bound.min(400_000)).step_by(SHIFT_BLOCK as usize) {
+                let run: Vec<u64> = (first..(first + SHIFT_BLOCK).min(bound)).collect();
+                let mut split = Vec::new();
+                space.index_shifts(first, |to| {
+                    any = true;
+                    split.extend((0..run.len() as u64).map(|j| (first + j, to + j)));
+                });
+                for &r in &run {
+                    space.indexed_unshifted_successors_of_run(&[r], |i, next| {
+                        assert_eq!(space.index(&next), i);
+                        split.push((r, i));
+                    });
+                }
+                let mut all = Vec::new();
+                for &r in &run {
+                    space.indexed_successors(r, |i, _| all.push((r, i)));
+                }
+                split.sort_unstable();
+                all.sort_unstable();
+                assert_eq!(split, all, "{rows}x{cols} from {first}");
+            }
+            assert_eq!(any, shifted, "{rows}x{cols}");
         }
     }
 

@@ -60,7 +60,7 @@ struct AcrossArgs {
     /// states) [default: 1]
     #[arg(long, value_name = "W", global = true, value_parser = parse_workers, help_heading = HEADING)]
     workers: Option<usize>,
-    /// Keep each worker's checkpoint in DIR after every layer (two bits a state)
+    /// Keep each worker's checkpoint in DIR after every layer (its ranks' two bits, or its states)
     #[arg(long, value_name = "DIR", global = true, help_heading = HEADING)]
     checkpoint: Option<PathBuf>,
     /// Go on from the checkpoints in --checkpoint DIR, from the last layer every worker
@@ -185,7 +185,7 @@ pub fn digest(text: &str) -> String {
 /// Explores `space` on the workers of `run` and prints the exploration as `explore` prints it,
 /// on process 0 alone; each layer goes to stderr as it is counted, unless `--quiet`. Every
 /// process exits with the same code. A space with a rank is shared out by ranges of ranks,
-/// any other by its states' hashes (with no checkpoints).
+/// any other by its states' hashes.
 pub fn across<P>(
     space: &P,
     mut run: Run,

@@ -154,6 +154,43 @@ fn layer_of(line: &str) -> Option<u32> {
 
 #[test]
 fn a_killed_run_resumes_from_its_checkpoints_with_the_same_counts() {
+    let spawn = |i: usize, hosts: &Path, more: &[&str]| process("2x5", i, 2, hosts, more);
+    let layers = killed_and_resumed(spawn, 4);
+    assert_eq!(layers, layers_alone("2x5"));
+    let states: u64 = layers
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(Value::as_u64)
+        .sum();
+    assert_eq!(states, 1_814_400); // 10!/2
+}
+
+#[test]
+fn a_killed_run_shared_out_by_hashes_resumes_with_the_same_counts() {
+    // The 3x3x3 from its facets, which has no rank: its first five layers, 1, 18, 243,
+    // 3,240 and 43,239 positions in the face-turn metric (OEIS A080601).
+    let spawn = |i: usize, hosts: &Path, more: &[&str]| {
+        let mut f = frontier(["explore", "perm", "cube3", "--max-depth", "4"])
+            .arg("--processes")
+            .arg("2")
+            .arg("--process")
+            .arg(i.to_string())
+            .arg("--hosts")
+            .arg(hosts);
+        for arg in more {
+            f = f.arg(arg);
+        }
+        f.spawn()
+    };
+    let layers = killed_and_resumed(spawn, 2);
+    assert_eq!(layers, serde_json::json!([1, 18, 243, 3240, 43239]));
+}
+
+/// Two processes started by `spawn(i, hosts, arguments)`, each with a checkpoint directory of
+/// its own: process 1 frozen once process 0 reports layer `depth`, then killed; then both
+/// resumed. Returns the resumed run's layers (checked to have resumed from `depth` or later).
+fn killed_and_resumed(spawn: impl Fn(usize, &Path, &[&str]) -> Running, depth: u32) -> Value {
     let dir = temp_dir();
     let hosts = hosts_file(dir.path(), 2);
     // Each process its own directory, as on two machines.
@@ -163,14 +200,14 @@ fn a_killed_run_resumes_from_its_checkpoints_with_the_same_counts() {
     fn strs(v: &[String]) -> Vec<&str> {
         v.iter().map(String::as_str).collect()
     }
-    let mut first = process("2x5", 0, 2, &hosts, &strs(&args0));
-    let second = process("2x5", 1, 2, &hosts, &strs(&args1));
-    // Process 1 frozen once layer 4 is counted: process 0 cannot finish without it. Then
+    let mut first = spawn(0, &hosts, &strs(&args0));
+    let second = spawn(1, &hosts, &strs(&args1));
+    // Process 1 frozen once the layer is counted: process 0 cannot finish without it. Then
     // process 1 is killed, and process 0 finds its connection broken.
     let lines = stderr_lines(&mut first);
-    let reached = lines.iter().any(|line| layer_of(&line) == Some(4));
+    let reached = lines.iter().any(|line| layer_of(&line) == Some(depth));
     signal(&second, libc::SIGSTOP);
-    assert!(reached, "process 0 never reported layer 4");
+    assert!(reached, "process 0 never reported layer {depth}");
     std::thread::sleep(Duration::from_millis(200));
     assert!(
         first.child.try_wait().unwrap().is_none(),
@@ -191,19 +228,18 @@ fn a_killed_run_resumes_from_its_checkpoints_with_the_same_counts() {
         a
     };
     let (args0, args1) = (resume(args0), resume(args1));
-    let mut first = process("2x5", 0, 2, &hosts, &strs(&args0));
-    let second = process("2x5", 1, 2, &hosts, &strs(&args1));
+    let mut first = spawn(0, &hosts, &strs(&args0));
+    let second = spawn(1, &hosts, &strs(&args1));
     let lines = stderr_lines(&mut first);
     let (first, second) = (first.wait(), second.wait());
     let seen: Vec<u32> = lines.iter().filter_map(|l| layer_of(&l)).collect();
     assert_eq!(first.status.code(), Some(0));
     assert_eq!(second.status.code(), Some(0), "{}", stderr(&second));
     assert!(
-        seen.first().is_some_and(|&d| d >= 4),
+        seen.first().is_some_and(|&d| d >= depth),
         "resumed from {seen:?}"
     );
-    assert_eq!(json(&first)["layers"], layers_alone("2x5"));
-    assert_eq!(json(&first)["states"], 1_814_400); // 10!/2
+    json(&first)["layers"].clone()
 }
 
 #[test]
@@ -279,6 +315,43 @@ fn a_damaged_or_foreign_checkpoint_is_refused_with_exit_2() {
 }
 
 #[test]
+fn a_damaged_checkpoint_of_hash_shards_is_refused_with_exit_2() {
+    let dir = temp_dir();
+    let ckpt = dir.path().join("ckpt");
+    let ckpt = ckpt.to_str().unwrap();
+    let first = [
+        "explore",
+        "river",
+        "family",
+        "--workers",
+        "2",
+        "--json",
+        "--checkpoint",
+        ckpt,
+    ];
+    let out = run(&first);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let layers = json(&out)["layers"].clone();
+    // Resumed whole: from its last layer, to the same counts.
+    let resumed = [&first[..], &["--resume"][..]].concat();
+    let out = run(&resumed);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(json(&out)["layers"], layers);
+    // A byte of every file flipped.
+    for entry in std::fs::read_dir(ckpt).unwrap() {
+        let path = entry.unwrap().path();
+        let mut bytes = std::fs::read(&path).unwrap();
+        let at = bytes.len() - 20;
+        bytes[at] ^= 0x40;
+        std::fs::write(&path, bytes).unwrap();
+    }
+    let out = run(&resumed);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("is damaged"), "{}", stderr(&out));
+    assert!(!stderr(&out).contains("panicked"), "{}", stderr(&out));
+}
+
+#[test]
 fn bad_flags_exit_2_with_the_reason() {
     let dir = temp_dir();
     let hosts = hosts_file(dir.path(), 2);
@@ -319,16 +392,6 @@ fn bad_flags_exit_2_with_the_reason() {
         "{}",
         stderr(&out)
     );
-    // A space without a rank is shared out by hashes, which keep no checkpoint.
-    let ckpt = dir.path().join("ckpt");
-    let ckpt = ckpt.to_str().unwrap();
-    let out = run(&["explore", "river", "family", "--checkpoint", ckpt]);
-    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
-    assert!(
-        stderr(&out).contains("without checkpoints"),
-        "{}",
-        stderr(&out)
-    );
 }
 
 #[test]
@@ -340,12 +403,20 @@ fn the_2x2x2_counts_alike_alone_on_workers_and_on_two_processes() {
     assert_eq!(alike_everywhere(&["perm", "cube2"]), published);
 }
 
-/// `frontier explore ARGS --json` in this process alone, on 2 and 3 workers, and on two
-/// processes of 2 workers: the same layers everywhere; returns them.
+/// `frontier explore ARGS --json` in this process alone on 1 and 2 threads, on 2 and 3
+/// workers, and on two processes of 2 workers: the same layers everywhere; returns them.
 fn alike_everywhere(args: &[&str]) -> Value {
-    let alone = run(&[&["explore"], args, &["--json"]].concat());
+    let alone = run(&[&["explore"], args, &["--json", "--threads", "1"]].concat());
     assert_eq!(alone.status.code(), Some(0), "{args:?}: {}", stderr(&alone));
     let layers = json(&alone)["layers"].clone();
+    let parallel = run(&[&["explore"], args, &["--json", "--threads", "2"]].concat());
+    assert_eq!(
+        parallel.status.code(),
+        Some(0),
+        "{args:?}: {}",
+        stderr(&parallel)
+    );
+    assert_eq!(json(&parallel)["layers"], layers, "{args:?} on 2 threads");
     for workers in ["2", "3"] {
         let out = run(&[&["explore"], args, &["--json", "--workers", workers]].concat());
         assert_eq!(out.status.code(), Some(0), "{args:?}: {}", stderr(&out));
