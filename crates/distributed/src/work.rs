@@ -760,7 +760,7 @@ where
     }
 
     /// Reads this worker's checkpoint of layer `depth`: what was saved, and its part.
-    fn load(&self, dir: &Path, depth: u32) -> Result<(Saved, Option<Part<P::State>>), Error> {
+    fn load(&self, dir: &Path, depth: u32) -> Result<Loaded<P::State>, Error> {
         let place = self.place(dir);
         let (saved, words) = place.read(depth)?;
         let part = match self.shared.ranked {
@@ -892,6 +892,9 @@ where
 /// States of a hash shard's layer expanded between two looks at the limits and the messages
 /// received.
 const PIECE: usize = 1 << 14;
+
+/// What a worker starts a run from: its checkpoint's record, and its part when one was read.
+type Loaded<S> = (Saved, Option<Part<S>>);
 
 /// What a worker keeps of the states it owns.
 enum Part<S> {

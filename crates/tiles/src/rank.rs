@@ -266,7 +266,7 @@ impl Ranking {
     #[inline]
     pub fn shifts_of(&self, first: u64, mut out: impl FnMut(u64)) {
         let blank = (first / self.block) as usize;
-        if blank % self.cols > 0 {
+        if !blank.is_multiple_of(self.cols) {
             out(first - self.block);
         }
         if blank % self.cols + 1 < self.cols {
