@@ -154,7 +154,7 @@ impl Shard {
     ) {
         let (w, _) = self.place(first);
         let value = self.words[w];
-        let unseen = spread(block) & !(value | value >> 1) & LOW;
+        let unseen = frontier_search::sweep::spread_block(block) & !(value | value >> 1) & LOW;
         if look_only {
             count.deeper |= unseen != 0;
             return;
@@ -221,18 +221,6 @@ impl Shard {
         }
         *self.count(t) = count;
     }
-}
-
-/// The low 32 bits of `mask` spread to the even bits: bit `j` becomes the low bit of entry
-/// `j` of a word.
-#[inline]
-fn spread(mask: u64) -> u64 {
-    let mut x = mask & 0xffff_ffff;
-    x = (x | x << 16) & 0x0000_ffff_0000_ffff;
-    x = (x | x << 8) & 0x00ff_00ff_00ff_00ff;
-    x = (x | x << 4) & 0x0f0f_0f0f_0f0f_0f0f;
-    x = (x | x << 2) & 0x3333_3333_3333_3333;
-    (x | x << 1) & LOW
 }
 
 #[cold]

@@ -68,18 +68,6 @@ fn entries_of(word: u64, code: u64) -> u64 {
     }
 }
 
-/// The low 32 bits of `mask` spread to the even bits: bit `j` becomes the low bit of entry
-/// `j` of a word.
-#[inline]
-fn spread(mask: u64) -> u64 {
-    let mut x = mask & 0xffff_ffff;
-    x = (x | x << 16) & 0x0000_ffff_0000_ffff;
-    x = (x | x << 8) & 0x00ff_00ff_00ff_00ff;
-    x = (x | x << 4) & 0x0f0f_0f0f_0f0f_0f0f;
-    x = (x | x << 2) & 0x3333_3333_3333_3333;
-    (x | x << 1) & LOW
-}
-
 #[cold]
 #[inline(never)]
 fn out_of_bound(index: u64, bound: u64) -> ! {
@@ -245,7 +233,7 @@ impl Entries for Marks {
         // SAFETY: `first < bound <= PER_WORD * words.len()`: the word exists.
         let word = unsafe { self.words.get_unchecked(w) };
         let value = word.load(Ordering::Relaxed);
-        let wanted = spread(mask) & !(value | value >> 1) & self.valid(w);
+        let wanted = sweep::spread_block(mask) & !(value | value >> 1) & self.valid(w);
         if wanted == 0 {
             return 0;
         }

@@ -102,6 +102,23 @@ use crate::watch::Watch;
 /// looked at, and the work is handed out, a chunk at a time.
 pub const CHUNK: u64 = 1 << 16;
 
+/// A block's successors (bit `j` of `mask` for rank `first + j`, [`SHIFT_BLOCK`] of them) as
+/// the entries of a word of two-bit entries: bit `j` of `mask` becomes the low bit of entry
+/// `j`, so that a word of marks can be tested and set for the whole block at once.
+///
+/// ```
+/// assert_eq!(frontier_search::sweep::spread_block(0b101), 0b01_00_01);
+/// ```
+#[inline]
+pub fn spread_block(mask: u64) -> u64 {
+    let mut x = mask & 0xffff_ffff;
+    x = (x | x << 16) & 0x0000_ffff_0000_ffff;
+    x = (x | x << 8) & 0x00ff_00ff_00ff_00ff;
+    x = (x | x << 4) & 0x0f0f_0f0f_0f0f_0f0f;
+    x = (x | x << 2) & 0x3333_3333_3333_3333;
+    (x | x << 1) & 0x5555_5555_5555_5555
+}
+
 // A block of ranks that moves as one lies within a chunk.
 const _: () = assert!(CHUNK.is_multiple_of(SHIFT_BLOCK));
 
