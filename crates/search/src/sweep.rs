@@ -352,13 +352,7 @@ impl<E: Entries> Marker<'_, E> {
     /// `Break` once a limit stopped the sweep.
     #[inline]
     pub fn visit(&mut self, rank: u64, weight: impl FnOnce() -> u64) -> ControlFlow<()> {
-        self.tally.generated += 1;
-        if self.tally.generated >= self.next_look {
-            self.next_look += Watch::CHECK_EVERY;
-            if self.shared.poll() {
-                return ControlFlow::Break(());
-            }
-        }
+        self.count_generated(1)?;
         let shared = self.shared;
         if shared.last {
             self.tally.deeper |= !shared.entries.reached(rank);
@@ -366,6 +360,20 @@ impl<E: Entries> Marker<'_, E> {
             self.tally.found += 1;
             self.tally.weight = self.tally.weight.saturating_add(weight());
             shared.activate(rank, shared.depth + 1);
+        }
+        ControlFlow::Continue(())
+    }
+
+    /// Counts `count` successors generated and, once every [`Watch::CHECK_EVERY`], looks at
+    /// the limits: `Break` once one stopped the sweep.
+    #[inline]
+    fn count_generated(&mut self, count: u64) -> ControlFlow<()> {
+        self.tally.generated += count;
+        if self.tally.generated >= self.next_look {
+            self.next_look = self.tally.generated + Watch::CHECK_EVERY;
+            if self.shared.poll() {
+                return ControlFlow::Break(());
+            }
         }
         ControlFlow::Continue(())
     }
@@ -382,13 +390,7 @@ impl<E: Entries> Marker<'_, E> {
         rank: impl Fn(&T) -> u64,
         weight: impl Fn(&T) -> u64,
     ) -> ControlFlow<()> {
-        self.tally.generated += batch.len() as u64;
-        if self.tally.generated >= self.next_look {
-            self.next_look = self.tally.generated + Watch::CHECK_EVERY;
-            if self.shared.poll() {
-                return ControlFlow::Break(());
-            }
-        }
+        self.count_generated(batch.len() as u64)?;
         let shared = self.shared;
         let entries = shared.entries;
         if shared.last {
@@ -416,13 +418,7 @@ impl<E: Entries> Marker<'_, E> {
     /// `Break` once a limit stopped the sweep.
     #[inline]
     pub fn visit_block(&mut self, first: u64, mask: u64) -> ControlFlow<()> {
-        self.tally.generated += u64::from(mask.count_ones());
-        if self.tally.generated >= self.next_look {
-            self.next_look = self.tally.generated + Watch::CHECK_EVERY;
-            if self.shared.poll() {
-                return ControlFlow::Break(());
-            }
-        }
+        self.count_generated(u64::from(mask.count_ones()))?;
         let shared = self.shared;
         let entries = shared.entries;
         if shared.last {
