@@ -361,22 +361,49 @@ pub enum Width {
     Four,
     /// A byte: the distance as built.
     Byte,
+    /// The distance modulo 3 as a digit in base 3, five entries a byte (3^5 = 243 values
+    /// fit in one): 1.6 bits an entry, for a table whose every entry is reached, a fifth
+    /// smaller than [`Width::Two`]. Made from a two-bit table by [`Width::two_to_ternary`].
+    Ternary,
 }
 
+/// `TERNARY_DIGITS[byte][k]`: digit `k` (lowest first) of a byte of five base-3 digits.
+static TERNARY_DIGITS: [[u8; 5]; 256] = {
+    let mut table = [[0u8; 5]; 256];
+    let mut byte = 0;
+    while byte < 256 {
+        let mut rest = byte;
+        let mut k = 0;
+        while k < 5 {
+            table[byte][k] = (rest % 3) as u8;
+            rest /= 3;
+            k += 1;
+        }
+        byte += 1;
+    }
+    table
+};
+
+/// `3^k` for the five digits of a [`Width::Ternary`] byte.
+const POWERS_OF_3: [u8; 5] = [1, 3, 9, 27, 81];
+
 impl Width {
-    /// The bits of an entry: 2, 4 or 8.
+    /// The bits of an entry, 2, 4 or 8; 3 stands for [`Width::Ternary`]'s 1.6 (the width's
+    /// code in a table file's header).
     pub fn bits(self) -> u8 {
         match self {
             Width::Two => 2,
+            Width::Ternary => 3,
             Width::Four => 4,
             Width::Byte => 8,
         }
     }
 
-    /// The width of `bits` bits an entry, if it is one.
+    /// The width of code `bits` ([`Width::bits`]), if it is one.
     pub fn from_bits(bits: u8) -> Option<Width> {
         match bits {
             2 => Some(Width::Two),
+            3 => Some(Width::Ternary),
             4 => Some(Width::Four),
             8 => Some(Width::Byte),
             _ => None,
@@ -385,18 +412,66 @@ impl Width {
 
     /// The bytes of a table of `entries` entries.
     pub fn bytes(self, entries: u64) -> u64 {
-        (entries * u64::from(self.bits())).div_ceil(8)
+        match self {
+            Width::Ternary => entries.div_ceil(5),
+            _ => (entries * u64::from(self.bits())).div_ceil(8),
+        }
     }
 
-    /// What a distance becomes in an entry of this width.
+    /// What a distance becomes in an entry of this width ([`UNREACHED`] is 0 in a ternary
+    /// table, which has no value to spare for it).
     #[inline]
     pub fn entry(self, distance: u8) -> u8 {
         match (self, distance) {
             (Width::Two, UNREACHED) => 3,
             (Width::Two, d) => d % 3,
+            (Width::Ternary, UNREACHED) => 0,
+            (Width::Ternary, d) => d % 3,
             (Width::Four, d) => d.min(15),
             (Width::Byte, d) => d,
         }
+    }
+
+    /// Entry `i` of a [`Width::Ternary`] table's bytes.
+    ///
+    /// ```
+    /// use frontier_tables::{Table, Width};
+    ///
+    /// let table = Table::pack(&[0, 1, 2, 3, 4, 5, 6], Width::Ternary);
+    /// assert_eq!(table.bytes(), [3 + 2 * 9 + 81, 2]); // 0 1 2 0 1 and 2 0, lowest first
+    /// assert_eq!(Width::ternary(table.bytes(), 5), 2);
+    /// ```
+    #[inline(always)]
+    pub fn ternary(bytes: &[u8], i: usize) -> u8 {
+        TERNARY_DIGITS[usize::from(bytes[i / 5])][i % 5]
+    }
+
+    /// Turns the first [`Width::Two`] bytes of `len` entries of `table` into the
+    /// [`Width::Ternary`] bytes of the same entries, in place (each byte written lies at or
+    /// before the bytes it is read from); returns how many bytes those take. An entry of 3
+    /// (unreached) becomes 0.
+    ///
+    /// ```
+    /// use frontier_tables::{Table, Width};
+    ///
+    /// let distances = [0, 1, 2, 3, 4, 5, 6, 7, 8];
+    /// let mut bytes = Table::pack(&distances, Width::Two).bytes().to_vec();
+    /// let used = Width::two_to_ternary(&mut bytes, distances.len());
+    /// assert_eq!(&bytes[..used], Table::pack(&distances, Width::Ternary).bytes());
+    /// ```
+    pub fn two_to_ternary(table: &mut [u8], len: usize) -> usize {
+        let two = |table: &[u8], i: usize| (table[i / 4] >> (2 * (i % 4))) & 3;
+        let used = Width::Ternary.bytes(len as u64) as usize;
+        for at in 0..used {
+            let mut byte = 0;
+            for k in 0..5.min(len - 5 * at) {
+                let entry = two(table, 5 * at + k);
+                byte += (entry % 3) * POWERS_OF_3[k];
+            }
+            // Entry 5 * at lies in byte 5 * at / 4 >= at: nothing still to read is overwritten.
+            table[at] = byte;
+        }
+        used
     }
 }
 
@@ -441,6 +516,13 @@ impl Table {
             Width::Two => pack_at::<2>(distances, out, |d| Width::Two.entry(d)),
             Width::Four => pack_at::<4>(distances, out, |d| Width::Four.entry(d)),
             Width::Byte => out.copy_from_slice(distances),
+            Width::Ternary => {
+                for (byte, entries) in out.iter_mut().zip(distances.chunks(5)) {
+                    *byte = (entries.iter().zip(POWERS_OF_3))
+                        .map(|(&d, power)| Width::Ternary.entry(d) * power)
+                        .sum();
+                }
+            }
         }
     }
 
@@ -453,6 +535,9 @@ impl Table {
     /// Entry `i`.
     #[inline]
     pub fn get(&self, i: usize) -> u8 {
+        if self.width == Width::Ternary {
+            return Width::ternary(&self.bytes, i);
+        }
         let bits = usize::from(self.width.bits());
         let at = i * bits;
         (self.bytes[at / 8] >> (at % 8)) & ((1u16 << bits) - 1) as u8
@@ -699,9 +784,9 @@ mod tests {
     }
 
     #[test]
-    fn entries_pack_at_two_four_and_eight_bits() {
+    fn entries_pack_at_two_four_and_eight_bits_and_in_base_3() {
         let distances: Vec<u8> = (0..=255).chain([UNREACHED, 3, 0]).collect();
-        for width in [Width::Two, Width::Four, Width::Byte] {
+        for width in [Width::Two, Width::Ternary, Width::Four, Width::Byte] {
             let table = Table::pack(&distances, width);
             assert_eq!(table.len(), distances.len());
             assert_eq!(table.bytes().len() as u64, width.bytes(259));
@@ -718,7 +803,27 @@ mod tests {
         assert_eq!(Width::Byte.bytes(5), 5);
         assert_eq!(Width::Two.bytes(5), 2);
         assert_eq!(Width::Four.bytes(5), 3);
+        assert_eq!(Width::Ternary.bytes(5), 1);
+        assert_eq!(Width::Ternary.bytes(6), 2);
         assert!(Table::from_bytes(Width::Two, 5, vec![0; 3]).is_none());
-        assert_eq!(Width::from_bits(3), None);
+        for width in [Width::Two, Width::Ternary, Width::Four, Width::Byte] {
+            assert_eq!(Width::from_bits(width.bits()), Some(width));
+        }
+        assert_eq!(Width::from_bits(5), None);
+    }
+
+    #[test]
+    fn a_two_bit_table_turns_ternary_in_place() {
+        // Every length up to a few bytes of each, with every remainder of 4 and 5.
+        for len in 0..60 {
+            let distances: Vec<u8> = (0..len).map(|i| (i * 7 + i / 3) as u8 % 11).collect();
+            let mut bytes = Table::pack(&distances, Width::Two).bytes().to_vec();
+            let used = Width::two_to_ternary(&mut bytes, distances.len());
+            let ternary = Table::pack(&distances, Width::Ternary);
+            assert_eq!(&bytes[..used], ternary.bytes(), "{len} entries");
+            for (i, &d) in distances.iter().enumerate() {
+                assert_eq!(Width::ternary(&bytes, i), d % 3);
+            }
+        }
     }
 }

@@ -6,7 +6,7 @@
 //! |---|---|
 //! | 0..8 | magic `FRNTTABL` |
 //! | 8..12 | format version ([`FORMAT_VERSION`]), little-endian |
-//! | 12 | bits an entry: 2, 4 or 8 ([`Width`]) |
+//! | 12 | bits an entry: 2, 4 or 8, or 3 for five entries a byte in base 3 ([`Width`]) |
 //! | 13 | zero |
 //! | 14..16 | length of the key in bytes, little-endian |
 //! | 16..24 | number of entries, little-endian |
