@@ -66,12 +66,11 @@ pub enum TableKind {
     /// only, for both metrics).
     Phase1Coordinates,
     /// The optimal solver's medium table ([`crate::TableSize::Medium`]): distances to the
-    /// cubes of G1 with the middle-layer edges home in order, 1,523,864 classes of (flip,
-    /// sorted slice) x 2,187 twists, modulo 3 in two bits, four entries a byte.
-    Phase1Sorted,
-    /// What [`TableKind::Phase1Sorted`] is looked up with, as [`TableKind::Phase1Coordinates`]
-    /// is for [`TableKind::Phase1`] (HTM only, for both metrics).
-    Phase1SortedCoordinates,
+    /// cubes of G1 with the U-layer corners all in the U or all in the D layer, 64,430
+    /// classes of (flip, slice) x 2,187 twists x 35 pairs of sets of positions of the
+    /// U-layer corners, modulo 3 in base 3, five entries a byte; looked up with
+    /// [`TableKind::Phase1Coordinates`].
+    Phase1Medium,
     /// The optimal solver's large table ([`crate::TableSize::Large`]): distances to the
     /// cubes of G1 with the U-layer corners in the U layer, 64,430 classes of (flip, slice) x
     /// 2,187 twists x 70 sets of positions of the U-layer corners, modulo 3 in two bits, four
@@ -97,7 +96,7 @@ impl TableKind {
     ];
 
     /// Every kind.
-    pub const EVERY: [TableKind; 14] = [
+    pub const EVERY: [TableKind; 13] = [
         TableKind::TwistFlip,
         TableKind::TwistSlice,
         TableKind::FlipSlice,
@@ -107,16 +106,15 @@ impl TableKind {
         TableKind::EdgesCornersInG1,
         TableKind::Phase1,
         TableKind::Phase1Coordinates,
-        TableKind::Phase1Sorted,
-        TableKind::Phase1SortedCoordinates,
+        TableKind::Phase1Medium,
         TableKind::Phase1Large,
         TableKind::Phase1Exact,
         TableKind::G1Moves,
     ];
 
     /// The kind's name, as used in file names: `twist-flip`, `twist-slice`, `flip-slice`,
-    /// `corners`, `g1-corners`, `g1-edges`, `g1-edges-corners`, `phase1`, `phase1-coordinates`, `phase1-sorted`,
-    /// `phase1-sorted-coordinates`, `phase1-large`, `phase1-exact`, `g1-moves`.
+    /// `corners`, `g1-corners`, `g1-edges`, `g1-edges-corners`, `phase1`,
+    /// `phase1-coordinates`, `phase1-medium`, `phase1-large`, `phase1-exact`, `g1-moves`.
     pub fn name(self) -> &'static str {
         match self {
             TableKind::TwistFlip => "twist-flip",
@@ -128,16 +126,16 @@ impl TableKind {
             TableKind::EdgesCornersInG1 => "g1-edges-corners",
             TableKind::Phase1 => "phase1",
             TableKind::Phase1Coordinates => "phase1-coordinates",
-            TableKind::Phase1Sorted => "phase1-sorted",
-            TableKind::Phase1SortedCoordinates => "phase1-sorted-coordinates",
+            TableKind::Phase1Medium => "phase1-medium",
             TableKind::Phase1Large => "phase1-large",
             TableKind::Phase1Exact => "phase1-exact",
             TableKind::G1Moves => "g1-moves",
         }
     }
 
-    /// The bytes of the table (for [`TableKind::Phase1`], [`TableKind::Phase1Sorted`] and
-    /// [`TableKind::Phase1Large`] four entries a byte, for [`TableKind::Phase1Exact`] two).
+    /// The bytes of the table (for [`TableKind::Phase1`] and [`TableKind::Phase1Large`] four
+    /// entries a byte, for [`TableKind::Phase1Medium`] five, for [`TableKind::Phase1Exact`]
+    /// two).
     #[allow(clippy::len_without_is_empty)]
     pub fn len(self) -> usize {
         match self {
@@ -149,30 +147,32 @@ impl TableKind {
             TableKind::EdgesCornersInG1 => 40320 * 140,
             TableKind::Phase1 => crate::optimal::PHASE1_BYTES,
             TableKind::Phase1Coordinates => crate::optimal::COORDINATES_BYTES,
-            TableKind::Phase1Sorted => crate::optimal::MEDIUM_BYTES,
-            TableKind::Phase1SortedCoordinates => crate::optimal::MEDIUM_COORDINATES_BYTES,
+            TableKind::Phase1Medium => crate::optimal::MEDIUM_BYTES,
             TableKind::Phase1Large => crate::optimal::LARGE_BYTES,
             TableKind::Phase1Exact => crate::optimal::EXACT_BYTES,
             TableKind::G1Moves => (2 * 40320 * 10 + 2 * 40320) * 2,
         }
     }
 
-    /// The width of its entries: two bits for [`TableKind::Phase1`],
-    /// [`TableKind::Phase1Sorted`] and [`TableKind::Phase1Large`] (the distance modulo 3),
-    /// four for [`TableKind::Phase1Exact`], a byte for the others.
+    /// The width of its entries: two bits for [`TableKind::Phase1`] and
+    /// [`TableKind::Phase1Large`] (the distance modulo 3), five a byte for
+    /// [`TableKind::Phase1Medium`] (the same), four bits for [`TableKind::Phase1Exact`], a
+    /// byte for the others.
     pub fn width(self) -> Width {
         match self {
-            TableKind::Phase1 | TableKind::Phase1Sorted | TableKind::Phase1Large => Width::Two,
+            TableKind::Phase1 | TableKind::Phase1Large => Width::Two,
+            TableKind::Phase1Medium => Width::Ternary,
             TableKind::Phase1Exact => Width::Four,
             _ => Width::Byte,
         }
     }
 
-    /// The number of entries: [`TableKind::len`] but for the two-bit tables, four a byte.
+    /// The number of entries: [`TableKind::len`] but for the tables of several entries a
+    /// byte.
     pub fn entries(self) -> u64 {
         match self {
             TableKind::Phase1 => crate::optimal::PHASE1_ENTRIES as u64,
-            TableKind::Phase1Sorted => crate::optimal::MEDIUM_ENTRIES as u64,
+            TableKind::Phase1Medium => crate::optimal::MEDIUM_ENTRIES as u64,
             TableKind::Phase1Large => crate::optimal::LARGE_ENTRIES as u64,
             TableKind::Phase1Exact => crate::optimal::PHASE1_ENTRIES as u64,
             kind => kind.len() as u64,

@@ -22,7 +22,6 @@ use crate::twophase;
 pub(crate) const TWISTS: usize = 2187; // 3^7
 pub(crate) const FLIPS: usize = 2048; // 2^11
 pub(crate) const SLICES: usize = 495; // C(12, 4)
-pub(crate) const SLICES_SORTED: usize = 11_880; // 12 * 11 * 10 * 9
 pub(crate) const CORNER_PERMS: usize = 40320; // 8!
 
 /// The corner twist coordinate: the first 7 orientations as a base-3 number.
@@ -103,30 +102,6 @@ pub(crate) fn set_slice(s: usize) -> CubieCube {
             c.ep[i] = other;
             other += 1;
         }
-    }
-    c
-}
-
-/// Where each of the middle-layer edges FR FL BL BR is: [`slice`] times 24 plus the rank of
-/// their order in the positions they take (so `slice_sorted(c) / 24 == slice(c)`).
-pub(crate) fn slice_sorted(c: &CubieCube) -> usize {
-    let mut order = [0u8; 4];
-    let mut n = 0;
-    for &e in &c.ep {
-        if e >= 8 {
-            order[n] = e;
-            n += 1;
-        }
-    }
-    slice(c) * 24 + perm_rank(&order)
-}
-
-/// A cube of [`slice_sorted`] `s`, the other edges in order and the corners solved.
-pub(crate) fn set_slice_sorted(s: usize) -> CubieCube {
-    let mut c = set_slice(s / 24);
-    let order = perm_unrank(s % 24, 4);
-    for (e, k) in c.ep.iter_mut().filter(|e| **e >= 8).zip(order) {
-        *e = 8 + k;
     }
     c
 }
@@ -325,8 +300,7 @@ impl MoveTables {
             }
             TableKind::Phase1
             | TableKind::Phase1Coordinates
-            | TableKind::Phase1Sorted
-            | TableKind::Phase1SortedCoordinates
+            | TableKind::Phase1Medium
             | TableKind::Phase1Large
             | TableKind::Phase1Exact
             | TableKind::G1Moves => {

@@ -31,7 +31,9 @@ unsafe impl<T: Copy + Sync> Sync for HugeTable<T> {}
 impl<T: Copy> HugeTable<T> {
     /// The bytes that hold `len` values: whole huge pages, at least one.
     fn capacity_for(len: usize) -> usize {
-        (len * std::mem::size_of::<T>()).max(1).next_multiple_of(HUGE_PAGE)
+        (len * std::mem::size_of::<T>())
+            .max(1)
+            .next_multiple_of(HUGE_PAGE)
     }
 
     /// `len` values, all bits zero (for the integers it holds, zeros).
@@ -63,10 +65,15 @@ impl<T: Copy> HugeTable<T> {
             )
         };
         if raw == libc::MAP_FAILED {
-            alloc::handle_alloc_error(Layout::from_size_align(capacity, HUGE_PAGE).expect("a layout"))
+            alloc::handle_alloc_error(
+                Layout::from_size_align(capacity, HUGE_PAGE).expect("a layout"),
+            )
         }
         let start = (raw as usize).next_multiple_of(HUGE_PAGE);
-        let (head, tail) = (start - raw as usize, raw as usize + span - (start + capacity));
+        let (head, tail) = (
+            start - raw as usize,
+            raw as usize + span - (start + capacity),
+        );
         // SAFETY: both ranges lie in the mapping just made and outside `start..start +
         // capacity`; the advice only changes how the kernel backs the pages, and a refusal
         // is harmless.

@@ -81,7 +81,7 @@ pub use geometry::Face;
 pub use heuristic::Heuristic;
 pub use moves::{Metric, Move};
 pub use notation::{parse, parse_moves, write_moves, Notation, Turn, TurnKind};
-pub use optimal::{Optimal, TableSize, FLIPSLICE_CLASSES, FLIPSLICE_SORTED_CLASSES};
+pub use optimal::{Optimal, TableSize, FLIPSLICE_CLASSES};
 pub use space::CubeSpace;
 pub use symmetry::{canonical, symmetries, unfold, view, SymmetricCubeSpace, SYMMETRIES};
 pub use twophase::{Scramble, Scrambles, TwoPhase};

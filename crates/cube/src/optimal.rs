@@ -8,20 +8,26 @@
 //! changes the distance by at most one, so the search knows each child's distance from its
 //! parent's). This is the bound of Kociemba's optimal solver.
 //!
-//! A bigger table ([`TableSize::Medium`], Kociemba's "huge" table) refines the same
-//! coordinate by where each middle-layer edge is, not only which positions they take: the
-//! distance to the cubes of G1 whose middle-layer edges are home, each in its place. That
-//! set is smaller than G1, so the distance is larger (a stronger bound): 1,523,864 classes of
-//! (flip, sorted slice) x 2,187 twists, 833 MB at two bits an entry, built in place at two
-//! bits a rank ([`Builder::build_mod3`]) so that the build needs little more than the table.
-//! The largest ([`TableSize::Large`]) refines the small one by where the four U-layer corners
-//! are (70 sets of positions): the distance to the cubes of G1 with the U-layer corners in the
-//! U layer, 64,430 x 2,187 x 70 entries, 2.47 GB, built the same way.
+//! The largest table ([`TableSize::Large`]) refines the same coordinate by where the four
+//! U-layer corners are (70 sets of positions): the distance to the cubes of G1 with the
+//! U-layer corners in the U layer. That set is smaller than G1, so the distance is larger (a
+//! stronger bound): 64,430 x 2,187 x 70 entries, 2.47 GB at two bits an entry, built in
+//! place at two bits a rank ([`Builder::build_mod3`]) so that the build needs little more
+//! than the table. The medium one ([`TableSize::Medium`]) knows those sets up to swapping
+//! the U and D layers (35 pairs): the distance to the cubes of G1 with the U-layer corners
+//! all in one layer, U or D; 64,430 x 2,187 x 35 entries, built the same way, then packed
+//! five to a byte in base 3 ([`Width::Ternary`], 986 MB). Neither needs the edges' order, so
+//! both share the small table's symmetry classes and move tables.
 //!
 //! The bound also looks at the inverse cube along its three axes (a cube and its inverse
 //! need as many moves). The inverse's distances are not those of a neighbour of the parent's
 //! inverse, so they are read from a table of exact distances to G1 (four bits an entry),
 //! refined for the medium and large tables by their own entry modulo 3.
+//!
+//! Kociemba's "huge" table (the distance to G1 with the middle-layer edges home in order,
+//! 1,523,864 classes of flip and sorted slice x 2,187 twists, 833 MB) was this solver's
+//! medium table: the 35 pairs of corner sets make a stronger bound in about as much memory
+//! (`benches/RESULTS.md`).
 
 use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -37,8 +43,8 @@ use crate::cube::Cube;
 use crate::cubie::{parity, CubieCube};
 use crate::geometry::Face;
 use crate::heuristic::{
-    flip, move_table, perm_rank, set_flip, set_slice, set_slice_sorted, set_twist, slice,
-    slice_of_mask, slice_sorted, twist, FLIPS, SLICES, SLICES_SORTED, TWISTS,
+    flip, move_table, set_flip, set_slice, set_twist, slice, slice_of_mask, twist, FLIPS, SLICES,
+    TWISTS,
 };
 use crate::huge::HugeTable;
 use crate::lock;
@@ -54,20 +60,19 @@ pub(crate) const PHASE1_ENTRIES: usize = FLIPSLICE_CLASSES * TWISTS;
 /// Bytes of the phase-1 table, four entries a byte.
 pub(crate) const PHASE1_BYTES: usize = PHASE1_ENTRIES.div_ceil(4);
 /// Bytes of the cached reduction and move tables ([`Reduction::to_bytes`]).
-pub(crate) const COORDINATES_BYTES: usize = coordinates_bytes(SLICES, FLIPSLICE_CLASSES);
-/// Classes of (flip, sorted slice) under the 16 symmetries that keep the U-D axis (Kociemba's
-/// "flipslicesorted" classes, `N_FLIPSLICESORTED_CLASS` in defs.py of his
-/// RubiksCube-OptimalSolver).
-pub const FLIPSLICE_SORTED_CLASSES: usize = 1_523_864;
-/// Entries of the medium table: a class of (flip, sorted slice) and a twist.
-pub(crate) const MEDIUM_ENTRIES: usize = FLIPSLICE_SORTED_CLASSES * TWISTS;
-/// Bytes of the medium table, four entries a byte.
-pub(crate) const MEDIUM_BYTES: usize = MEDIUM_ENTRIES.div_ceil(4);
-/// Bytes of the medium table's cached reduction and move tables.
-pub(crate) const MEDIUM_COORDINATES_BYTES: usize =
-    coordinates_bytes(SLICES_SORTED, FLIPSLICE_SORTED_CLASSES);
+pub(crate) const COORDINATES_BYTES: usize = FLIPS * SLICES * 4
+    + FLIPSLICE_CLASSES * 4
+    + (TWISTS * UD_SYMMETRIES + FLIPSLICE_CLASSES + (TWISTS + FLIPS + SLICES) * 18) * 2;
 /// The sets of four corner positions (C(8, 4)): where the U-layer corners can be.
 pub(crate) const CORNER_SETS: usize = 70;
+/// Those sets paired with their complements: where the U-layer corners are, up to swapping
+/// the U and D layers.
+pub(crate) const CORNER_HALVES: usize = CORNER_SETS / 2;
+/// Entries of the medium table: a class of (flip, slice), a twist and where the U-layer
+/// corners are up to swapping the U and D layers.
+pub(crate) const MEDIUM_ENTRIES: usize = FLIPSLICE_CLASSES * TWISTS * CORNER_HALVES;
+/// Bytes of the medium table, five entries a byte.
+pub(crate) const MEDIUM_BYTES: usize = MEDIUM_ENTRIES.div_ceil(5);
 /// Entries of the large table: a class of (flip, slice), a twist and where the U-layer
 /// corners are.
 pub(crate) const LARGE_ENTRIES: usize = FLIPSLICE_CLASSES * TWISTS * CORNER_SETS;
@@ -79,23 +84,16 @@ pub(crate) const EXACT_BYTES: usize = PHASE1_ENTRIES.div_ceil(2);
 /// The longest solution searched for: past God's number in either metric (20 HTM, 26 QTM).
 const LONGEST: usize = 30;
 
-/// Bytes of a reduction and its move tables ([`Reduction::to_bytes`]) over `slices` slice
-/// coordinates and `classes` classes.
-const fn coordinates_bytes(slices: usize, classes: usize) -> usize {
-    FLIPS * slices * 4
-        + classes * 4
-        + (TWISTS * UD_SYMMETRIES + classes + (TWISTS + FLIPS + slices) * 18) * 2
-}
-
-/// Which of the optimal solver's tables: the distance to G1 over (flip, slice) classes, the
-/// bigger one over (flip, sorted slice) classes, or the largest, over (flip, slice) classes,
-/// twist and where the U-layer corners are.
+/// Which of the optimal solver's tables: the distance to G1 over (flip, slice) classes and
+/// twist, or, bigger, to the cubes of G1 with the U-layer corners in one layer, or, largest,
+/// in the U layer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum TableSize {
     /// The distance to G1: 64,430 classes of (flip, slice) x 2,187 twists, 35 MB.
     Small,
-    /// The distance to the cubes of G1 with the middle-layer edges home in order: 1,523,864
-    /// classes of (flip, sorted slice) x 2,187 twists, 833 MB.
+    /// The distance to the cubes of G1 with the U-layer corners all in the U layer or all in
+    /// the D layer: 64,430 classes of (flip, slice) x 2,187 twists x 35 pairs of sets of
+    /// corner positions, 986 MB.
     Medium,
     /// The distance to the cubes of G1 with the U-layer corners in the U layer: 64,430
     /// classes of (flip, slice) x 2,187 twists x 70 sets of corner positions, 2.47 GB.
@@ -120,80 +118,47 @@ impl TableSize {
         TableSize::ALL.into_iter().find(|s| s.name() == name)
     }
 
-    /// The slice coordinates: 495 positions of the middle-layer edges, or 11,880 placements.
-    fn slices(self) -> usize {
-        match self {
-            TableSize::Small | TableSize::Large => SLICES,
-            TableSize::Medium => SLICES_SORTED,
-        }
-    }
-
-    /// The slice coordinate of a cube.
-    fn slice_of(self, c: &CubieCube) -> usize {
-        match self {
-            TableSize::Small | TableSize::Large => slice(c),
-            TableSize::Medium => slice_sorted(c),
-        }
-    }
-
-    /// A cube of slice coordinate `s`, its other pieces as solved as can be.
-    fn set_slice(self, s: usize) -> CubieCube {
-        match self {
-            TableSize::Small | TableSize::Large => set_slice(s),
-            TableSize::Medium => set_slice_sorted(s),
-        }
-    }
-
-    /// The classes of (flip, slice coordinate).
-    fn classes(self) -> usize {
-        match self {
-            TableSize::Small | TableSize::Large => FLIPSLICE_CLASSES,
-            TableSize::Medium => FLIPSLICE_SORTED_CLASSES,
-        }
-    }
-
-    /// The size whose reduction (classes, symmetries, move tables) this one is looked up
-    /// with: the large table shares the small one's.
-    fn reduced(self) -> TableSize {
-        match self {
-            TableSize::Large => TableSize::Small,
-            size => size,
-        }
-    }
-
     /// The values of the corner coordinate beside the twist: the 70 sets of positions of
-    /// the U-layer corners for the large table, one for the others.
+    /// the U-layer corners for the large table, 35 pairs of them for the medium one, one for
+    /// the small one.
     fn corner_sets(self) -> usize {
         match self {
+            TableSize::Small => 1,
+            TableSize::Medium => CORNER_HALVES,
             TableSize::Large => CORNER_SETS,
-            _ => 1,
         }
     }
 
     /// The table's entries.
     fn entries(self) -> usize {
-        self.classes() * TWISTS * self.corner_sets()
+        FLIPSLICE_CLASSES * TWISTS * self.corner_sets()
     }
 
-    /// The bytes of the table, four entries a byte.
+    /// How the table keeps its entries: two bits each, five a byte for the medium one.
+    fn width(self) -> Width {
+        match self {
+            TableSize::Medium => Width::Ternary,
+            _ => Width::Two,
+        }
+    }
+
+    /// The bytes of the table.
     pub fn table_bytes(self) -> u64 {
-        self.entries().div_ceil(4) as u64
+        self.width().bytes(self.entries() as u64)
     }
 
     /// The bytes it takes to build the table, with the exact phase-1 distances that bound
     /// the inverse's views (their build: the distances a byte each, then packed): for the
-    /// small one, that build and the table packed from it; for the medium one, the packed
-    /// table (built in place), the class of every (flip, sorted slice) pair and the exact
-    /// distances; for the large one, the packed table, the small reduction and the exact
-    /// distances.
+    /// small one, that build and the table packed from it; for the bigger ones, the table at
+    /// two bits an entry (built in place; the medium one is packed smaller in place after),
+    /// the reduction and the exact distances.
     pub fn build_bytes(self) -> u64 {
         let exact = (PHASE1_ENTRIES + EXACT_BYTES) as u64;
         match self {
             TableSize::Small => exact + PHASE1_BYTES as u64,
-            TableSize::Medium => {
-                (MEDIUM_BYTES + MEDIUM_COORDINATES_BYTES + COORDINATES_BYTES + EXACT_BYTES) as u64
+            size => {
+                Width::Two.bytes(size.entries() as u64) + (COORDINATES_BYTES + EXACT_BYTES) as u64
             }
-            TableSize::Large => (LARGE_BYTES + COORDINATES_BYTES + EXACT_BYTES) as u64,
         }
         .max(exact)
     }
@@ -202,7 +167,7 @@ impl TableSize {
     fn kinds(self) -> (TableKind, TableKind) {
         match self {
             TableSize::Small => (TableKind::Phase1, TableKind::Phase1Coordinates),
-            TableSize::Medium => (TableKind::Phase1Sorted, TableKind::Phase1SortedCoordinates),
+            TableSize::Medium => (TableKind::Phase1Medium, TableKind::Phase1Coordinates),
             TableSize::Large => (TableKind::Phase1Large, TableKind::Phase1Coordinates),
         }
     }
@@ -219,8 +184,6 @@ impl TableSize {
 /// The classes of (flip, slice) under the 16 symmetries that keep the U-D axis, and how twist
 /// changes under each of them: what it takes to look up a cube in the phase-1 table.
 pub(crate) struct Reduction {
-    /// The slice coordinates: the table's size says which.
-    size: TableSize,
     /// `twist_view[t * 16 + k]`: the twist of a cube of twist `t` seen through symmetry `k`.
     twist_view: Vec<u16>,
     /// `class_of[fs]`: the class of (flip, slice) `fs` (shifted left by 4) and the symmetry
@@ -250,16 +213,14 @@ fn ud_symmetries() -> [usize; UD_SYMMETRIES] {
 }
 
 impl Reduction {
-    /// The reduction of `size`'s coordinate, or the limit `stop` returned (it is asked every
-    /// few thousand classes).
-    fn new(size: TableSize, stop: &dyn Fn() -> Option<Limit>) -> Result<Reduction, Limit> {
-        let slices = size.slices();
+    /// The reduction, or the limit `stop` returned (it is asked every few thousand classes).
+    fn new(stop: &dyn Fn() -> Option<Limit>) -> Result<Reduction, Limit> {
         let set_flipslice = |fs: usize| {
-            let mut cube = size.set_slice(fs % slices);
-            cube.eo = set_flip(fs / slices).eo;
+            let mut cube = set_slice(fs % SLICES);
+            cube.eo = set_flip(fs / SLICES).eo;
             cube
         };
-        let flipslice = |c: &CubieCube| flip(c) * slices + size.slice_of(c);
+        let flipslice = |c: &CubieCube| flip(c) * SLICES + slice(c);
         let symmetries = ud_symmetries();
         let seen = |c: &CubieCube, k: usize| view(Cube::from_cubie(c), symmetries[k]).to_cubie();
         let mut twist_view = vec![0u16; TWISTS * UD_SYMMETRIES];
@@ -279,11 +240,11 @@ impl Reduction {
                     .expect("the symmetries form a group")
             })
             .collect();
-        let mut class_of = HugeTable::zeroed(FLIPS * slices);
+        let mut class_of = HugeTable::zeroed(FLIPS * SLICES);
         class_of.fill(u32::MAX);
-        let mut representatives = Vec::with_capacity(size.classes());
-        let mut stabilizers = Vec::with_capacity(size.classes());
-        for fs in 0..FLIPS * slices {
+        let mut representatives = Vec::with_capacity(FLIPSLICE_CLASSES);
+        let mut stabilizers = Vec::with_capacity(FLIPSLICE_CLASSES);
+        for fs in 0..FLIPS * SLICES {
             if class_of[fs] != u32::MAX {
                 continue;
             }
@@ -310,11 +271,10 @@ impl Reduction {
         }
         assert_eq!(
             representatives.len(),
-            size.classes(),
+            FLIPSLICE_CLASSES,
             "Kociemba's class count"
         );
         Ok(Reduction {
-            size,
             twist_view,
             class_of,
             representatives,
@@ -325,14 +285,13 @@ impl Reduction {
     /// Where a pair of flip and slice coordinates is looked up in [`Reduction::class_of`].
     #[inline(always)]
     fn flipslice(&self, flip: usize, slice: usize) -> usize {
-        flip * self.size.slices() + slice
+        flip * SLICES + slice
     }
 
     /// The reduction and the move tables as the bytes of their cached file
     /// ([`TableKind::Phase1Coordinates`]): each array in turn, little-endian.
     fn to_bytes(&self, moves: &MoveTables) -> Vec<u8> {
-        let kind = self.size.kinds().1;
-        let mut bytes = Vec::with_capacity(kind.len());
+        let mut bytes = Vec::with_capacity(COORDINATES_BYTES);
         for &c in self.class_of.iter() {
             bytes.extend_from_slice(&c.to_le_bytes());
         }
@@ -350,14 +309,14 @@ impl Reduction {
                 bytes.extend_from_slice(&x.to_le_bytes());
             }
         }
-        debug_assert_eq!(bytes.len(), kind.len());
+        debug_assert_eq!(bytes.len(), COORDINATES_BYTES);
         bytes
     }
 
     /// The reduction and the move tables back from [`Reduction::to_bytes`]'s bytes.
-    fn from_bytes(bytes: &[u8], size: TableSize) -> (Reduction, MoveTables) {
-        let (classes, rest) = bytes.split_at(FLIPS * size.slices() * 4);
-        let (representatives, rest) = rest.split_at(size.classes() * 4);
+    fn from_bytes(bytes: &[u8]) -> (Reduction, MoveTables) {
+        let (classes, rest) = bytes.split_at(FLIPS * SLICES * 4);
+        let (representatives, rest) = rest.split_at(FLIPSLICE_CLASSES * 4);
         let u32s = |b: &[u8]| -> Vec<u32> {
             (b.chunks_exact(4))
                 .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
@@ -372,18 +331,17 @@ impl Reduction {
                 .collect()
         };
         let twist_view = u16s(TWISTS * UD_SYMMETRIES);
-        let stabilizers = u16s(size.classes());
+        let stabilizers = u16s(FLIPSLICE_CLASSES);
         let moves = MoveTables {
             twist: u16s(TWISTS * 18),
             flip: u16s(FLIPS * 18),
-            slice: u16s(size.slices() * 18),
+            slice: u16s(SLICES * 18),
         };
-        let mut class_of = HugeTable::zeroed(FLIPS * size.slices());
+        let mut class_of = HugeTable::zeroed(FLIPS * SLICES);
         for (slot, c) in class_of.iter_mut().zip(classes.chunks_exact(4)) {
             *slot = u32::from_le_bytes([c[0], c[1], c[2], c[3]]);
         }
         let reduction = Reduction {
-            size,
             twist_view,
             class_of,
             representatives: u32s(representatives),
@@ -392,25 +350,24 @@ impl Reduction {
         (reduction, moves)
     }
 
-    /// The reduction of `size` and its move tables, read from `cache` or computed and
-    /// written there (they take longer to compute than to read); or the limit `stop` returned.
+    /// The reduction and its move tables, read from `cache` or computed and written there
+    /// (they take longer to compute than to read); or the limit `stop` returned.
     fn load_or_build(
         cache: &Cache,
-        size: TableSize,
         stop: &dyn Fn() -> Option<Limit>,
     ) -> Result<(Reduction, MoveTables, TableReport), Limit> {
-        let spec = cache::spec(size.kinds().1, Metric::Htm);
+        let spec = cache::spec(TableKind::Phase1Coordinates, Metric::Htm);
         let build = || {
-            let reduction = Reduction::new(size, stop)?;
-            Ok(reduction.to_bytes(&MoveTables::new(size)))
+            let reduction = Reduction::new(stop)?;
+            Ok(reduction.to_bytes(&MoveTables::new()))
         };
         let (bytes, report) = cache.load_or_build(&spec, |len| vec![0; len], build)?;
-        let (reduction, moves) = Reduction::from_bytes(&bytes, size);
+        let (reduction, moves) = Reduction::from_bytes(&bytes);
         Ok((reduction, moves, report))
     }
 
     /// The table entry of a cube with these coordinates (`set`, where the U-layer corners
-    /// are, counts for the large table alone: `sets` says).
+    /// are, counts for the medium and large tables alone: `sets` says).
     #[inline(always)]
     fn entry(&self, sets: &CornerSets, twist: usize, set: usize, flipslice: usize) -> usize {
         let class = self.class_of[flipslice];
@@ -422,15 +379,19 @@ impl Reduction {
 
 /// Where the U-layer corners URF UFL ULB UBR are, as one of the 70 sets of four corner
 /// positions (ranked by their bit masks in increasing order): the large table's coordinate
-/// beside the twist. For the small and medium tables a single value stands for all cubes.
+/// beside the twist. The medium table's is the pair of a set and its complement (where the
+/// D-layer corners are): the lesser of the two ranks, as the masks' complements rank in
+/// reverse. For the small table a single value stands for all cubes.
 ///
 /// Every symmetry that keeps the U-D axis takes the U layer to the U or the D layer, so the
-/// set of a cube's view depends on the cube's set alone ([`CornerSets::seen`]); and each
-/// face turn keeps the set of its own axis's layer corners in that layer, which the bound's
-/// "one more when the three axes agree" needs.
+/// set of a cube's view depends on the cube's set alone ([`CornerSets::seen`]), and so does
+/// the pair; and each face turn keeps the set of its own axis's layer corners in that layer,
+/// which the bound's "one more when the three axes agree" needs.
 pub(crate) struct CornerSets {
-    /// 70, or 1.
+    /// 70, 35, or 1.
     count: usize,
+    /// `value[set]`: the coordinate of each of the 70 sets.
+    value: [u8; CORNER_SETS],
     /// `view[set * 16 + k]`: the set of a cube's view through symmetry `k`.
     view: Vec<u8>,
     /// `moves[set * 18 + m]`: the set after move `m`.
@@ -477,42 +438,54 @@ fn set_corner_set(set: usize) -> CubieCube {
 }
 
 impl CornerSets {
-    /// The corner sets of `size`'s table.
+    /// The corner coordinate of `size`'s table.
     fn new(size: TableSize) -> CornerSets {
-        if size.corner_sets() == 1 {
+        let count = size.corner_sets();
+        if count == 1 {
             return CornerSets::one();
         }
+        // Set `s` (by rank) is the set `s` of its value, since the values are below 35.
+        let value = std::array::from_fn(|set| match count {
+            CORNER_HALVES => set.min(CORNER_SETS - 1 - set) as u8,
+            _ => set as u8,
+        });
         let symmetries = ud_symmetries();
-        let mut seen = vec![0u8; CORNER_SETS * UD_SYMMETRIES];
-        for set in 0..CORNER_SETS {
+        let mut seen = vec![0u8; count * UD_SYMMETRIES];
+        for set in 0..count {
             let cube = Cube::from_cubie(&set_corner_set(set));
             for (k, &symmetry) in symmetries.iter().enumerate() {
-                seen[set * UD_SYMMETRIES + k] = corner_set(&view(cube, symmetry).to_cubie()) as u8;
+                let there = corner_set(&view(cube, symmetry).to_cubie());
+                seen[set * UD_SYMMETRIES + k] = value[there];
             }
         }
-        let moves = move_table(CORNER_SETS, set_corner_set, corner_set, &Move::ALL);
+        let moves = move_table(count, set_corner_set, corner_set, &Move::ALL);
         CornerSets {
-            count: CORNER_SETS,
+            count,
+            value,
             view: seen,
-            moves: moves.into_iter().map(|s| s as u8).collect(),
+            moves: moves.into_iter().map(|s| value[s as usize]).collect(),
         }
     }
 
-    /// The single value of the small and medium tables.
+    /// The single value of the small table.
     fn one() -> CornerSets {
         CornerSets {
             count: 1,
+            value: [0; CORNER_SETS],
             view: vec![0; UD_SYMMETRIES],
             moves: vec![0; 18],
         }
     }
 
-    /// The coordinate of a cube (0 when it does not count).
+    /// The coordinate of a cube.
     fn of(&self, c: &CubieCube) -> usize {
-        match self.count {
-            1 => 0,
-            _ => corner_set(c),
-        }
+        self.value_of(corner_set(c))
+    }
+
+    /// The coordinate of the cubes whose U-layer corners take the positions of `set`.
+    #[inline(always)]
+    fn value_of(&self, set: usize) -> usize {
+        usize::from(self.value[set])
     }
 
     /// The set of a cube's view through symmetry `k`.
@@ -536,19 +509,13 @@ pub(crate) struct MoveTables {
 }
 
 impl MoveTables {
-    /// The move tables of twist, flip and `size`'s slice coordinate.
-    fn new(size: TableSize) -> MoveTables {
+    /// The move tables of twist, flip and slice.
+    fn new() -> MoveTables {
         let u16s = |table: Vec<u32>| table.into_iter().map(|x| x as u16).collect();
-        let slices = move_table(
-            size.slices(),
-            |s| size.set_slice(s),
-            |c| size.slice_of(c),
-            &Move::ALL,
-        );
         MoveTables {
             twist: u16s(move_table(TWISTS, set_twist, twist, &Move::ALL)),
             flip: u16s(move_table(FLIPS, set_flip, flip, &Move::ALL)),
-            slice: u16s(slices),
+            slice: u16s(move_table(SLICES, set_slice, slice, &Move::ALL)),
         }
     }
 }
@@ -597,8 +564,7 @@ impl Coordinates for Phase1Space<'_> {
         if *last != class {
             *last = class;
             let fs = reduction.representatives[class] as usize;
-            let slices = reduction.size.slices();
-            let (f, s) = (fs / slices, fs % slices);
+            let (f, s) = (fs / SLICES, fs % SLICES);
             for (slot, &m) in neighbours.iter_mut().zip(&self.turns) {
                 let fs2 = reduction.flipslice(
                     usize::from(moves.flip[f * 18 + m]),
@@ -659,7 +625,7 @@ fn solved_entry(reduction: &Reduction, sets: &CornerSets) -> usize {
         sets,
         twist(c),
         sets.of(c),
-        reduction.flipslice(flip(c), reduction.size.slice_of(c)),
+        reduction.flipslice(flip(c), slice(c)),
     )
 }
 
@@ -692,15 +658,13 @@ fn packed_distances(
 /// that axis would be one move closer. The phase-1 table is read from the disk cache
 /// (`phase1-htm` or `phase1-qtm`, 35 MB) or built (seconds, in parallel) and written there.
 ///
-/// With the medium table ([`Optimal::load_or_build_table`], `phase1-sorted-htm` or `-qtm`,
-/// 833 MB, minutes to build) each axis's distance is to the cubes of G1 with the middle-layer
-/// edges home in order: every face turn keeps that set of its own axis (it moves no
-/// middle-layer edge of it and twists and flips nothing seen along it), so the same bound and
-/// the same plus one hold.
-///
-/// With the large table (`phase1-large-htm` or `-qtm`, 2.47 GB) each axis's distance is to
-/// the cubes of G1 whose U-layer corners are in the U layer: every face turn keeps that set
-/// of its own axis too.
+/// With the large table ([`Optimal::load_or_build_table`], `phase1-large-htm` or `-qtm`,
+/// 2.47 GB, minutes to build) each axis's distance is to the cubes of G1 whose U-layer
+/// corners are in the U layer: every face turn keeps that set of its own axis (it takes no
+/// corner of that layer out of it and twists nothing seen along it), so the same bound and
+/// the same plus one hold. With the medium table (`phase1-medium-htm` or `-qtm`, 986 MB)
+/// each is to the cubes of G1 whose U-layer corners are all in one of the axis's layers:
+/// the same holds.
 ///
 /// The cube's inverse needs as many moves, so its three axes bound the cube as well: their
 /// distances come from the exact distances to G1 (`phase1-exact`, 70 MB, four bits an
@@ -728,6 +692,8 @@ fn packed_distances(
 pub struct Optimal {
     metric: Metric,
     size: TableSize,
+    /// Whether the table holds five entries a byte ([`Width::Ternary`]), not four.
+    ternary: bool,
     /// The slice coordinate of the solved cube (its distance is 0 there).
     solved_slice: u16,
     /// Where the solved cube's U-layer corners are (0 where it does not count).
@@ -767,9 +733,6 @@ pub struct Optimal {
 /// table, modulo 3, refines it (their goals lie inside G1, so their distance is the least
 /// number at least the distance to G1 with that remainder, or more).
 struct Exact {
-    /// The small table's reduction, for the medium table (whose own is over sorted slices);
-    /// `None` where the solver's reduction is the small one.
-    reduction: Option<Reduction>,
     /// Two entries a byte, the first in the low four bits.
     table: HugeTable<u8>,
     /// The small table's corner coordinate: the twist alone.
@@ -778,30 +741,19 @@ struct Exact {
 }
 
 impl Exact {
-    /// The exact distances of `metric` for a solver of `size` whose reduction and move
-    /// tables are these, read from `cache` or built (with `progress` and `stop`) and written
-    /// there.
-    #[allow(clippy::too_many_arguments)]
+    /// The exact distances of `metric` over this reduction and these move tables, read from
+    /// `cache` or built (with `progress` and `stop`) and written there.
     fn load_or_build(
         cache: &Cache,
-        size: TableSize,
         metric: Metric,
         reduction: &Reduction,
         moves: &MoveTables,
         progress: &(dyn Fn(BuildProgress) + Sync),
         stop: &(dyn Fn() -> Option<Limit> + Sync),
     ) -> Result<Exact, Limit> {
-        let loaded = match size.reduced() {
-            TableSize::Small => None,
-            _ => Some(Reduction::load_or_build(cache, TableSize::Small, stop)?),
-        };
-        let (small, small_moves) = match &loaded {
-            Some((r, m, _)) => (r, m),
-            None => (reduction, moves),
-        };
         let build = || {
             let builder = Builder::new().progress(progress).stop(stop);
-            let distances = phase1_distances(small, small_moves, metric, builder)?;
+            let distances = phase1_distances(reduction, moves, metric, builder)?;
             let mut table = HugeTable::zeroed(EXACT_BYTES);
             Table::pack_into(&distances, Width::Four, &mut table);
             Ok(table)
@@ -809,7 +761,6 @@ impl Exact {
         let spec = cache::spec(TableKind::Phase1Exact, metric);
         let (table, report) = cache.load_or_build(&spec, HugeTable::zeroed, build)?;
         Ok(Exact {
-            reduction: loaded.map(|(r, _, _)| r),
             table,
             one: CornerSets::one(),
             report,
@@ -855,9 +806,7 @@ type Distances = [u8; 3];
 struct InverseCoordinates {
     twist: u16,
     set: u8,
-    /// Where its flip and slice are looked up in the small reduction.
-    small_flipslice: usize,
-    /// And in the solver's (the same but for the medium table).
+    /// Where its flip and slice are looked up in the reduction.
     flipslice: usize,
 }
 
@@ -906,9 +855,9 @@ const INVERSE_TWIST: [u16; 32] = {
 
 /// The coordinates of the inverse of a packed cube, read from its pieces' fields: the
 /// inverse puts cubie `c` where the cube has `c`'s position, turned back. Returns the
-/// inverse's twist, flip, slice (495), sorted slice (11,880) and U-layer corner set.
+/// inverse's twist, flip, slice and U-layer corner set (of the 70).
 #[inline(always)]
-fn inverse_coordinates(cube: Cube, sorted: bool) -> (u16, u16, u16, u16, u8) {
+fn inverse_coordinates(cube: Cube) -> (u16, u16, u16, u8) {
     let bits = cube.bits();
     let (mut twist, mut corner_mask) = (0u16, 0usize);
     for i in 0..8 {
@@ -919,7 +868,6 @@ fn inverse_coordinates(cube: Cube, sorted: bool) -> (u16, u16, u16, u16, u8) {
         }
     }
     let (mut flip, mut slice_mask) = (0u16, 0usize);
-    let mut slice_positions = [0u8; 4];
     for j in 0..12 {
         let field = (bits >> (40 + 5 * j)) as usize & 31;
         let (e, o) = (field & 15, (field >> 4) as u16);
@@ -928,28 +876,11 @@ fn inverse_coordinates(cube: Cube, sorted: bool) -> (u16, u16, u16, u16, u8) {
         }
         if j >= 8 {
             slice_mask |= 1 << e;
-            slice_positions[j - 8] = e as u8;
         }
     }
     let slice = slice_of_mask(slice_mask) as u16;
-    // The inverse holds middle-layer edge 8 + k at position `slice_positions[k]`: their
-    // order is that of the k's by position.
-    let sorted_slice = match sorted {
-        true => {
-            let mut order = [0u8; 4];
-            let mut n = 0;
-            for p in 0..12 {
-                if let Some(k) = slice_positions.iter().position(|&q| usize::from(q) == p) {
-                    order[n] = k as u8;
-                    n += 1;
-                }
-            }
-            slice * 24 + perm_rank(&order) as u16
-        }
-        false => 0,
-    };
     let set = corner_set_tables().1[corner_mask];
-    (twist, flip, slice, sorted_slice, set)
+    (twist, flip, slice, set)
 }
 
 impl Optimal {
@@ -1019,20 +950,24 @@ impl Optimal {
         stop: &(dyn Fn() -> Option<Limit> + Sync),
         inverse: bool,
     ) -> Result<Optimal, Limit> {
-        let (reduction, moves, coordinates) =
-            Reduction::load_or_build(cache, size.reduced(), stop)?;
+        let (reduction, moves, coordinates) = Reduction::load_or_build(cache, stop)?;
         let exact = match inverse {
             true => Some(Exact::load_or_build(
-                cache, size, metric, &reduction, &moves, progress, stop,
+                cache, metric, &reduction, &moves, progress, stop,
             )?),
             false => None,
         };
         let sets = CornerSets::new(size);
         let build = || {
             let builder = Builder::new().progress(progress).stop(stop);
-            let mut packed = HugeTable::zeroed(size.table_bytes() as usize);
+            let entries = size.entries();
+            let mut packed = HugeTable::zeroed(Width::Two.bytes(entries as u64) as usize);
             if size != TableSize::Small {
                 packed_distances(&reduction, &moves, &sets, metric, builder, &mut packed)?;
+                if size.width() == Width::Ternary {
+                    let used = Width::two_to_ternary(&mut packed, entries);
+                    packed.truncate(used);
+                }
             } else if !exact.as_ref().is_some_and(|e| e.modulo_3(&mut packed)) {
                 // The exact distances modulo 3, unless some are too far for four bits.
                 let distances = phase1_distances(&reduction, &moves, metric, builder)?;
@@ -1061,7 +996,8 @@ impl Optimal {
         Ok(Optimal {
             metric,
             size,
-            solved_slice: size.slice_of(&CubieCube::SOLVED) as u16,
+            ternary: size.width() == Width::Ternary,
+            solved_slice: slice(&CubieCube::SOLVED) as u16,
             solved_set: sets.of(&CubieCube::SOLVED) as u8,
             reduction,
             moves,
@@ -1122,12 +1058,24 @@ impl Optimal {
     /// The distance modulo 3 stored for an entry.
     #[inline(always)]
     fn stored(&self, entry: usize) -> u8 {
-        (self.phase1[entry >> 2] >> ((entry & 3) << 1)) & 3
+        match self.ternary {
+            true => Width::ternary(&self.phase1, entry),
+            false => (self.phase1[entry >> 2] >> ((entry & 3) << 1)) & 3,
+        }
+    }
+
+    /// The byte of the table that holds an entry.
+    #[inline(always)]
+    fn byte_of(&self, entry: usize) -> usize {
+        match self.ternary {
+            true => entry / 5,
+            false => entry >> 2,
+        }
     }
 
     /// Whether coordinates are at distance 0: in G1 for the small table, for the medium
-    /// one with the middle-layer edges home too, for the large one with the U-layer corners
-    /// in the U layer.
+    /// one with the U-layer corners in the U or the D layer too, for the large one in the U
+    /// layer.
     pub(crate) fn in_g1(&self, node: &AxisNode) -> bool {
         node.twist == 0
             && node.flip == 0
@@ -1141,7 +1089,7 @@ impl Optimal {
         AxisNode {
             twist: twist(&c) as u16,
             flip: flip(&c) as u16,
-            slice: self.size.slice_of(&c) as u16,
+            slice: slice(&c) as u16,
             set: self.sets.of(&c) as u8,
             distance: 0,
         }
@@ -1185,7 +1133,7 @@ impl Optimal {
     /// Starts reading the byte of a phase-1 entry, for [`Optimal::distance_after`].
     #[inline(always)]
     pub(crate) fn prefetch_entry(&self, entry: usize) {
-        prefetch(self.phase1.as_ptr().wrapping_add(entry >> 2));
+        prefetch(self.phase1.as_ptr().wrapping_add(self.byte_of(entry)));
     }
 
     /// The distance of a neighbour of a node at distance `parent`, from its table entry: one
@@ -1297,7 +1245,7 @@ impl Optimal {
     fn inverse_distances(&self, views: &[Cube; 3]) -> Option<Distances> {
         let exact = self.exact()?;
         Some(views.map(|seen| {
-            let coordinates = self.inverse_start(exact, seen);
+            let coordinates = self.inverse_start(seen);
             let entries = self.inverse_entries(exact, &coordinates);
             self.inverse_distance(exact, entries)
         }))
@@ -1307,30 +1255,15 @@ impl Optimal {
     /// (the cube seen along one axis), and where its flip and slice are looked up, whose
     /// classes it starts to read.
     #[inline(always)]
-    fn inverse_start(&self, exact: &Exact, seen: Cube) -> InverseCoordinates {
-        let medium = self.size == TableSize::Medium;
-        let (twist, flip, slice, sorted, set) = inverse_coordinates(seen, medium);
-        let small = exact.reduction.as_ref().unwrap_or(&self.reduction);
-        let small_flipslice = small.flipslice(usize::from(flip), usize::from(slice));
-        prefetch(small.class_of.as_ptr().wrapping_add(small_flipslice));
-        let flipslice = match medium {
-            true => {
-                let at = self
-                    .reduction
-                    .flipslice(usize::from(flip), usize::from(sorted));
-                prefetch(self.reduction.class_of.as_ptr().wrapping_add(at));
-                at
-            }
-            false => small_flipslice,
-        };
+    fn inverse_start(&self, seen: Cube) -> InverseCoordinates {
+        let (twist, flip, slice, set) = inverse_coordinates(seen);
+        let flipslice = self
+            .reduction
+            .flipslice(usize::from(flip), usize::from(slice));
+        prefetch(self.reduction.class_of.as_ptr().wrapping_add(flipslice));
         InverseCoordinates {
             twist,
-            // Only the large table reads where the U-layer corners are.
-            set: match self.sets.count {
-                1 => 0,
-                _ => set,
-            },
-            small_flipslice,
+            set: self.sets.value_of(usize::from(set)) as u8,
             flipslice,
         }
     }
@@ -1339,9 +1272,8 @@ impl Optimal {
     /// the solver's own, which it starts to read.
     #[inline(always)]
     fn inverse_entries(&self, exact: &Exact, c: &InverseCoordinates) -> (usize, usize) {
-        let small = exact.reduction.as_ref().unwrap_or(&self.reduction);
         let twist = usize::from(c.twist);
-        let at = small.entry(&exact.one, twist, 0, c.small_flipslice);
+        let at = (self.reduction).entry(&exact.one, twist, 0, c.flipslice);
         prefetch(exact.table.as_ptr().wrapping_add(at >> 1));
         let own = match self.size {
             TableSize::Small => at,
@@ -1798,7 +1730,7 @@ impl Worker<'_> {
         for k in 0..alive {
             for axis in 0..3 {
                 entries[k][axis] = solver.entry_of(&children[k].axes[axis]);
-                prefetch(solver.phase1.as_ptr().wrapping_add(entries[k][axis] >> 2));
+                solver.prefetch_entry(entries[k][axis]);
             }
         }
         let mut kept = 0;
@@ -1827,7 +1759,7 @@ impl Worker<'_> {
                     let cube = node.views[axis].apply(seen);
                     children[k].views[axis] = cube;
                     if solver.goal_moves[axis] & (1 << m) == 0 {
-                        coordinates[k][axis] = solver.inverse_start(exact, cube);
+                        coordinates[k][axis] = solver.inverse_start(cube);
                     }
                 }
             }
@@ -1918,25 +1850,19 @@ mod tests {
     fn flip_and_slice_fall_into_kociembas_64430_classes() {
         // Kociemba, "The two-phase algorithm": 2048 x 495 (flip, slice) pairs make 64,430
         // classes under the 16 symmetries that keep the U-D axis.
-        assert_classes(TableSize::Small, FLIPSLICE_CLASSES, FLIPS * SLICES);
-    }
-
-    /// Builds the reduction of `size` and checks its class count and that the classes'
-    /// sizes cover every one of `pairs` (flip, slice) pairs once.
-    fn assert_classes(size: TableSize, classes: usize, pairs: usize) -> Reduction {
-        let reduction = Reduction::new(size, &|| None).unwrap();
-        assert_eq!(reduction.representatives.len(), classes);
+        let reduction = Reduction::new(&|| None).unwrap();
+        assert_eq!(reduction.representatives.len(), FLIPSLICE_CLASSES);
         let sizes: usize = (reduction.stabilizers.iter())
             .map(|s| UD_SYMMETRIES / s.count_ones() as usize)
             .sum();
-        assert_eq!(sizes, pairs, "the classes cover every pair once");
-        reduction
+        assert_eq!(sizes, FLIPS * SLICES, "the classes cover every pair once");
+        check_views(&reduction, None);
     }
 
     /// Checks that random cubes and their views share a class, that the twist of a view is
     /// the reduction's, and (with `stored`) that they share a table entry's value.
     fn check_views(reduction: &Reduction, stored: Option<&dyn Fn(usize) -> u8>) {
-        let flipslice = |c: &CubieCube| reduction.flipslice(flip(c), reduction.size.slice_of(c));
+        let flipslice = |c: &CubieCube| reduction.flipslice(flip(c), slice(c));
         let one = CornerSets::one();
         let entry = |c: &CubieCube| reduction.entry(&one, twist(c), 0, flipslice(c));
         for seed in 0..200 {
@@ -1982,6 +1908,29 @@ mod tests {
                 assert_eq!(sets.moved(set, mv.index()), moved, "seed {seed}, {mv}");
             }
         }
+        // The medium table's pairs: a set and its complement, moved and seen as the sets are.
+        let halves = CornerSets::new(TableSize::Medium);
+        assert_eq!(halves.count, CORNER_HALVES);
+        for seed in 0..200 {
+            let cube = Cube::random(seed);
+            let c = cube.to_cubie();
+            let pair = halves.of(&c);
+            let mut swapped = c;
+            swapped.cp = c.cp.map(|p| (p + 4) % 8);
+            assert_eq!(
+                halves.of(&swapped),
+                pair,
+                "a set and its complement share a pair"
+            );
+            for (k, &symmetry) in ud_symmetries().iter().enumerate() {
+                let seen = halves.of(&view(cube, symmetry).to_cubie());
+                assert_eq!(halves.seen(pair, k), seen, "seed {seed}, symmetry {k}");
+            }
+            for mv in Move::ALL {
+                let moved = halves.of(&cube.apply(mv).to_cubie());
+                assert_eq!(halves.moved(pair, mv.index()), moved, "seed {seed}, {mv}");
+            }
+        }
         // Each face's turns keep its own layer's corners in it: U and D the U layer's.
         let solved = corner_set(&CubieCube::SOLVED);
         for mv in Move::ALL {
@@ -1990,8 +1939,8 @@ mod tests {
         }
         // The table's space: from a cube's entry, the successors include the entry of the
         // cube after each move, whatever cube of the class the entry stands for.
-        let reduction = Reduction::new(TableSize::Small, &|| None).unwrap();
-        let moves = MoveTables::new(TableSize::Small);
+        let reduction = Reduction::new(&|| None).unwrap();
+        let moves = MoveTables::new();
         let space = Phase1Space {
             reduction: &reduction,
             moves: &moves,
@@ -2034,11 +1983,9 @@ mod tests {
                 twist(&inverse) as u16,
                 flip(&inverse) as u16,
                 slice(&inverse) as u16,
-                slice_sorted(&inverse) as u16,
                 corner_set(&inverse) as u8,
             );
-            assert_eq!(inverse_coordinates(cube, true), expected, "seed {seed}");
-            assert_eq!(inverse_coordinates(cube, false).2, expected.2);
+            assert_eq!(inverse_coordinates(cube), expected, "seed {seed}");
         }
     }
 
@@ -2079,28 +2026,6 @@ mod tests {
     }
 
     #[test]
-    fn sorted_flip_and_slice_fall_into_kociembas_1523864_classes() {
-        // Kociemba, RubiksCube-OptimalSolver (defs.py, N_FLIPSLICESORTED_CLASS): 2048 x
-        // 11,880 (flip, sorted slice) pairs make 1,523,864 classes under the 16 symmetries
-        // (`Reduction::new` asserts the count).
-        let reduction = assert_classes(
-            TableSize::Medium,
-            FLIPSLICE_SORTED_CLASSES,
-            FLIPS * SLICES_SORTED,
-        );
-        check_views(&reduction, None);
-        // The sorted slice refines the slice.
-        for seed in 0..100 {
-            let c = Cube::random(seed).to_cubie();
-            assert_eq!(slice_sorted(&c) / 24, slice(&c));
-            assert_eq!(
-                slice_sorted(&set_slice_sorted(slice_sorted(&c))),
-                slice_sorted(&c)
-            );
-        }
-    }
-
-    #[test]
     fn phase1_distances_are_kociembas() {
         // The number of phase-1 coordinates (twist, flip, slice: 2,217,093,120) at each
         // distance to G1 in HTM, as Kociemba publishes them. An entry stands for one
@@ -2120,8 +2045,8 @@ mod tests {
             58_202_444,
             476,
         ];
-        let reduction = Reduction::new(TableSize::Small, &|| None).unwrap();
-        let moves = MoveTables::new(TableSize::Small);
+        let reduction = Reduction::new(&|| None).unwrap();
+        let moves = MoveTables::new();
         let distances = phase1_distances(&reduction, &moves, Metric::Htm, Builder::new()).unwrap();
         let mut counts = [0u64; 13];
         for (class, row) in distances.chunks(TWISTS).enumerate() {
@@ -2291,10 +2216,14 @@ mod tests {
         }
     }
 
-    /// The medium table's goal: twist and flip solved, the middle-layer edges home in order.
-    fn sorted_slice_home(cube: Cube) -> bool {
+    /// The medium table's goal: G1 with the U-layer corners all in the U or all in the D
+    /// layer.
+    fn in_g1_with_u_corners_in_one_layer(cube: Cube) -> bool {
         let c = cube.to_cubie();
-        c.co == [0; 8] && c.eo == [0; 12] && c.ep[8..] == CubieCube::SOLVED.ep[8..]
+        c.co == [0; 8]
+            && c.eo == [0; 12]
+            && c.ep[8..].iter().all(|&e| e >= 8)
+            && (c.cp[..4].iter().all(|&p| p < 4) || c.cp[..4].iter().all(|&p| p >= 4))
     }
 
     /// The large table's goal: G1 with the U-layer corners in the U layer.
@@ -2384,9 +2313,9 @@ mod tests {
     }
 
     #[test]
-    #[ignore = "loads or builds the 833 MB medium table: FRONTIER_CACHE_DIR=DIR cargo test --release -p frontier-cube -- --ignored medium"]
+    #[ignore = "loads or builds the 986 MB medium table: FRONTIER_CACHE_DIR=DIR cargo test --release -p frontier-cube -- --ignored medium"]
     fn the_medium_table_holds_the_distances_of_random_cubes() {
-        check_big_table(TableSize::Medium, sorted_slice_home, 300);
+        check_big_table(TableSize::Medium, in_g1_with_u_corners_in_one_layer, 300);
     }
 
     #[test]

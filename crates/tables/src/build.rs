@@ -464,9 +464,8 @@ impl Width {
         let used = Width::Ternary.bytes(len as u64) as usize;
         for at in 0..used {
             let mut byte = 0;
-            for k in 0..5.min(len - 5 * at) {
-                let entry = two(table, 5 * at + k);
-                byte += (entry % 3) * POWERS_OF_3[k];
+            for (k, power) in POWERS_OF_3.iter().enumerate().take(len - 5 * at) {
+                byte += (two(table, 5 * at + k) % 3) * power;
             }
             // Entry 5 * at lies in byte 5 * at / 4 >= at: nothing still to read is overwritten.
             table[at] = byte;

@@ -895,7 +895,7 @@ fn build_tables_builds_ahead_refuses_past_the_budget_and_stops_at_the_timeout() 
             .unwrap()
             .file_name()
             .to_string_lossy()
-            .contains("sorted")),
+            .contains("medium")),
         "{files:?}"
     );
 }
