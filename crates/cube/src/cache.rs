@@ -73,7 +73,7 @@ pub enum TableKind {
     Phase1Medium,
     /// The optimal solver's large table ([`crate::TableSize::Large`]): distances to the
     /// cubes of G1 with the U-layer corners in the U layer, 64,430 classes of (flip, slice) x
-    /// 2,187 twists x 70 sets of positions of the U-layer corners, modulo 3 in two bits, four
+    /// 2,187 twists x 70 sets of positions of the U-layer corners, modulo 3 in base 3, five
     /// entries a byte; looked up with [`TableKind::Phase1Coordinates`].
     Phase1Large,
     /// The exact distances to G1 of [`TableKind::Phase1`]'s entries, four bits an entry, two
@@ -133,9 +133,9 @@ impl TableKind {
         }
     }
 
-    /// The bytes of the table (for [`TableKind::Phase1`] and [`TableKind::Phase1Large`] four
-    /// entries a byte, for [`TableKind::Phase1Medium`] five, for [`TableKind::Phase1Exact`]
-    /// two).
+    /// The bytes of the table (for [`TableKind::Phase1`] four entries a byte, for
+    /// [`TableKind::Phase1Medium`] and [`TableKind::Phase1Large`] five, for
+    /// [`TableKind::Phase1Exact`] two).
     #[allow(clippy::len_without_is_empty)]
     pub fn len(self) -> usize {
         match self {
@@ -154,14 +154,13 @@ impl TableKind {
         }
     }
 
-    /// The width of its entries: two bits for [`TableKind::Phase1`] and
-    /// [`TableKind::Phase1Large`] (the distance modulo 3), five a byte for
-    /// [`TableKind::Phase1Medium`] (the same), four bits for [`TableKind::Phase1Exact`], a
-    /// byte for the others.
+    /// The width of its entries: two bits for [`TableKind::Phase1`] (the distance modulo 3),
+    /// five a byte for [`TableKind::Phase1Medium`] and [`TableKind::Phase1Large`] (the same),
+    /// four bits for [`TableKind::Phase1Exact`], a byte for the others.
     pub fn width(self) -> Width {
         match self {
-            TableKind::Phase1 | TableKind::Phase1Large => Width::Two,
-            TableKind::Phase1Medium => Width::Ternary,
+            TableKind::Phase1 => Width::Two,
+            TableKind::Phase1Medium | TableKind::Phase1Large => Width::Ternary,
             TableKind::Phase1Exact => Width::Four,
             _ => Width::Byte,
         }

@@ -11,12 +11,12 @@
 //! The largest table ([`TableSize::Large`]) refines the same coordinate by where the four
 //! U-layer corners are (70 sets of positions): the distance to the cubes of G1 with the
 //! U-layer corners in the U layer. That set is smaller than G1, so the distance is larger (a
-//! stronger bound): 64,430 x 2,187 x 70 entries, 2.47 GB at two bits an entry, built in
-//! place at two bits a rank ([`Builder::build_mod3`]) so that the build needs little more
-//! than the table. The medium one ([`TableSize::Medium`]) knows those sets up to swapping
-//! the U and D layers (35 pairs): the distance to the cubes of G1 with the U-layer corners
-//! all in one layer, U or D; 64,430 x 2,187 x 35 entries, built the same way, then packed
-//! five to a byte in base 3 ([`Width::Ternary`], 986 MB). Neither needs the edges' order, so
+//! stronger bound): 64,430 x 2,187 x 70 entries, built in place at two bits a rank
+//! ([`Builder::build_mod3`]) so that the build needs little more than that, then packed in
+//! place five to a byte in base 3 ([`Width::Ternary`]): 1.97 GB. The medium one
+//! ([`TableSize::Medium`]) knows those sets up to swapping the U and D layers (35 pairs):
+//! the distance to the cubes of G1 with the U-layer corners all in one layer, U or D;
+//! 64,430 x 2,187 x 35 entries, built the same way, 986 MB. Neither needs the edges' order, so
 //! both share the small table's symmetry classes and move tables.
 //!
 //! The bound also looks at the inverse cube along its three axes (a cube and its inverse
@@ -76,8 +76,8 @@ pub(crate) const MEDIUM_BYTES: usize = MEDIUM_ENTRIES.div_ceil(5);
 /// Entries of the large table: a class of (flip, slice), a twist and where the U-layer
 /// corners are.
 pub(crate) const LARGE_ENTRIES: usize = FLIPSLICE_CLASSES * TWISTS * CORNER_SETS;
-/// Bytes of the large table, four entries a byte.
-pub(crate) const LARGE_BYTES: usize = LARGE_ENTRIES.div_ceil(4);
+/// Bytes of the large table, five entries a byte.
+pub(crate) const LARGE_BYTES: usize = LARGE_ENTRIES.div_ceil(5);
 /// Bytes of the exact phase-1 distances (two entries a byte), the bound of the inverse's
 /// views.
 pub(crate) const EXACT_BYTES: usize = PHASE1_ENTRIES.div_ceil(2);
@@ -96,7 +96,7 @@ pub enum TableSize {
     /// corner positions, 986 MB.
     Medium,
     /// The distance to the cubes of G1 with the U-layer corners in the U layer: 64,430
-    /// classes of (flip, slice) x 2,187 twists x 70 sets of corner positions, 2.47 GB.
+    /// classes of (flip, slice) x 2,187 twists x 70 sets of corner positions, 1.97 GB.
     Large,
 }
 
@@ -134,11 +134,12 @@ impl TableSize {
         FLIPSLICE_CLASSES * TWISTS * self.corner_sets()
     }
 
-    /// How the table keeps its entries: two bits each, five a byte for the medium one.
+    /// How the table keeps its entries: two bits each for the small one, five a byte for the
+    /// others.
     fn width(self) -> Width {
         match self {
-            TableSize::Medium => Width::Ternary,
-            _ => Width::Two,
+            TableSize::Small => Width::Two,
+            _ => Width::Ternary,
         }
     }
 
@@ -150,7 +151,7 @@ impl TableSize {
     /// The bytes it takes to build the table, with the exact phase-1 distances that bound
     /// the inverse's views (their build: the distances a byte each, then packed): for the
     /// small one, that build and the table packed from it; for the bigger ones, the table at
-    /// two bits an entry (built in place; the medium one is packed smaller in place after),
+    /// two bits an entry (built in place, then packed smaller in place),
     /// the reduction and the exact distances.
     pub fn build_bytes(self) -> u64 {
         let exact = (PHASE1_ENTRIES + EXACT_BYTES) as u64;
@@ -659,7 +660,7 @@ fn packed_distances(
 /// (`phase1-htm` or `phase1-qtm`, 35 MB) or built (seconds, in parallel) and written there.
 ///
 /// With the large table ([`Optimal::load_or_build_table`], `phase1-large-htm` or `-qtm`,
-/// 2.47 GB, minutes to build) each axis's distance is to the cubes of G1 whose U-layer
+/// 1.97 GB, minutes to build) each axis's distance is to the cubes of G1 whose U-layer
 /// corners are in the U layer: every face turn keeps that set of its own axis (it takes no
 /// corner of that layer out of it and twists nothing seen along it), so the same bound and
 /// the same plus one hold. With the medium table (`phase1-medium-htm` or `-qtm`, 986 MB)
@@ -2319,7 +2320,7 @@ mod tests {
     }
 
     #[test]
-    #[ignore = "loads or builds the 2.47 GB large table: FRONTIER_CACHE_DIR=DIR cargo test --release -p frontier-cube -- --ignored large"]
+    #[ignore = "loads or builds the 1.97 GB large table: FRONTIER_CACHE_DIR=DIR cargo test --release -p frontier-cube -- --ignored large"]
     fn the_large_table_holds_the_distances_of_random_cubes() {
         check_big_table(TableSize::Large, in_g1_with_u_corners_up, 100);
     }
