@@ -164,19 +164,20 @@ impl TableSize {
         .max(exact)
     }
 
-    /// The cached kinds of the table and of what it is looked up with.
-    fn kinds(self) -> (TableKind, TableKind) {
+    /// The table's cached kind (all three are looked up with
+    /// [`TableKind::Phase1Coordinates`]).
+    fn kind(self) -> TableKind {
         match self {
-            TableSize::Small => (TableKind::Phase1, TableKind::Phase1Coordinates),
-            TableSize::Medium => (TableKind::Phase1Medium, TableKind::Phase1Coordinates),
-            TableSize::Large => (TableKind::Phase1Large, TableKind::Phase1Coordinates),
+            TableSize::Small => TableKind::Phase1,
+            TableSize::Medium => TableKind::Phase1Medium,
+            TableSize::Large => TableKind::Phase1Large,
         }
     }
 
     /// Whether the table of `metric` lies in `cache`, of the right size (its contents are
     /// checked when it is loaded).
     pub fn is_cached(self, cache: &Cache, metric: Metric) -> bool {
-        let spec = cache::spec(self.kinds().0, metric);
+        let spec = cache::spec(self.kind(), metric);
         std::fs::metadata(cache.path(&spec))
             .is_ok_and(|m| m.is_file() && m.len() == spec.file_bytes())
     }
@@ -976,7 +977,7 @@ impl Optimal {
             }
             Ok(packed)
         };
-        let spec = cache::spec(size.kinds().0, metric);
+        let spec = cache::spec(size.kind(), metric);
         let (phase1, report) = cache.load_or_build(&spec, HugeTable::zeroed, build)?;
         // For each axis, a rotation whose view turns it into the U-D axis, and the move of
         // the view behind each real move.
