@@ -694,8 +694,6 @@ fn packed_distances(
 pub struct Optimal {
     metric: Metric,
     size: TableSize,
-    /// Whether the table holds five entries a byte ([`Width::Ternary`]), not four.
-    ternary: bool,
     /// The slice coordinate of the solved cube (its distance is 0 there).
     solved_slice: u16,
     /// Where the solved cube's U-layer corners are (0 where it does not count).
@@ -966,10 +964,8 @@ impl Optimal {
             let mut packed = HugeTable::zeroed(Width::Two.bytes(entries as u64) as usize);
             if size != TableSize::Small {
                 packed_distances(&reduction, &moves, &sets, metric, builder, &mut packed)?;
-                if size.width() == Width::Ternary {
-                    let used = Width::two_to_ternary(&mut packed, entries);
-                    packed.truncate(used);
-                }
+                let used = Width::two_to_ternary(&mut packed, entries);
+                packed.truncate(used);
             } else if !exact.as_ref().is_some_and(|e| e.modulo_3(&mut packed)) {
                 // The exact distances modulo 3, unless some are too far for four bits.
                 let distances = phase1_distances(&reduction, &moves, metric, builder)?;
@@ -998,7 +994,6 @@ impl Optimal {
         Ok(Optimal {
             metric,
             size,
-            ternary: size.width() == Width::Ternary,
             solved_slice: slice(&CubieCube::SOLVED) as u16,
             solved_set: sets.of(&CubieCube::SOLVED) as u8,
             reduction,
@@ -1057,21 +1052,21 @@ impl Optimal {
         self.size
     }
 
-    /// The distance modulo 3 stored for an entry.
+    /// The distance modulo 3 stored for an entry ([`TableSize::width`]).
     #[inline(always)]
     fn stored(&self, entry: usize) -> u8 {
-        match self.ternary {
-            true => Width::ternary(&self.phase1, entry),
-            false => (self.phase1[entry >> 2] >> ((entry & 3) << 1)) & 3,
+        match self.size {
+            TableSize::Small => (self.phase1[entry >> 2] >> ((entry & 3) << 1)) & 3,
+            _ => Width::ternary(&self.phase1, entry),
         }
     }
 
     /// The byte of the table that holds an entry.
     #[inline(always)]
     fn byte_of(&self, entry: usize) -> usize {
-        match self.ternary {
-            true => entry / 5,
-            false => entry >> 2,
+        match self.size {
+            TableSize::Small => entry >> 2,
+            _ => entry / 5,
         }
     }
 

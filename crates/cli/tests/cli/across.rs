@@ -299,19 +299,8 @@ fn a_damaged_or_foreign_checkpoint_is_refused_with_exit_2() {
         "{}",
         stderr(&out)
     );
-    // A byte of every file flipped.
-    for entry in std::fs::read_dir(ckpt).unwrap() {
-        let path = entry.unwrap().path();
-        let mut bytes = std::fs::read(&path).unwrap();
-        let at = bytes.len() - 20;
-        bytes[at] ^= 0x40;
-        std::fs::write(&path, bytes).unwrap();
-    }
     let resumed = [&first[..], &["--resume"][..]].concat();
-    let out = run(&resumed);
-    assert_eq!(out.status.code(), Some(2));
-    assert!(stderr(&out).contains("is damaged"), "{}", stderr(&out));
-    assert!(!stderr(&out).contains("panicked"), "{}", stderr(&out));
+    assert_damage_is_refused(ckpt, &resumed);
 }
 
 #[test]
@@ -337,7 +326,12 @@ fn a_damaged_checkpoint_of_hash_shards_is_refused_with_exit_2() {
     let out = run(&resumed);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert_eq!(json(&out)["layers"], layers);
-    // A byte of every file flipped.
+    assert_damage_is_refused(ckpt, &resumed);
+}
+
+/// Flips a byte of every file in the checkpoint directory `ckpt`, then checks that `resumed`
+/// (a run resuming from it) is refused with exit code 2, saying the checkpoint is damaged.
+fn assert_damage_is_refused(ckpt: &str, resumed: &[&str]) {
     for entry in std::fs::read_dir(ckpt).unwrap() {
         let path = entry.unwrap().path();
         let mut bytes = std::fs::read(&path).unwrap();
@@ -345,7 +339,7 @@ fn a_damaged_checkpoint_of_hash_shards_is_refused_with_exit_2() {
         bytes[at] ^= 0x40;
         std::fs::write(&path, bytes).unwrap();
     }
-    let out = run(&resumed);
+    let out = run(resumed);
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("is damaged"), "{}", stderr(&out));
     assert!(!stderr(&out).contains("panicked"), "{}", stderr(&out));
