@@ -72,9 +72,10 @@ pub enum TableKind {
     /// [`TableKind::Phase1Coordinates`].
     Phase1Medium,
     /// The optimal solver's large table ([`crate::TableSize::Large`]): distances to the
-    /// cubes of G1 with the U-layer corners in the U layer, 64,430 classes of (flip, slice) x
-    /// 2,187 twists x 70 sets of positions of the U-layer corners, modulo 3 in base 3, five
-    /// entries a byte; looked up with [`TableKind::Phase1Coordinates`].
+    /// cubes of G1 with the U-layer corners in the U layer and the middle-layer edges in an
+    /// even order, 64,430 classes of (flip, slice) x 2,187 twists x 70 sets of positions of
+    /// the U-layer corners x 2 parities, modulo 3 in base 3, five entries a byte; looked up
+    /// with [`TableKind::Phase1Coordinates`].
     Phase1Large,
     /// The exact distances to G1 of [`TableKind::Phase1`]'s entries, four bits an entry, two
     /// a byte: the optimal solver's bound for the inverse cube's views.

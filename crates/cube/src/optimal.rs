@@ -9,15 +9,17 @@
 //! parent's). This is the bound of Kociemba's optimal solver.
 //!
 //! The largest table ([`TableSize::Large`]) refines the same coordinate by where the four
-//! U-layer corners are (70 sets of positions): the distance to the cubes of G1 with the
-//! U-layer corners in the U layer. That set is smaller than G1, so the distance is larger (a
-//! stronger bound): 64,430 x 2,187 x 70 entries, built in place at two bits a rank
-//! ([`Builder::build_mod3`]) so that the build needs little more than that, then packed in
-//! place five to a byte in base 3 ([`Width::Ternary`]): 1.97 GB. The medium one
-//! ([`TableSize::Medium`]) knows those sets up to swapping the U and D layers (35 pairs):
-//! the distance to the cubes of G1 with the U-layer corners all in one layer, U or D;
-//! 64,430 x 2,187 x 35 entries, built the same way, 986 MB. Neither needs the edges' order, so
-//! both share the small table's symmetry classes and move tables.
+//! U-layer corners are (70 sets of positions) and by the parity of the middle-layer edges'
+//! order: the distance to the cubes of G1 with the U-layer corners in the U layer and the
+//! middle-layer edges in an even order. That set is smaller than G1, so the distance is
+//! larger (a stronger bound): 64,430 x 2,187 x 140 entries, built in place at two bits a
+//! rank ([`Builder::build_mod3`]) so that the build needs little more than that, then packed
+//! in place five to a byte in base 3 ([`Width::Ternary`]): 3.94 GB. The medium one
+//! ([`TableSize::Medium`]) knows the corner sets up to swapping the U and D layers (35
+//! pairs), and not the parity: the distance to the cubes of G1 with the U-layer corners all
+//! in one layer, U or D; 64,430 x 2,187 x 35 entries, built the same way, 986 MB. The parity
+//! follows from the slice coordinate and a move (or a symmetry), so both share the small
+//! table's symmetry classes and move tables.
 //!
 //! The bound also looks at the inverse cube along its three axes (a cube and its inverse
 //! need as many moves). The inverse's distances are not those of a neighbour of the parent's
@@ -73,9 +75,12 @@ pub(crate) const CORNER_HALVES: usize = CORNER_SETS / 2;
 pub(crate) const MEDIUM_ENTRIES: usize = FLIPSLICE_CLASSES * TWISTS * CORNER_HALVES;
 /// Bytes of the medium table, five entries a byte.
 pub(crate) const MEDIUM_BYTES: usize = MEDIUM_ENTRIES.div_ceil(5);
-/// Entries of the large table: a class of (flip, slice), a twist and where the U-layer
-/// corners are.
-pub(crate) const LARGE_ENTRIES: usize = FLIPSLICE_CLASSES * TWISTS * CORNER_SETS;
+/// The corner sets each with the two parities of the middle-layer edges' order: the large
+/// table's coordinate beside the twist.
+pub(crate) const CORNER_KEYS: usize = CORNER_SETS * 2;
+/// Entries of the large table: a class of (flip, slice), a twist, where the U-layer corners
+/// are and the parity of the middle-layer edges' order.
+pub(crate) const LARGE_ENTRIES: usize = FLIPSLICE_CLASSES * TWISTS * CORNER_KEYS;
 /// Bytes of the large table, five entries a byte.
 pub(crate) const LARGE_BYTES: usize = LARGE_ENTRIES.div_ceil(5);
 /// Bytes of the exact phase-1 distances (two entries a byte), the bound of the inverse's
@@ -86,7 +91,7 @@ const LONGEST: usize = 30;
 
 /// Which of the optimal solver's tables: the distance to G1 over (flip, slice) classes and
 /// twist, or, bigger, to the cubes of G1 with the U-layer corners in one layer, or, largest,
-/// in the U layer.
+/// in the U layer with the middle-layer edges in an even order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum TableSize {
     /// The distance to G1: 64,430 classes of (flip, slice) x 2,187 twists, 35 MB.
@@ -95,8 +100,9 @@ pub enum TableSize {
     /// the D layer: 64,430 classes of (flip, slice) x 2,187 twists x 35 pairs of sets of
     /// corner positions, 986 MB.
     Medium,
-    /// The distance to the cubes of G1 with the U-layer corners in the U layer: 64,430
-    /// classes of (flip, slice) x 2,187 twists x 70 sets of corner positions, 1.97 GB.
+    /// The distance to the cubes of G1 with the U-layer corners in the U layer and the
+    /// middle-layer edges in an even order: 64,430 classes of (flip, slice) x 2,187 twists x
+    /// 70 sets of corner positions x 2 parities, 3.94 GB.
     Large,
 }
 
@@ -118,14 +124,14 @@ impl TableSize {
         TableSize::ALL.into_iter().find(|s| s.name() == name)
     }
 
-    /// The values of the corner coordinate beside the twist: the 70 sets of positions of
-    /// the U-layer corners for the large table, 35 pairs of them for the medium one, one for
-    /// the small one.
+    /// The values of the coordinate beside the twist: for the large table the 70 sets of
+    /// positions of the U-layer corners, each with the parity of the middle-layer edges'
+    /// order (140); 35 pairs of sets for the medium one; one for the small one.
     fn corner_sets(self) -> usize {
         match self {
             TableSize::Small => 1,
             TableSize::Medium => CORNER_HALVES,
-            TableSize::Large => CORNER_SETS,
+            TableSize::Large => CORNER_KEYS,
         }
     }
 
@@ -150,18 +156,16 @@ impl TableSize {
 
     /// The bytes it takes to build the table, with the exact phase-1 distances that bound
     /// the inverse's views (their build: the distances a byte each, then packed): for the
-    /// small one, that build and the table packed from it; for the bigger ones, the table at
-    /// two bits an entry (built in place, then packed smaller in place),
-    /// the reduction and the exact distances.
+    /// small one, that build and the table packed from it; for the bigger ones, the more of
+    /// the table at two bits an entry (built in place, then packed smaller in place) with
+    /// the reduction, and the packed table with the exact distances' build after it.
     pub fn build_bytes(self) -> u64 {
         let exact = (PHASE1_ENTRIES + EXACT_BYTES) as u64;
         match self {
             TableSize::Small => exact + PHASE1_BYTES as u64,
-            size => {
-                Width::Two.bytes(size.entries() as u64) + (COORDINATES_BYTES + EXACT_BYTES) as u64
-            }
+            size => (Width::Two.bytes(size.entries() as u64) + COORDINATES_BYTES as u64)
+                .max(size.table_bytes() + exact),
         }
-        .max(exact)
     }
 
     /// The table's cached kind (all three are looked up with
@@ -368,36 +372,48 @@ impl Reduction {
         Ok((reduction, moves, report))
     }
 
-    /// The table entry of a cube with these coordinates (`set`, where the U-layer corners
-    /// are, counts for the medium and large tables alone: `sets` says).
+    /// The table entry of a cube with these coordinates (`set`, the value of
+    /// [`CornerSets`], counts for the medium and large tables alone: `sets` says).
     #[inline(always)]
     fn entry(&self, sets: &CornerSets, twist: usize, set: usize, flipslice: usize) -> usize {
         let class = self.class_of[flipslice];
         let k = (class & 15) as usize;
         let twist = usize::from(self.twist_view[twist * UD_SYMMETRIES + k]);
-        ((class >> 4) as usize * TWISTS + twist) * sets.count + sets.seen(set, k)
+        let set = sets.seen(set, flipslice % SLICES, k);
+        ((class >> 4) as usize * TWISTS + twist) * sets.count + set
     }
 }
 
-/// Where the U-layer corners URF UFL ULB UBR are, as one of the 70 sets of four corner
-/// positions (ranked by their bit masks in increasing order): the large table's coordinate
-/// beside the twist. The medium table's is the pair of a set and its complement (where the
-/// D-layer corners are): the lesser of the two ranks, as the masks' complements rank in
-/// reverse. For the small table a single value stands for all cubes.
+/// The coordinate beside the twist. For the large table: where the U-layer corners URF UFL
+/// ULB UBR are, as one of the 70 sets of four corner positions (ranked by their bit masks in
+/// increasing order), twice, plus the parity of the middle-layer edges' order (the order of
+/// FR FL BL BR read by position, [`slice_parity`]): 140 keys. The medium table's is the pair
+/// of a set and its complement (where the D-layer corners are): the lesser of the two ranks,
+/// as the masks' complements rank in reverse. For the small table a single value stands for
+/// all cubes.
 ///
 /// Every symmetry that keeps the U-D axis takes the U layer to the U or the D layer, so the
-/// set of a cube's view depends on the cube's set alone ([`CornerSets::seen`]), and so does
-/// the pair; and each face turn keeps the set of its own axis's layer corners in that layer,
-/// which the bound's "one more when the three axes agree" needs.
+/// set of a cube's view depends on the cube's set alone, and so does the pair. The parity of
+/// a view or of a moved cube is the cube's, changed or not by what the symmetry or the move
+/// does to the positions of the middle layer, which the slice coordinate says
+/// ([`CornerSets::seen`], [`CornerSets::moved`]). Each face turn keeps the set of its own
+/// axis's layer corners in that layer and leaves its middle layer's edges alone, which the
+/// bound's "one more when the three axes agree" needs.
 pub(crate) struct CornerSets {
-    /// 70, 35, or 1.
+    /// 140, 35, or 1.
     count: usize,
-    /// `value[set]`: the coordinate of each of the 70 sets.
-    value: [u8; CORNER_SETS],
-    /// `view[set * 16 + k]`: the set of a cube's view through symmetry `k`.
+    /// `value[key]`: the coordinate of each of the 140 keys (set and parity).
+    value: [u8; CORNER_KEYS],
+    /// `view[value * 16 + k]`: the value of a cube's view through symmetry `k`, with the
+    /// parity unchanged.
     view: Vec<u8>,
-    /// `moves[set * 18 + m]`: the set after move `m`.
+    /// `moves[value * 18 + m]`: the value after move `m`, with the parity unchanged.
     moves: Vec<u8>,
+    /// `slice_view[slice * 16 + k]`: 1 where symmetry `k` changes the parity of a cube
+    /// whose middle-layer edges take the positions of `slice` (0 for the tables without).
+    slice_view: Vec<u8>,
+    /// `slice_moves[slice * 18 + m]`: 1 where move `m` changes that parity.
+    slice_moves: Vec<u8>,
 }
 
 /// The 70 masks of four corner positions in increasing order, and the rank of each mask.
@@ -421,6 +437,28 @@ pub(crate) fn corner_set(c: &CubieCube) -> usize {
     usize::from(corner_set_tables().1[mask])
 }
 
+/// The parity of the middle-layer edges FR FL BL BR (cubies 8..12) in the order of the
+/// positions that hold them: 1 when that order is an odd permutation.
+pub(crate) fn slice_parity(c: &CubieCube) -> usize {
+    let mut order = c.ep.iter().filter(|&&e| e >= 8);
+    let edges: [u8; 4] = std::array::from_fn(|_| *order.next().expect("four middle edges"));
+    inversions(&edges) & 1
+}
+
+/// The pairs out of order in a sequence.
+fn inversions(items: &[u8]) -> usize {
+    let mut count = 0;
+    for (i, a) in items.iter().enumerate() {
+        count += items[i + 1..].iter().filter(|&b| a > b).count();
+    }
+    count
+}
+
+/// The large table's key of a cube: its corner set, twice, plus its [`slice_parity`].
+pub(crate) fn corner_key(c: &CubieCube) -> usize {
+    corner_set(c) * 2 + slice_parity(c)
+}
+
 /// A cube whose U-layer corners take the positions of `set` (in order), the D-layer
 /// corners the others, everything else solved.
 fn set_corner_set(set: usize) -> CubieCube {
@@ -439,67 +477,106 @@ fn set_corner_set(set: usize) -> CubieCube {
     c
 }
 
+/// A cube of key `key` ([`corner_key`]), everything else solved.
+#[cfg(test)]
+fn set_corner_key(key: usize) -> CubieCube {
+    let mut c = set_corner_set(key / 2);
+    if key % 2 == 1 {
+        c.ep.swap(8, 9);
+    }
+    c
+}
+
 impl CornerSets {
-    /// The corner coordinate of `size`'s table.
+    /// The coordinate of `size`'s table.
     fn new(size: TableSize) -> CornerSets {
         let count = size.corner_sets();
-        if count == 1 {
-            return CornerSets::one();
-        }
-        // Set `s` (by rank) is the set `s` of its value, since the values are below 35.
-        let value = std::array::from_fn(|set| match count {
-            CORNER_HALVES => set.min(CORNER_SETS - 1 - set) as u8,
-            _ => set as u8,
+        let value: [u8; CORNER_KEYS] = std::array::from_fn(|key| {
+            let set = key / 2;
+            (match count {
+                CORNER_KEYS => key,
+                CORNER_HALVES => set.min(CORNER_SETS - 1 - set),
+                _ => 0,
+            }) as u8
         });
+        // The first key of each value stands for it (the parity 0 where it counts).
+        let mut first = vec![0; count];
+        for key in (0..CORNER_KEYS).rev() {
+            first[usize::from(value[key])] = key;
+        }
+        // A set's view and move, the parity kept: the slice tables below change it.
+        let with_parity = |set: usize, key: usize| value[set * 2 + key % 2];
         let symmetries = ud_symmetries();
-        let mut seen = vec![0u8; count * UD_SYMMETRIES];
-        for set in 0..count {
-            let cube = Cube::from_cubie(&set_corner_set(set));
+        let mut view_of = vec![0u8; count * UD_SYMMETRIES];
+        for (v, &key) in first.iter().enumerate() {
+            let cube = Cube::from_cubie(&set_corner_set(key / 2));
             for (k, &symmetry) in symmetries.iter().enumerate() {
                 let there = corner_set(&view(cube, symmetry).to_cubie());
-                seen[set * UD_SYMMETRIES + k] = value[there];
+                view_of[v * UD_SYMMETRIES + k] = with_parity(there, key);
             }
         }
-        let moves = move_table(count, set_corner_set, corner_set, &Move::ALL);
+        let sets = move_table(CORNER_SETS, set_corner_set, corner_set, &Move::ALL);
+        let sets = &sets;
+        let moves = (first.iter())
+            .flat_map(|&key| (0..18).map(move |m| (sets[key / 2 * 18 + m] as usize, key)))
+            .map(|(set, key)| with_parity(set, key))
+            .collect();
+        let (mut slice_view, mut slice_moves) =
+            (vec![0u8; SLICES * UD_SYMMETRIES], vec![0u8; SLICES * 18]);
+        if count == CORNER_KEYS {
+            for slice in 0..SLICES {
+                let cube = Cube::from_cubie(&set_slice(slice));
+                let parity = slice_parity(&cube.to_cubie());
+                for (k, &symmetry) in symmetries.iter().enumerate() {
+                    let seen = slice_parity(&view(cube, symmetry).to_cubie());
+                    slice_view[slice * UD_SYMMETRIES + k] = (seen ^ parity) as u8;
+                }
+                for mv in Move::ALL {
+                    let moved = slice_parity(&cube.apply(mv).to_cubie());
+                    slice_moves[slice * 18 + mv.index()] = (moved ^ parity) as u8;
+                }
+            }
+        }
         CornerSets {
             count,
             value,
-            view: seen,
-            moves: moves.into_iter().map(|s| value[s as usize]).collect(),
+            view: view_of,
+            moves,
+            slice_view,
+            slice_moves,
         }
     }
 
     /// The single value of the small table.
     fn one() -> CornerSets {
-        CornerSets {
-            count: 1,
-            value: [0; CORNER_SETS],
-            view: vec![0; UD_SYMMETRIES],
-            moves: vec![0; 18],
-        }
+        CornerSets::new(TableSize::Small)
     }
 
     /// The coordinate of a cube.
     fn of(&self, c: &CubieCube) -> usize {
-        self.value_of(corner_set(c))
+        self.value_of(corner_key(c))
     }
 
-    /// The coordinate of the cubes whose U-layer corners take the positions of `set`.
+    /// The coordinate of the cubes of key `key`.
     #[inline(always)]
-    fn value_of(&self, set: usize) -> usize {
-        usize::from(self.value[set])
+    fn value_of(&self, key: usize) -> usize {
+        usize::from(self.value[key])
     }
 
-    /// The set of a cube's view through symmetry `k`.
+    /// The value of the view through symmetry `k` of a cube of value `value` whose
+    /// middle-layer edges take the positions of `slice`.
     #[inline(always)]
-    fn seen(&self, set: usize, k: usize) -> usize {
-        usize::from(self.view[set * UD_SYMMETRIES + k])
+    fn seen(&self, value: usize, slice: usize, k: usize) -> usize {
+        usize::from(
+            self.view[value * UD_SYMMETRIES + k] ^ self.slice_view[slice * UD_SYMMETRIES + k],
+        )
     }
 
-    /// The set after move `m`.
+    /// The value after move `m` of a cube of value `value` whose middle-layer edges take the
+    /// positions of `slice`.
     #[inline(always)]
-    fn moved(&self, set: usize, m: usize) -> usize {
-        usize::from(self.moves[set * 18 + m])
+    fn moved(&self, value: usize, slice: usize, m: usize) -> usize {
+        usize::from(self.moves[value * 18 + m] ^ self.slice_moves[slice * 18 + m])
     }
 }
 
@@ -535,8 +612,8 @@ struct Phase1Space<'a> {
 }
 
 /// A worker's cursor over [`Phase1Space`]: the last class seen and, for each move, the class
-/// (and symmetry to it) its representative goes to.
-type ClassMoves = (usize, [(u32, u8); 18]);
+/// (and symmetry to it) its representative goes to, and the slice it has there.
+type ClassMoves = (usize, [(u32, u8, u16); 18]);
 
 impl Coordinates for Phase1Space<'_> {
     type Cursor = ClassMoves;
@@ -550,7 +627,7 @@ impl Coordinates for Phase1Space<'_> {
     }
 
     fn cursor(&self) -> ClassMoves {
-        (usize::MAX, [(0, 0); 18])
+        (usize::MAX, [(0, 0, 0); 18])
     }
 
     #[inline]
@@ -563,34 +640,33 @@ impl Coordinates for Phase1Space<'_> {
         let (reduction, moves, sets) = (self.reduction, self.moves, self.sets);
         let (corners, set) = (rank / sets.count, rank % sets.count);
         let (class, t) = (corners / TWISTS, corners % TWISTS);
+        let s = reduction.representatives[class] as usize % SLICES;
         if *last != class {
             *last = class;
-            let fs = reduction.representatives[class] as usize;
-            let (f, s) = (fs / SLICES, fs % SLICES);
+            let f = reduction.representatives[class] as usize / SLICES;
             for (slot, &m) in neighbours.iter_mut().zip(&self.turns) {
-                let fs2 = reduction.flipslice(
-                    usize::from(moves.flip[f * 18 + m]),
-                    usize::from(moves.slice[s * 18 + m]),
-                );
+                let s2 = moves.slice[s * 18 + m];
+                let fs2 = reduction.flipslice(usize::from(moves.flip[f * 18 + m]), usize::from(s2));
                 let c = reduction.class_of[fs2];
-                *slot = (c >> 4, (c & 15) as u8);
+                *slot = (c >> 4, (c & 15) as u8, s2);
             }
         }
         let rank_of = |c: usize, t: usize, set: usize| (c * TWISTS + t) * sets.count + set;
-        for (&(c, k), &m) in neighbours.iter().zip(&self.turns) {
+        for (&(c, k, s2), &m) in neighbours.iter().zip(&self.turns) {
             let (c, k) = (c as usize, usize::from(k));
             let t2 = usize::from(moves.twist[t * 18 + m]);
             let t3 = usize::from(reduction.twist_view[t2 * UD_SYMMETRIES + k]);
-            let set3 = sets.seen(sets.moved(set, m), k);
+            let set3 = sets.seen(sets.moved(set, s, m), usize::from(s2), k);
             visit.visit(rank_of(c, t3, set3))?;
             // The same cubes seen through the symmetries that keep the class's representative:
             // every way of looking them up gets the distance.
             let stabilizer = reduction.stabilizers[c];
             if stabilizer != 1 {
+                let s3 = reduction.representatives[c] as usize % SLICES;
                 for k in 1..UD_SYMMETRIES {
                     if stabilizer & (1 << k) != 0 {
                         let t4 = usize::from(reduction.twist_view[t3 * UD_SYMMETRIES + k]);
-                        visit.visit(rank_of(c, t4, sets.seen(set3, k)))?;
+                        visit.visit(rank_of(c, t4, sets.seen(set3, s3, k)))?;
                     }
                 }
             }
@@ -661,10 +737,11 @@ fn packed_distances(
 /// (`phase1-htm` or `phase1-qtm`, 35 MB) or built (seconds, in parallel) and written there.
 ///
 /// With the large table ([`Optimal::load_or_build_table`], `phase1-large-htm` or `-qtm`,
-/// 1.97 GB, minutes to build) each axis's distance is to the cubes of G1 whose U-layer
-/// corners are in the U layer: every face turn keeps that set of its own axis (it takes no
-/// corner of that layer out of it and twists nothing seen along it), so the same bound and
-/// the same plus one hold. With the medium table (`phase1-medium-htm` or `-qtm`, 986 MB)
+/// 3.94 GB, minutes to build) each axis's distance is to the cubes of G1 whose U-layer
+/// corners are in the U layer and whose middle-layer edges are in an even order: every face
+/// turn keeps that set of its own axis (it takes no corner of that layer out of it, twists
+/// nothing seen along it and leaves the middle layer alone), so the same bound and the same
+/// plus one hold. With the medium table (`phase1-medium-htm` or `-qtm`, 986 MB)
 /// each is to the cubes of G1 whose U-layer corners are all in one of the axis's layers:
 /// the same holds.
 ///
@@ -816,7 +893,8 @@ pub(crate) struct AxisNode {
     pub(crate) twist: u16,
     pub(crate) flip: u16,
     pub(crate) slice: u16,
-    /// Where the U-layer corners are, for the large table (0 for the others).
+    /// The [`CornerSets`] value: where the U-layer corners are and the middle layer's parity
+    /// for the large table, the pair of sets for the medium one, 0 for the small one.
     pub(crate) set: u8,
     pub(crate) distance: u8,
 }
@@ -855,7 +933,8 @@ const INVERSE_TWIST: [u16; 32] = {
 
 /// The coordinates of the inverse of a packed cube, read from its pieces' fields: the
 /// inverse puts cubie `c` where the cube has `c`'s position, turned back. Returns the
-/// inverse's twist, flip, slice and U-layer corner set (of the 70).
+/// inverse's twist, flip, slice and key (its U-layer corner set and middle-layer parity,
+/// [`corner_key`]).
 #[inline(always)]
 fn inverse_coordinates(cube: Cube) -> (u16, u16, u16, u8) {
     let bits = cube.bits();
@@ -868,6 +947,7 @@ fn inverse_coordinates(cube: Cube) -> (u16, u16, u16, u8) {
         }
     }
     let (mut flip, mut slice_mask) = (0u16, 0usize);
+    let mut middle = [0u8; 4];
     for j in 0..12 {
         let field = (bits >> (40 + 5 * j)) as usize & 31;
         let (e, o) = (field & 15, (field >> 4) as u16);
@@ -876,11 +956,15 @@ fn inverse_coordinates(cube: Cube) -> (u16, u16, u16, u8) {
         }
         if j >= 8 {
             slice_mask |= 1 << e;
+            middle[j - 8] = e as u8;
         }
     }
     let slice = slice_of_mask(slice_mask) as u16;
-    let set = corner_set_tables().1[corner_mask];
-    (twist, flip, slice, set)
+    // The inverse's middle-layer edge j lies where the cube's position j sends it: their
+    // order by position is as far from sorted as those positions are.
+    let parity = (inversions(&middle) & 1) as u8;
+    let key = corner_set_tables().1[corner_mask] * 2 + parity;
+    (twist, flip, slice, key)
 }
 
 impl Optimal {
@@ -951,11 +1035,17 @@ impl Optimal {
         inverse: bool,
     ) -> Result<Optimal, Limit> {
         let (reduction, moves, coordinates) = Reduction::load_or_build(cache, stop)?;
-        let exact = match inverse {
-            true => Some(Exact::load_or_build(
-                cache, metric, &reduction, &moves, progress, stop,
-            )?),
-            false => None,
+        let load_exact = || match inverse {
+            true => {
+                Exact::load_or_build(cache, metric, &reduction, &moves, progress, stop).map(Some)
+            }
+            false => Ok(None),
+        };
+        // The small table is packed from the exact distances; a bigger one is built before
+        // they are read, so that its build holds only itself.
+        let exact_first = match size {
+            TableSize::Small => load_exact()?,
+            _ => None,
         };
         let sets = CornerSets::new(size);
         let build = || {
@@ -966,7 +1056,10 @@ impl Optimal {
                 packed_distances(&reduction, &moves, &sets, metric, builder, &mut packed)?;
                 let used = Width::two_to_ternary(&mut packed, entries);
                 packed.truncate(used);
-            } else if !exact.as_ref().is_some_and(|e| e.modulo_3(&mut packed)) {
+            } else if !exact_first
+                .as_ref()
+                .is_some_and(|e| e.modulo_3(&mut packed))
+            {
                 // The exact distances modulo 3, unless some are too far for four bits.
                 let distances = phase1_distances(&reduction, &moves, metric, builder)?;
                 Table::pack_into(&distances, Width::Two, &mut packed);
@@ -975,6 +1068,10 @@ impl Optimal {
         };
         let spec = cache::spec(size.kind(), metric);
         let (phase1, report) = cache.load_or_build(&spec, HugeTable::zeroed, build)?;
+        let exact = match size {
+            TableSize::Small => exact_first,
+            _ => load_exact()?,
+        };
         // For each axis, a rotation whose view turns it into the U-D axis, and the move of
         // the view behind each real move.
         let views = [Face::U, Face::R, Face::F].map(|face| {
@@ -1072,7 +1169,7 @@ impl Optimal {
 
     /// Whether coordinates are at distance 0: in G1 for the small table, for the medium
     /// one with the U-layer corners in the U or the D layer too, for the large one in the U
-    /// layer.
+    /// layer and with the middle-layer edges in an even order.
     pub(crate) fn in_g1(&self, node: &AxisNode) -> bool {
         node.twist == 0
             && node.flip == 0
@@ -1099,7 +1196,7 @@ impl Optimal {
             twist: self.moves.twist[usize::from(node.twist) * 18 + m],
             flip: self.moves.flip[usize::from(node.flip) * 18 + m],
             slice: self.moves.slice[usize::from(node.slice) * 18 + m],
-            set: self.sets.moved(usize::from(node.set), m) as u8,
+            set: (self.sets).moved(usize::from(node.set), usize::from(node.slice), m) as u8,
             distance: node.distance,
         }
     }
@@ -1892,19 +1989,35 @@ mod tests {
                 .collect::<Vec<_>>(),
             (0..CORNER_SETS).collect::<Vec<_>>()
         );
+        assert_eq!(
+            (0..CORNER_KEYS)
+                .map(|k| corner_key(&set_corner_key(k)))
+                .collect::<Vec<_>>(),
+            (0..CORNER_KEYS).collect::<Vec<_>>()
+        );
+        // The large table's keys: the set and the middle layer's parity, both followed.
         let sets = CornerSets::new(TableSize::Large);
-        for seed in 0..200 {
+        assert_eq!(sets.count, CORNER_KEYS);
+        let mut parities = [0; 2];
+        for seed in 0..300 {
             let cube = Cube::random(seed);
-            let set = corner_set(&cube.to_cubie());
+            let c = cube.to_cubie();
+            let (key, at) = (corner_key(&c), slice(&c));
+            parities[key % 2] += 1;
+            assert_eq!(sets.of(&c), key);
             for (k, &symmetry) in ud_symmetries().iter().enumerate() {
-                let seen = corner_set(&view(cube, symmetry).to_cubie());
-                assert_eq!(sets.seen(set, k), seen, "seed {seed}, symmetry {k}");
+                let seen = corner_key(&view(cube, symmetry).to_cubie());
+                assert_eq!(sets.seen(key, at, k), seen, "seed {seed}, symmetry {k}");
             }
             for mv in Move::ALL {
-                let moved = corner_set(&cube.apply(mv).to_cubie());
-                assert_eq!(sets.moved(set, mv.index()), moved, "seed {seed}, {mv}");
+                let moved = corner_key(&cube.apply(mv).to_cubie());
+                assert_eq!(sets.moved(key, at, mv.index()), moved, "seed {seed}, {mv}");
             }
         }
+        assert!(
+            parities.iter().all(|&n| n > 100),
+            "both parities: {parities:?}"
+        );
         // The medium table's pairs: a set and its complement, moved and seen as the sets are.
         let halves = CornerSets::new(TableSize::Medium);
         assert_eq!(halves.count, CORNER_HALVES);
@@ -1919,19 +2032,25 @@ mod tests {
                 pair,
                 "a set and its complement share a pair"
             );
+            let at = slice(&c);
             for (k, &symmetry) in ud_symmetries().iter().enumerate() {
                 let seen = halves.of(&view(cube, symmetry).to_cubie());
-                assert_eq!(halves.seen(pair, k), seen, "seed {seed}, symmetry {k}");
+                assert_eq!(halves.seen(pair, at, k), seen, "seed {seed}, symmetry {k}");
             }
             for mv in Move::ALL {
                 let moved = halves.of(&cube.apply(mv).to_cubie());
-                assert_eq!(halves.moved(pair, mv.index()), moved, "seed {seed}, {mv}");
+                assert_eq!(
+                    halves.moved(pair, at, mv.index()),
+                    moved,
+                    "seed {seed}, {mv}"
+                );
             }
         }
-        // Each face's turns keep its own layer's corners in it: U and D the U layer's.
-        let solved = corner_set(&CubieCube::SOLVED);
+        // Each face's turns keep its own layer's corners in it, U and D the U layer's, and
+        // leave the middle layer's edges alone.
+        let (solved, at) = (corner_key(&CubieCube::SOLVED), slice(&CubieCube::SOLVED));
         for mv in Move::ALL {
-            let kept = sets.moved(solved, mv.index()) == solved;
+            let kept = sets.moved(solved, at, mv.index()) == solved;
             assert_eq!(kept, matches!(mv.face(), Face::U | Face::D), "{mv}");
         }
         // The table's space: from a cube's entry, the successors include the entry of the
@@ -1947,7 +2066,7 @@ mod tests {
         assert_eq!(space.len(), LARGE_ENTRIES);
         let entry = |c: &CubieCube| {
             let fs = reduction.flipslice(flip(c), slice(c));
-            reduction.entry(&sets, twist(c), corner_set(c), fs)
+            reduction.entry(&sets, twist(c), corner_key(c), fs)
         };
         struct Collect(Vec<usize>);
         impl Visit for Collect {
@@ -1980,7 +2099,7 @@ mod tests {
                 twist(&inverse) as u16,
                 flip(&inverse) as u16,
                 slice(&inverse) as u16,
-                corner_set(&inverse) as u8,
+                corner_key(&inverse) as u8,
             );
             assert_eq!(inverse_coordinates(cube), expected, "seed {seed}");
         }
@@ -2223,13 +2342,20 @@ mod tests {
             && (c.cp[..4].iter().all(|&p| p < 4) || c.cp[..4].iter().all(|&p| p >= 4))
     }
 
-    /// The large table's goal: G1 with the U-layer corners in the U layer.
+    /// The large table's goal: G1 with the U-layer corners in the U layer and the
+    /// middle-layer edges in an even order (an even number of pairs out of order).
     fn in_g1_with_u_corners_up(cube: Cube) -> bool {
         let c = cube.to_cubie();
+        let middle = &c.ep[8..];
+        let out_of_order = (0..4)
+            .flat_map(|i| (i + 1..4).map(move |j| (i, j)))
+            .filter(|&(i, j)| middle[i] > middle[j])
+            .count();
         c.co == [0; 8]
             && c.eo == [0; 12]
-            && c.ep[8..].iter().all(|&e| e >= 8)
+            && middle.iter().all(|&e| e >= 8)
             && c.cp[..4].iter().all(|&p| p < 4)
+            && out_of_order % 2 == 0
     }
 
     /// The fewest moves of `metric` that take `cube` to `at_goal` (a subset of G1), by IDA*
@@ -2316,7 +2442,7 @@ mod tests {
     }
 
     #[test]
-    #[ignore = "loads or builds the 1.97 GB large table: FRONTIER_CACHE_DIR=DIR cargo test --release -p frontier-cube -- --ignored large"]
+    #[ignore = "loads or builds the 3.94 GB large table: FRONTIER_CACHE_DIR=DIR cargo test --release -p frontier-cube -- --ignored large"]
     fn the_large_table_holds_the_distances_of_random_cubes() {
         check_big_table(TableSize::Large, in_g1_with_u_corners_up, 100);
     }

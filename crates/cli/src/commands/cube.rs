@@ -72,8 +72,8 @@ pub struct Args {
     #[arg(long, value_name = "NAME")]
     pub solver: Option<String>,
     /// The optimal solver's table: small (35 MB, built in seconds), medium (986 MB, built
-    /// in minutes; random cubes several times faster) or large (2.0 GB, built in about ten
-    /// minutes; faster still) [default: the largest already built for the metric, else
+    /// in minutes; random cubes several times faster) or large (3.9 GB, built in about
+    /// twelve minutes; faster still) [default: the largest already built for the metric, else
     /// small]
     #[arg(long, value_name = "SIZE")]
     pub table: Option<String>,
@@ -135,7 +135,7 @@ const SOLVERS: &str = "optimal (shortest solutions, the cube's own IDA*), \
     search (the generic solver chosen by --algo, shortest solutions)";
 
 /// The optimal solver's table sizes `--table` accepts.
-const SIZES: &str = "small (35 MB), medium (986 MB), large (2.0 GB)";
+const SIZES: &str = "small (35 MB), medium (986 MB), large (3.9 GB)";
 
 /// The table size named by `--table` or `--build-tables` (`flag`).
 fn table_size(name: &str, flag: &str) -> anyhow::Result<TableSize> {
