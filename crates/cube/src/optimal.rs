@@ -442,16 +442,7 @@ pub(crate) fn corner_set(c: &CubieCube) -> usize {
 pub(crate) fn slice_parity(c: &CubieCube) -> usize {
     let mut order = c.ep.iter().filter(|&&e| e >= 8);
     let edges: [u8; 4] = std::array::from_fn(|_| *order.next().expect("four middle edges"));
-    inversions(&edges) & 1
-}
-
-/// The pairs out of order in a sequence.
-fn inversions(items: &[u8]) -> usize {
-    let mut count = 0;
-    for (i, a) in items.iter().enumerate() {
-        count += items[i + 1..].iter().filter(|&b| a > b).count();
-    }
-    count
+    usize::from(parity(&edges))
 }
 
 /// The large table's key of a cube: its corner set, twice, plus its [`slice_parity`].
@@ -516,11 +507,10 @@ impl CornerSets {
             }
         }
         let sets = move_table(CORNER_SETS, set_corner_set, corner_set, &Move::ALL);
-        let sets = &sets;
-        let moves = (first.iter())
-            .flat_map(|&key| (0..18).map(move |m| (sets[key / 2 * 18 + m] as usize, key)))
-            .map(|(set, key)| with_parity(set, key))
-            .collect();
+        let mut moves = Vec::with_capacity(count * 18);
+        for &key in &first {
+            moves.extend((0..18).map(|m| with_parity(sets[key / 2 * 18 + m] as usize, key)));
+        }
         let (mut slice_view, mut slice_moves) =
             (vec![0u8; SLICES * UD_SYMMETRIES], vec![0u8; SLICES * 18]);
         if count == CORNER_KEYS {
@@ -962,8 +952,7 @@ fn inverse_coordinates(cube: Cube) -> (u16, u16, u16, u8) {
     let slice = slice_of_mask(slice_mask) as u16;
     // The inverse's middle-layer edge j lies where the cube's position j sends it: their
     // order by position is as far from sorted as those positions are.
-    let parity = (inversions(&middle) & 1) as u8;
-    let key = corner_set_tables().1[corner_mask] * 2 + parity;
+    let key = corner_set_tables().1[corner_mask] * 2 + u8::from(parity(&middle));
     (twist, flip, slice, key)
 }
 
