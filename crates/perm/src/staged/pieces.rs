@@ -1,0 +1,690 @@
+//! The chain of a puzzle with no subgroup step: phases whose targets are pieces solved (the
+//! rest of the puzzle left as it falls), a few more each phase.
+//!
+//! The generators are left out one at a time: next the one that moves the most pieces
+//! placed or placed by leaving it out (the face most surrounded by those gone). Leaving a
+//! generator out places the pieces no generator left would still move, so a phase never
+//! disturbs the pieces placed before it and its tables follow only the pieces it places.
+//! Phases are checked by group orders (Schreier-Sims over a base in the order the pieces
+//! are placed): a phase can always reach its target when its moves act on the pieces it
+//! places as the whole stabiliser of the pieces placed before does, that is, when the two
+//! groups' orbits of the placed pieces have the same size. Generators are left out while the
+//! phases so far pass and the generators left generate that whole stabiliser; the last
+//! stage keeps those generators and places the rest in sub-phases, the pieces of one
+//! generator left out (in the same order) a sub-phase, the pieces that several of them move
+//! last, a sub-phase that fails the check being joined to the next. Consecutive phases of
+//! the first part are joined up to [`StagedBudget::phase_pieces`] pieces.
+//!
+//! Each phase is an IDA* over exact tables of sets of its pieces: where the reference facet
+//! of each piece of the set is, its distance in the phase's moves, the sets chosen so that
+//! every two pieces share one where the tables fit, maxed.
+
+use std::cmp::Reverse;
+use std::time::Instant;
+
+use frontier_search::Limit;
+use num_bigint::BigUint;
+
+use super::{perms, support, Budget, Found, Item, NotStaged, StagedBudget, Step, DEEPEST};
+use crate::group::{orbits, Group};
+use crate::perm::Perm;
+use crate::puzzle::{Puzzle, Turn};
+
+/// A phase of pieces placed, before its tables.
+#[derive(Debug)]
+pub(super) struct PiecePlan {
+    /// The generators it turns.
+    pub(super) items: Vec<Item>,
+    steps: Vec<Step>,
+    /// `commute[a][b]`: items `a` and `b` commute.
+    commute: Vec<Vec<bool>>,
+    /// Each step's images of the points.
+    maps: Vec<Vec<u8>>,
+    /// The reference point (the least) of each piece the phase places, then of each piece
+    /// placed before that its moves move (they must come back).
+    refs: Vec<u8>,
+    /// Every point of the pieces placed by the end of the phase.
+    kept: Vec<u8>,
+    /// Each reference point's orbit under the phase's moves: a point's place in it
+    /// (`u32::MAX` outside), and its length.
+    local: Vec<Vec<u32>>,
+    sizes: Vec<usize>,
+    /// The tables: sets of pieces (indices into `refs`).
+    sets: Vec<Vec<usize>>,
+}
+
+/// A phase of pieces placed, with its tables (one distance a state of each set's pieces).
+#[derive(Debug)]
+pub(super) struct PiecePhase {
+    pub(super) plan: PiecePlan,
+    pub(super) tables: Vec<Vec<u8>>,
+}
+
+impl PiecePlan {
+    /// The phase turning `gens`, placing `pieces` (lists of points) after `before`.
+    fn new(
+        puzzle: &Puzzle,
+        gens: &[usize],
+        pieces: &[Vec<u8>],
+        before: &[Vec<u8>],
+        budget: &StagedBudget,
+    ) -> PiecePlan {
+        let n = puzzle.points();
+        let items: Vec<Item> = gens
+            .iter()
+            .map(|&g| Item {
+                generator: g as u8,
+                step: 1,
+            })
+            .collect();
+        let phase_perms = perms(puzzle, &items);
+        let mut steps = Vec::new();
+        for (i, (it, perm)) in items.iter().zip(&phase_perms).enumerate() {
+            for k in 1..perm.order() as u8 {
+                steps.push(Step {
+                    turn: Turn {
+                        generator: it.generator,
+                        power: k,
+                    },
+                    item: i as u8,
+                    power: k,
+                });
+            }
+        }
+        let commute = phase_perms
+            .iter()
+            .map(|a| phase_perms.iter().map(|b| a.then(b) == b.then(a)).collect())
+            .collect();
+        let maps = steps
+            .iter()
+            .map(|s| puzzle.turn_perm(s.turn).images().to_vec())
+            .collect();
+        let moved = support(n, &phase_perms);
+        let refs: Vec<u8> = pieces
+            .iter()
+            .chain(before.iter().filter(|p| moved[usize::from(p[0])]))
+            .map(|p| p[0])
+            .collect();
+        let kept = before.iter().chain(pieces).flatten().copied().collect();
+        let orbs = orbits(n, &phase_perms);
+        let mut local = Vec::new();
+        let mut sizes = Vec::new();
+        for &r in &refs {
+            let orbit = orbs
+                .iter()
+                .find(|o| o.contains(&r))
+                .expect("every point is in an orbit");
+            let mut l = vec![u32::MAX; n];
+            for (i, &p) in orbit.iter().enumerate() {
+                l[usize::from(p)] = i as u32;
+            }
+            local.push(l);
+            sizes.push(orbit.len());
+        }
+        let mut sets = cover(&sizes[..pieces.len()], budget.piece_entries);
+        // The pieces placed before, in the order they were placed, a set while they fit.
+        for i in pieces.len()..refs.len() {
+            match sets.last_mut() {
+                Some(set)
+                    if set[0] >= pieces.len()
+                        && set.iter().map(|&j| sizes[j]).product::<usize>() * sizes[i]
+                            <= budget.piece_entries =>
+                {
+                    set.push(i)
+                }
+                _ => sets.push(vec![i]),
+            }
+        }
+        PiecePlan {
+            items,
+            steps,
+            commute,
+            maps,
+            refs,
+            kept,
+            local,
+            sizes,
+            sets,
+        }
+    }
+
+    /// The sets of pieces of the phase's tables.
+    pub(super) fn sets(&self) -> &[Vec<usize>] {
+        &self.sets
+    }
+
+    /// The size of the table of `set`.
+    pub(super) fn table_len(&self, set: &[usize]) -> usize {
+        set.iter().map(|&i| self.sizes[i]).product()
+    }
+
+    /// A description of the phase for the tables' cache key.
+    pub(super) fn describe(&self) -> String {
+        let gens: Vec<String> = self
+            .items
+            .iter()
+            .map(|it| it.generator.to_string())
+            .collect();
+        format!(
+            "{} place {:?} sets {:?} kept {}",
+            gens.join(","),
+            self.refs,
+            self.sets,
+            self.kept.len()
+        )
+    }
+
+    /// The number of entries of the phase's tables.
+    pub(super) fn entries(&self) -> usize {
+        self.sets.iter().map(|s| self.table_len(s)).sum()
+    }
+
+    /// The table of `set`: breadth first from every piece at home, one layer a sweep of
+    /// the table.
+    pub(super) fn build_table(&self, set: &[usize], budget: &Budget) -> Result<Vec<u8>, Limit> {
+        let len = self.table_len(set);
+        // The points of each piece's orbit, in order.
+        let orbits: Vec<Vec<u8>> = set
+            .iter()
+            .map(|&i| {
+                let mut o = vec![0u8; self.sizes[i]];
+                for (p, &l) in self.local[i].iter().enumerate() {
+                    if l != u32::MAX {
+                        o[l as usize] = p as u8;
+                    }
+                }
+                o
+            })
+            .collect();
+        // Under each step, each piece's orbit places.
+        let moves: Vec<Vec<Vec<u32>>> = self
+            .maps
+            .iter()
+            .map(|m| {
+                set.iter()
+                    .zip(&orbits)
+                    .map(|(&i, orbit)| {
+                        orbit
+                            .iter()
+                            .map(|&p| self.local[i][usize::from(m[usize::from(p)])])
+                            .collect()
+                    })
+                    .collect()
+            })
+            .collect();
+        let strides: Vec<usize> = (0..set.len())
+            .map(|k| set[k + 1..].iter().map(|&i| self.sizes[i]).product())
+            .collect();
+        let home: usize = set
+            .iter()
+            .zip(&strides)
+            .map(|(&i, &s)| self.local[i][usize::from(self.refs[i])] as usize * s)
+            .sum();
+        let mut distances = vec![u8::MAX; len];
+        distances[home] = 0;
+        let mut digits = vec![0usize; set.len()];
+        let mut depth = 0u8;
+        let mut found = true;
+        while found {
+            found = false;
+            for x in 0..len {
+                if x % 65_536 == 65_535 {
+                    budget.check()?;
+                }
+                if distances[x] != depth {
+                    continue;
+                }
+                let mut rest = x;
+                for (k, d) in digits.iter_mut().enumerate() {
+                    *d = rest / strides[k];
+                    rest %= strides[k];
+                }
+                for step in &moves {
+                    let y: usize = digits
+                        .iter()
+                        .zip(step)
+                        .zip(&strides)
+                        .map(|((&d, m), &stride)| m[d] as usize * stride)
+                        .sum();
+                    if distances[y] == u8::MAX {
+                        distances[y] = depth + 1;
+                        found = true;
+                    }
+                }
+            }
+            depth += 1;
+        }
+        Ok(distances)
+    }
+}
+
+/// Sets of pieces (indices into `sizes`, each piece's number of places) for the tables:
+/// each begun with two pieces not yet in a set together and grown by the piece that joins
+/// the most such pairs while the product of sizes fits `entries`; a piece in no set alone.
+fn cover(sizes: &[usize], entries: usize) -> Vec<Vec<usize>> {
+    let k = sizes.len();
+    let mut together = vec![vec![false; k]; k];
+    let mut sets: Vec<Vec<usize>> = Vec::new();
+    loop {
+        let open = (0..k)
+            .flat_map(|a| (a + 1..k).map(move |b| (a, b)))
+            .find(|&(a, b)| !together[a][b] && sizes[a].saturating_mul(sizes[b]) <= entries);
+        let Some((a, b)) = open else {
+            break;
+        };
+        let mut set = vec![a, b];
+        let mut size = sizes[a] * sizes[b];
+        loop {
+            let best = (0..k)
+                .filter(|c| !set.contains(c) && size.saturating_mul(sizes[*c]) <= entries)
+                .map(|c| {
+                    let gain = set.iter().filter(|&&x| !together[x][c]).count();
+                    (Reverse(gain), sizes[c], c)
+                })
+                .min();
+            match best {
+                Some((Reverse(gain), s, c)) if gain > 0 => {
+                    set.push(c);
+                    size *= s;
+                }
+                _ => break,
+            }
+        }
+        for &x in &set {
+            for &y in &set {
+                together[x][y] = true;
+            }
+        }
+        set.sort_unstable();
+        sets.push(set);
+    }
+    for p in 0..k {
+        if !sets.iter().any(|s| s.contains(&p)) {
+            sets.push(vec![p]);
+        }
+    }
+    sets
+}
+
+/// The pieces: blocks of the whole puzzle's orbits, each a list of points (least first),
+/// only those some generator moves.
+fn pieces(puzzle: &Puzzle) -> Vec<Vec<u8>> {
+    let n = puzzle.points();
+    let gens: Vec<Perm> = puzzle.generators().iter().map(|g| g.perm.clone()).collect();
+    let moved = support(n, &gens);
+    let piece_of = super::piece_ids(puzzle);
+    let mut out: Vec<Vec<u8>> = Vec::new();
+    let mut index = vec![usize::MAX; n];
+    for p in (0..n).filter(|&p| moved[p]) {
+        let root = piece_of[p];
+        if index[root] == usize::MAX {
+            index[root] = out.len();
+            out.push(Vec::new());
+        }
+        out[index[root]].push(p as u8);
+    }
+    out
+}
+
+/// The generators in the order they are left out, each with the pieces that leaving it
+/// out places (`moves[u][g]`: generator `g` moves piece `u`).
+fn drop_order(moves: &[Vec<bool>], gens: usize) -> Vec<(usize, Vec<usize>)> {
+    let units = moves.len();
+    let mut placed = vec![false; units];
+    let mut live = vec![true; gens];
+    let mut out = Vec::new();
+    let fresh = |g: usize, live: &[bool], placed: &[bool]| -> Vec<usize> {
+        (0..units)
+            .filter(|&u| {
+                !placed[u] && moves[u][g] && (0..gens).all(|h| h == g || !live[h] || !moves[u][h])
+            })
+            .collect()
+    };
+    while let Some((_, _, g)) = (0..gens)
+        .filter(|&g| live[g])
+        .map(|g| {
+            let f = fresh(g, &live, &placed).len();
+            let spent = (0..units).filter(|&u| placed[u] && moves[u][g]).count() + f;
+            (Reverse(spent), f, g)
+        })
+        .min()
+    {
+        let f = fresh(g, &live, &placed);
+        live[g] = false;
+        for &u in &f {
+            placed[u] = true;
+        }
+        out.push((g, f));
+    }
+    out
+}
+
+/// The order of the part of the group a phase's moves must cover, from chains of the same
+/// base: the orbit of the points `from..to` of the base under the stabiliser of the points
+/// before them.
+fn index(chain: &Group, from: usize, to: usize) -> BigUint {
+    chain.stabiliser_order(from) / chain.stabiliser_order(to)
+}
+
+/// The phases of the chain of pieces placed of `puzzle`, without their tables.
+pub(super) fn plans(puzzle: &Puzzle, budget: &StagedBudget) -> Result<Vec<PiecePlan>, NotStaged> {
+    let n = puzzle.points();
+    let gens: Vec<Perm> = puzzle.generators().iter().map(|g| g.perm.clone()).collect();
+    let units = pieces(puzzle);
+    let moves: Vec<Vec<bool>> = units
+        .iter()
+        .map(|u| {
+            gens.iter()
+                .map(|g| u.iter().any(|&p| g.image(p) != p))
+                .collect()
+        })
+        .collect();
+    let drops = drop_order(&moves, gens.len());
+    let perms_of =
+        |live: &[usize]| -> Vec<Perm> { live.iter().map(|&g| gens[g].clone()).collect() };
+    let points_of =
+        |us: &[usize]| -> Vec<u8> { us.iter().flat_map(|&u| units[u].iter().copied()).collect() };
+    // The base: the pieces in the order they are placed, then the points no move moves.
+    let base_of = |order: &[usize]| -> Vec<u8> {
+        let mut base = points_of(order);
+        let mut seen = vec![false; n];
+        for &p in &base {
+            seen[usize::from(p)] = true;
+        }
+        base.extend((0..n as u8).filter(|&p| !seen[usize::from(p)]));
+        base
+    };
+    let order: Vec<usize> = drops.iter().flat_map(|(_, f)| f.iter().copied()).collect();
+    let base = base_of(&order);
+    let whole = Group::with_full_base(n, &gens, &base);
+    // The first part: phases of generators left out, while they pass and the generators
+    // left still generate the stabiliser of the pieces placed.
+    let mut live: Vec<usize> = (0..gens.len()).collect();
+    let mut placed_points = 0;
+    let mut first = 0;
+    let mut ends = vec![0usize];
+    for (t, (g, fresh)) in drops.iter().enumerate() {
+        let count: usize = fresh.iter().map(|&u| units[u].len()).sum();
+        let chain = Group::with_full_base(n, &perms_of(&live), &base);
+        let passes = index(&chain, placed_points, placed_points + count)
+            == index(&whole, placed_points, placed_points + count);
+        if !passes {
+            break;
+        }
+        live.retain(|h| h != g);
+        placed_points += count;
+        ends.push(placed_points);
+        if Group::new(n, &perms_of(&live)).order() == whole.stabiliser_order(placed_points) {
+            first = t + 1;
+        }
+    }
+    let mut plans = Vec::new();
+    let mut kept: Vec<Vec<u8>> = Vec::new();
+    let mut live: Vec<usize> = (0..gens.len()).collect();
+    let mut batch: Vec<usize> = Vec::new();
+    let mut batch_live = live.clone();
+    for (g, fresh) in &drops[..first] {
+        if !batch.is_empty() && batch.len() + fresh.len() > budget.phase_pieces {
+            let pieces: Vec<Vec<u8>> = batch.iter().map(|&u| units[u].clone()).collect();
+            plans.push(PiecePlan::new(puzzle, &batch_live, &pieces, &kept, budget));
+            kept.extend(pieces);
+            batch.clear();
+        }
+        if batch.is_empty() {
+            batch_live = live.clone();
+        }
+        batch.extend(fresh);
+        live.retain(|h| h != g);
+    }
+    if !batch.is_empty() {
+        let pieces: Vec<Vec<u8>> = batch.iter().map(|&u| units[u].clone()).collect();
+        plans.push(PiecePlan::new(puzzle, &batch_live, &pieces, &kept, budget));
+        kept.extend(pieces);
+    }
+    // The last stage: the generators left, the rest of the pieces a generator left out at
+    // a time, those that several of them move last.
+    let several = |u: usize| live.iter().filter(|&&g| moves[u][g]).count() > 1;
+    let mut targets: Vec<Vec<usize>> = drops[first..]
+        .iter()
+        .map(|(_, f)| {
+            f.iter()
+                .copied()
+                .filter(|&u| !several(u))
+                .collect::<Vec<_>>()
+        })
+        .filter(|t| !t.is_empty())
+        .collect();
+    let late: Vec<usize> = drops[first..]
+        .iter()
+        .flat_map(|(_, f)| f.iter().copied().filter(|&u| several(u)))
+        .collect();
+    if !late.is_empty() {
+        targets.push(late);
+    }
+    let order: Vec<usize> = drops[..first]
+        .iter()
+        .flat_map(|(_, f)| f.iter().copied())
+        .chain(targets.iter().flatten().copied())
+        .collect();
+    let base = base_of(&order);
+    let whole = Group::with_full_base(n, &gens, &base);
+    let chain = Group::with_full_base(n, &perms_of(&live), &base);
+    let mut from = kept.iter().map(Vec::len).sum();
+    let mut pending: Vec<usize> = Vec::new();
+    for (k, target) in targets.iter().enumerate() {
+        pending.extend(target);
+        let to = from + points_of(&pending).len();
+        if k + 1 < targets.len() && index(&chain, from, to) != index(&whole, from, to) {
+            continue;
+        }
+        let pieces: Vec<Vec<u8>> = pending.iter().map(|&u| units[u].clone()).collect();
+        plans.push(PiecePlan::new(puzzle, &live, &pieces, &kept, budget));
+        kept.extend(pieces);
+        pending.clear();
+        from = to;
+    }
+    if plans.len() > budget.phases {
+        return Err(NotStaged::TooManyPhases(budget.phases));
+    }
+    Ok(plans)
+}
+
+/// The running search of one phase.
+struct Search<'a> {
+    phase: &'a PiecePhase,
+    /// The next phase, whose start decides between equally short answers.
+    next: Option<&'a PiecePhase>,
+    puzzle: &'a Puzzle,
+    /// The phase's start: the home point of the piece at each point.
+    start: &'a [u8],
+    /// One state a depth: where each reference facet is.
+    stack: Vec<Vec<u8>>,
+    path: Vec<Turn>,
+    /// The best answer found so far, with the next phase's estimate from its end.
+    best: Option<(usize, Vec<Turn>)>,
+    /// The answers found so far.
+    found: usize,
+    /// The node count past which the search takes the best answer found.
+    enough: u64,
+    nodes: u64,
+    most: u64,
+    deadline: Option<Instant>,
+}
+
+/// The most equally short answers a phase weighs against each other.
+const ANSWERS: usize = 256;
+
+/// The nodes a phase may spend weighing answers, beyond those it took to find the first.
+const WEIGHING: u64 = 100_000;
+
+impl PiecePhase {
+    /// The phase's lower bound on the moves left from `state` (where each reference facet
+    /// is).
+    #[inline]
+    fn estimate(&self, state: &[u8]) -> usize {
+        let plan = &self.plan;
+        let mut h = 0u8;
+        for (set, table) in plan.sets.iter().zip(&self.tables) {
+            let mut rank = 0usize;
+            for &i in set {
+                rank = rank * plan.sizes[i] + plan.local[i][usize::from(state[i])] as usize;
+            }
+            h = h.max(table[rank]);
+        }
+        if h == u8::MAX {
+            return usize::MAX / 2;
+        }
+        usize::from(h)
+    }
+}
+
+impl Search<'_> {
+    /// The path's end, the home point of the piece at each point, if it places every piece
+    /// of the phase and keeps the earlier ones (asked only where every table says 0, so the
+    /// state is rebuilt from the start).
+    fn end(&self) -> Option<Vec<u8>> {
+        let mut at = self.start.to_vec();
+        let mut next = at.clone();
+        for &t in &self.path {
+            let perm = self.puzzle.turn_perm(t);
+            for q in 0..at.len() {
+                next[usize::from(perm.image(q as u8))] = at[q];
+            }
+            std::mem::swap(&mut at, &mut next);
+        }
+        self.phase
+            .plan
+            .kept
+            .iter()
+            .all(|&q| at[usize::from(q)] == q)
+            .then_some(at)
+    }
+
+    /// Keeps the path if the next phase starts nearer from its end than from the best
+    /// answer's so far; whether to stop weighing.
+    fn weigh(&mut self, at: &[u8]) -> bool {
+        let Some(next) = self.next else {
+            self.best = Some((0, self.path.clone()));
+            return true;
+        };
+        let mut place = vec![0u8; at.len()];
+        for (q, &home) in at.iter().enumerate() {
+            place[usize::from(home)] = q as u8;
+        }
+        let state: Vec<u8> = next
+            .plan
+            .refs
+            .iter()
+            .map(|&r| place[usize::from(r)])
+            .collect();
+        let score = next.estimate(&state);
+        if self.best.as_ref().is_none_or(|(b, _)| score < *b) {
+            self.best = Some((score, self.path.clone()));
+        }
+        if self.found == 0 {
+            self.enough = self.nodes.saturating_mul(2).saturating_add(WEIGHING);
+        }
+        self.found += 1;
+        self.found >= ANSWERS || score == 0
+    }
+
+    fn dfs(&mut self, depth: usize, bound: usize, last: Option<u8>) -> Found {
+        let h = self.phase.estimate(&self.stack[depth]);
+        if depth + h > bound {
+            return Found::No(depth + h);
+        }
+        if h == 0 {
+            if let Some(at) = self.end() {
+                if self.weigh(&at) {
+                    return Found::Yes;
+                }
+                // Other answers of this length: the bound is not raised past it.
+                return Found::No(usize::MAX / 2);
+            }
+        }
+        if depth + 1 >= self.stack.len() {
+            return Found::No(usize::MAX / 2);
+        }
+        self.nodes += 1;
+        if self.best.is_some() && self.nodes > self.enough {
+            return Found::Yes;
+        }
+        if self.nodes > self.most
+            || (self.nodes.is_multiple_of(65_536)
+                && self.deadline.is_some_and(|d| Instant::now() >= d))
+        {
+            return Found::Stop;
+        }
+        let mut least = usize::MAX / 2;
+        let plan = &self.phase.plan;
+        for (s, map) in plan.steps.iter().zip(&plan.maps) {
+            let item = usize::from(s.item);
+            if let Some(l) = last {
+                let l = usize::from(l);
+                if l == item || (plan.commute[l][item] && item < l) {
+                    continue;
+                }
+            }
+            let (here, rest) = self.stack.split_at_mut(depth + 1);
+            for (c, x) in here[depth].iter().zip(rest[0].iter_mut()) {
+                *x = map[usize::from(*c)];
+            }
+            self.path.push(s.turn);
+            match self.dfs(depth + 1, bound, Some(s.item)) {
+                Found::Yes => return Found::Yes,
+                Found::Stop => return Found::Stop,
+                Found::No(b) => least = least.min(b),
+            }
+            self.path.pop();
+        }
+        Found::No(least)
+    }
+}
+
+impl PiecePhase {
+    /// Moves of the phase that take `current` (which keeps the earlier phases' pieces) to
+    /// its target, or `None` past `most` nodes or the deadline: of the shortest, the first
+    /// found from whose end `next` (the next phase) estimates the fewest moves, weighed
+    /// while a few more nodes are spent.
+    pub(super) fn solve(
+        &self,
+        next: Option<&PiecePhase>,
+        puzzle: &Puzzle,
+        current: &Perm,
+        most: u64,
+        deadline: Option<Instant>,
+    ) -> Option<Vec<Turn>> {
+        let n = puzzle.points();
+        let mut at = vec![0u8; n];
+        for p in 0..n {
+            at[usize::from(current.image(p as u8))] = p as u8;
+        }
+        let start: Vec<u8> = self.plan.refs.iter().map(|&r| current.image(r)).collect();
+        let mut search = Search {
+            phase: self,
+            next,
+            puzzle,
+            start: &at,
+            stack: vec![start; DEEPEST + 1],
+            path: Vec::new(),
+            best: None,
+            found: 0,
+            enough: u64::MAX,
+            nodes: 0,
+            most,
+            deadline,
+        };
+        let mut bound = self.estimate(&search.stack[0]);
+        loop {
+            let result = search.dfs(0, bound, None);
+            if let Some((_, path)) = search.best.take() {
+                return Some(path);
+            }
+            match result {
+                Found::Yes | Found::Stop => return None,
+                Found::No(b) if b < DEEPEST => bound = b,
+                Found::No(_) => return None,
+            }
+        }
+    }
+}
