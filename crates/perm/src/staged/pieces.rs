@@ -225,7 +225,9 @@ impl PiecePlan {
         let mut digits = vec![0usize; set.len()];
         let mut depth = 0u8;
         let mut found = true;
-        while found {
+        // Past 254 moves a state stays unreached: the search then finds no answer through it
+        // (and the caller answers by the stabiliser chain).
+        while found && depth < u8::MAX - 1 {
             found = false;
             for x in 0..len {
                 if x % 65_536 == 65_535 {
