@@ -88,7 +88,7 @@ impl Default for StagedBudget {
             nodes: 20_000_000,
             piece_entries: 1 << 24,
             piece_total_entries: 1 << 29,
-            phase_pieces: 8,
+            phase_pieces: 7,
         }
     }
 }
@@ -1309,7 +1309,7 @@ impl Staged {
                 let mut tables = Vec::new();
                 for set in plan.sets() {
                     shared.take(plan.table_len(set))?;
-                    tables.push(plan.build_table(set, &shared)?);
+                    tables.push(plan.build_table(set, builder)?);
                 }
                 all.push(tables);
             }
@@ -1331,7 +1331,9 @@ impl Staged {
                     &key,
                     cache,
                     build,
-                    |t: &Vec<Vec<Vec<u8>>>| t.iter().flatten().flatten().copied().collect(),
+                    |t: &Vec<Vec<frontier_tables::Table>>| {
+                        t.iter().flatten().flat_map(|t| t.bytes()).copied().collect()
+                    },
                     |b| {
                         let mut rest = b;
                         let mut out = Vec::new();
@@ -1339,11 +1341,16 @@ impl Staged {
                             let mut tables = Vec::new();
                             for set in plan.sets() {
                                 let len = plan.table_len(set);
-                                if rest.len() < len {
+                                let bytes = Width::Four.bytes(len as u64) as usize;
+                                if rest.len() < bytes {
                                     return None;
                                 }
-                                let (head, tail) = rest.split_at(len);
-                                tables.push(head.to_vec());
+                                let (head, tail) = rest.split_at(bytes);
+                                tables.push(frontier_tables::Table::from_bytes(
+                                    Width::Four,
+                                    len,
+                                    head.to_vec(),
+                                )?);
                                 rest = tail;
                             }
                             out.push(tables);
@@ -1358,7 +1365,7 @@ impl Staged {
         let pieces = plans
             .into_iter()
             .zip(tables)
-            .map(|(plan, tables)| pieces::PiecePhase { plan, tables })
+            .map(|(plan, tables)| pieces::PiecePhase::new(plan, tables))
             .collect();
         Ok(Staged {
             puzzle: puzzle.clone(),
@@ -1385,7 +1392,7 @@ impl Staged {
         self.phases
             .iter()
             .map(|ph| &ph.items)
-            .chain(self.pieces.iter().map(|ph| &ph.plan.items))
+            .chain(self.pieces.iter().map(|ph| &ph.plan().items))
             .map(|items| {
                 items
                     .iter()
@@ -1410,7 +1417,7 @@ impl Staged {
                 tables + atoms
             })
             .sum::<usize>()
-            + self.pieces.iter().map(|p| p.plan.entries()).sum::<usize>()
+            + self.pieces.iter().map(|p| p.plan().entries()).sum::<usize>()
     }
 
     /// Moves that solve `position` (a permutation of the puzzle's points), or `None` if it

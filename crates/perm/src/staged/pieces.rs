@@ -22,10 +22,14 @@
 use std::cmp::Reverse;
 use std::time::Instant;
 
-use frontier_search::Limit;
+
+use std::ops::ControlFlow;
+
+use frontier_search::{prefetch, Limit};
+use frontier_tables::{Builder, Coordinates, Table, Visit, Width};
 use num_bigint::BigUint;
 
-use super::{perms, support, Budget, Found, Item, NotStaged, StagedBudget, Step, DEEPEST};
+use super::{perms, support, Found, Item, NotStaged, StagedBudget, Step, DEEPEST};
 use crate::group::{orbits, Group};
 use crate::perm::Perm;
 use crate::puzzle::{Puzzle, Turn};
@@ -56,8 +60,8 @@ pub(super) struct PiecePlan {
 /// A phase of pieces placed, with its tables (one distance a state of each set's pieces).
 #[derive(Debug)]
 pub(super) struct PiecePhase {
-    pub(super) plan: PiecePlan,
-    pub(super) tables: Vec<Vec<u8>>,
+    plan: PiecePlan,
+    tables: Vec<Table>,
 }
 
 impl PiecePlan {
@@ -179,25 +183,50 @@ impl PiecePlan {
         self.sets.iter().map(|s| self.table_len(s)).sum()
     }
 
-    /// The table of `set`: breadth first from every piece at home, one layer a sweep of
-    /// the table.
-    pub(super) fn build_table(&self, set: &[usize], budget: &Budget) -> Result<Vec<u8>, Limit> {
-        let len = self.table_len(set);
-        // The points of each piece's orbit, in order.
+    /// The table of `set`: its distances from every piece at home, by the table toolkit's
+    /// builder, four bits an entry (15 for 15 moves or more, still a lower bound).
+    pub(super) fn build_table(&self, set: &[usize], builder: &Builder) -> Result<Table, Limit> {
+        let space = SetSpace::new(self, set);
+        let home = set
+            .iter()
+            .zip(&space.strides)
+            .map(|(&i, &stride)| self.local[i][usize::from(self.refs[i])] as usize * stride)
+            .sum();
+        let distances = builder.build(&space, &[home])?;
+        Ok(Table::pack(&distances, Width::Four))
+    }
+}
+
+/// The states of a set of pieces as table ranks: the place of each piece's reference
+/// facet in its orbit under the phase's moves, the first piece the most significant digit.
+struct SetSpace {
+    /// Each piece's number of places, and its digit's weight.
+    sizes: Vec<usize>,
+    strides: Vec<usize>,
+    /// `moves[step][k][place]`: where piece `k` of the set at `place` goes under `step`.
+    moves: Vec<Vec<Vec<u32>>>,
+}
+
+impl SetSpace {
+    fn new(plan: &PiecePlan, set: &[usize]) -> SetSpace {
+        let sizes: Vec<usize> = set.iter().map(|&i| plan.sizes[i]).collect();
+        let strides = (0..set.len())
+            .map(|k| sizes[k + 1..].iter().product())
+            .collect();
+        // The points of each piece's orbit, in order of their places.
         let orbits: Vec<Vec<u8>> = set
             .iter()
             .map(|&i| {
-                let mut o = vec![0u8; self.sizes[i]];
-                for (p, &l) in self.local[i].iter().enumerate() {
+                let mut orbit = vec![0u8; plan.sizes[i]];
+                for (p, &l) in plan.local[i].iter().enumerate() {
                     if l != u32::MAX {
-                        o[l as usize] = p as u8;
+                        orbit[l as usize] = p as u8;
                     }
                 }
-                o
+                orbit
             })
             .collect();
-        // Under each step, each piece's orbit places.
-        let moves: Vec<Vec<Vec<u32>>> = self
+        let moves = plan
             .maps
             .iter()
             .map(|m| {
@@ -206,98 +235,126 @@ impl PiecePlan {
                     .map(|(&i, orbit)| {
                         orbit
                             .iter()
-                            .map(|&p| self.local[i][usize::from(m[usize::from(p)])])
+                            .map(|&p| plan.local[i][usize::from(m[usize::from(p)])])
                             .collect()
                     })
                     .collect()
             })
             .collect();
-        let strides: Vec<usize> = (0..set.len())
-            .map(|k| set[k + 1..].iter().map(|&i| self.sizes[i]).product())
-            .collect();
-        let home: usize = set
-            .iter()
-            .zip(&strides)
-            .map(|(&i, &s)| self.local[i][usize::from(self.refs[i])] as usize * s)
-            .sum();
-        let mut distances = vec![u8::MAX; len];
-        distances[home] = 0;
-        let mut digits = vec![0usize; set.len()];
-        let mut depth = 0u8;
-        let mut found = true;
-        // Past 254 moves a state stays unreached: the search then finds no answer through it
-        // (and the caller answers by the stabiliser chain).
-        while found && depth < u8::MAX - 1 {
-            found = false;
-            for x in 0..len {
-                if x % 65_536 == 65_535 {
-                    budget.check()?;
-                }
-                if distances[x] != depth {
-                    continue;
-                }
-                let mut rest = x;
-                for (k, d) in digits.iter_mut().enumerate() {
-                    *d = rest / strides[k];
-                    rest %= strides[k];
-                }
-                for step in &moves {
-                    let y: usize = digits
-                        .iter()
-                        .zip(step)
-                        .zip(&strides)
-                        .map(|((&d, m), &stride)| m[d] as usize * stride)
-                        .sum();
-                    if distances[y] == u8::MAX {
-                        distances[y] = depth + 1;
-                        found = true;
-                    }
-                }
-            }
-            depth += 1;
+        SetSpace {
+            sizes,
+            strides,
+            moves,
         }
-        Ok(distances)
     }
 }
 
-/// Sets of pieces (indices into `sizes`, each piece's number of places) for the tables:
-/// each begun with two pieces not yet in a set together and grown by the piece that joins
-/// the most such pairs while the product of sizes fits `entries`; a piece in no set alone.
+impl Coordinates for SetSpace {
+    type Cursor = Vec<usize>;
+
+    fn len(&self) -> usize {
+        self.sizes.iter().product()
+    }
+
+    fn branching(&self) -> usize {
+        self.moves.len()
+    }
+
+    fn cursor(&self) -> Vec<usize> {
+        vec![0; self.sizes.len()]
+    }
+
+    fn each_successor(
+        &self,
+        rank: usize,
+        digits: &mut Vec<usize>,
+        visit: &mut impl Visit,
+    ) -> ControlFlow<()> {
+        let mut rest = rank;
+        for (d, &stride) in digits.iter_mut().zip(&self.strides) {
+            *d = rest / stride;
+            rest %= stride;
+        }
+        for step in &self.moves {
+            let next = digits
+                .iter()
+                .zip(step)
+                .zip(&self.strides)
+                .map(|((&d, m), &stride)| m[d] as usize * stride)
+                .sum();
+            visit.visit(next)?;
+        }
+        ControlFlow::Continue(())
+    }
+}
+
+/// Sets of pieces (indices into `sizes`, each piece's number of places) for the tables,
+/// so that every three pieces (every two, where three do not fit `entries`) share one:
+/// each set begun with the first three (or two) not yet together, grown by the piece that
+/// brings the most such triples (then pairs) together while the product of sizes fits; a
+/// piece in no set alone. Three rather than two: the tables then see the pieces that a move
+/// sequence must place together, at the cost of about twice the tables.
 fn cover(sizes: &[usize], entries: usize) -> Vec<Vec<usize>> {
     let k = sizes.len();
-    let mut together = vec![vec![false; k]; k];
+    let mut pairs = vec![false; k * k];
+    let mut triples = vec![false; k * k * k];
+    let fits = |set: &[usize]| {
+        set.iter()
+            .try_fold(1usize, |size, &i| size.checked_mul(sizes[i]))
+            .is_some_and(|size| size <= entries)
+    };
     let mut sets: Vec<Vec<usize>> = Vec::new();
     loop {
-        let open = (0..k)
-            .flat_map(|a| (a + 1..k).map(move |b| (a, b)))
-            .find(|&(a, b)| !together[a][b] && sizes[a].saturating_mul(sizes[b]) <= entries);
-        let Some((a, b)) = open else {
-            break;
+        let triple = (0..k)
+            .flat_map(|a| (a + 1..k).flat_map(move |b| (b + 1..k).map(move |c| [a, b, c])))
+            .find(|&[a, b, c]| !triples[(a * k + b) * k + c] && fits(&[a, b, c]));
+        let start = match triple {
+            Some(t) => t.to_vec(),
+            None => {
+                let pair = (0..k)
+                    .flat_map(|a| (a + 1..k).map(move |b| [a, b]))
+                    .find(|&[a, b]| !pairs[a * k + b] && fits(&[a, b]));
+                match pair {
+                    Some(p) => p.to_vec(),
+                    None => break,
+                }
+            }
         };
-        let mut set = vec![a, b];
-        let mut size = sizes[a] * sizes[b];
+        let mut set = start;
         loop {
+            let gain = |c: usize| {
+                let mut new = (0, 0);
+                for (x, &a) in set.iter().enumerate() {
+                    let (lo, hi) = (a.min(c), a.max(c));
+                    new.1 += usize::from(!pairs[lo * k + hi]);
+                    for &b in &set[x + 1..] {
+                        let mut t = [a, b, c];
+                        t.sort_unstable();
+                        new.0 += usize::from(!triples[(t[0] * k + t[1]) * k + t[2]]);
+                    }
+                }
+                new
+            };
             let best = (0..k)
-                .filter(|c| !set.contains(c) && size.saturating_mul(sizes[*c]) <= entries)
-                .map(|c| {
-                    let gain = set.iter().filter(|&&x| !together[x][c]).count();
-                    (Reverse(gain), sizes[c], c)
+                .filter(|&c| {
+                    !set.contains(&c) && fits(&[set.as_slice(), &[c]].concat())
                 })
+                .map(|c| (Reverse(gain(c)), sizes[c], c))
                 .min();
             match best {
-                Some((Reverse(gain), s, c)) if gain > 0 => {
-                    set.push(c);
-                    size *= s;
-                }
+                Some((Reverse(g), _, c)) if g != (0, 0) => set.push(c),
                 _ => break,
             }
         }
-        for &x in &set {
-            for &y in &set {
-                together[x][y] = true;
+        set.sort_unstable();
+        for (x, &a) in set.iter().enumerate() {
+            for (y, &b) in set.iter().enumerate().skip(x + 1) {
+                pairs[a * k + b] = true;
+                for &c in &set[y + 1..] {
+                    triples[(a * k + b) * k + c] = true;
+                }
             }
         }
-        set.sort_unstable();
         sets.push(set);
     }
     for p in 0..k {
@@ -501,6 +558,10 @@ struct Search<'a> {
     start: &'a [u8],
     /// One state a depth: where each reference facet is.
     stack: Vec<Vec<u8>>,
+    /// A depth's children, one state a step, and the steps kept with their first table's
+    /// entries.
+    kids: Vec<Vec<u8>>,
+    keep: Vec<Vec<(u16, u32)>>,
     path: Vec<Turn>,
     /// The best answer found so far, with the next phase's estimate from its end.
     best: Option<(usize, Vec<Turn>)>,
@@ -520,23 +581,60 @@ const ANSWERS: usize = 256;
 const WEIGHING: u64 = 100_000;
 
 impl PiecePhase {
-    /// The phase's lower bound on the moves left from `state` (where each reference facet
-    /// is).
+    /// The phase of `plan` with its `tables` (one a set, in the plan's order), the tables
+    /// that say most first: a search reads them in this order and stops at the first
+    /// that cuts a state off.
+    pub(super) fn new(mut plan: PiecePlan, tables: Vec<Table>) -> PiecePhase {
+        // The mean of a sample of each table's entries.
+        let strength = |t: &Table| -> u64 {
+            let step = (t.len() / 4096).max(1);
+            (0..t.len()).step_by(step).map(|i| u64::from(t.get(i))).sum::<u64>() * 4096
+                / (t.len() / step).max(1) as u64
+        };
+        let mut order: Vec<(Table, Vec<usize>)> = tables.into_iter().zip(plan.sets).collect();
+        order.sort_by_cached_key(|(t, _)| Reverse(strength(t)));
+        let (tables, sets) = order.into_iter().unzip();
+        plan.sets = sets;
+        PiecePhase {
+            plan,
+            tables,
+        }
+    }
+
+    /// The plan of the phase.
+    pub(super) fn plan(&self) -> &PiecePlan {
+        &self.plan
+    }
+
+    /// The entry of `state` (where each reference facet is) in table `t`.
     #[inline]
-    fn estimate(&self, state: &[u8]) -> usize {
+    fn rank(&self, t: usize, state: &[u8]) -> usize {
         let plan = &self.plan;
-        let mut h = 0u8;
-        for (set, table) in plan.sets.iter().zip(&self.tables) {
-            let mut rank = 0usize;
-            for &i in set {
-                rank = rank * plan.sizes[i] + plan.local[i][usize::from(state[i])] as usize;
+        let mut rank = 0usize;
+        for &i in &plan.sets[t] {
+            rank = rank * plan.sizes[i] + plan.local[i][usize::from(state[i])] as usize;
+        }
+        rank
+    }
+
+    /// Entry `rank` of table `t`.
+    #[inline]
+    fn entry(&self, t: usize, rank: usize) -> usize {
+        usize::from((self.tables[t].bytes()[rank / 2] >> ((rank % 2) * 4)) & 15)
+    }
+
+    /// The phase's lower bound on the moves left from `state` (where each reference facet
+    /// is), or any bound past `limit` (the first table's that says so).
+    #[inline]
+    fn estimate(&self, state: &[u8], limit: usize) -> usize {
+        let mut h = 0;
+        for t in 0..self.tables.len() {
+            h = h.max(self.entry(t, self.rank(t, state)));
+            if h > limit {
+                break;
             }
-            h = h.max(table[rank]);
         }
-        if h == u8::MAX {
-            return usize::MAX / 2;
-        }
-        usize::from(h)
+        h
     }
 }
 
@@ -579,7 +677,7 @@ impl Search<'_> {
             .iter()
             .map(|&r| place[usize::from(r)])
             .collect();
-        let score = next.estimate(&state);
+        let score = next.estimate(&state, usize::MAX);
         if self.best.as_ref().is_none_or(|(b, _)| score < *b) {
             self.best = Some((score, self.path.clone()));
         }
@@ -590,11 +688,8 @@ impl Search<'_> {
         self.found >= ANSWERS || score == 0
     }
 
-    fn dfs(&mut self, depth: usize, bound: usize, last: Option<u8>) -> Found {
-        let h = self.phase.estimate(&self.stack[depth]);
-        if depth + h > bound {
-            return Found::No(depth + h);
-        }
+    /// Searches below the state at `depth`, whose bound `h` is within `bound`.
+    fn dfs(&mut self, depth: usize, h: usize, bound: usize, last: Option<u8>) -> Found {
         if h == 0 {
             if let Some(at) = self.end() {
                 if self.weigh(&at) {
@@ -607,6 +702,9 @@ impl Search<'_> {
         if depth + 1 >= self.stack.len() {
             return Found::No(usize::MAX / 2);
         }
+        if depth >= bound {
+            return Found::No(bound + 1);
+        }
         self.nodes += 1;
         if self.best.is_some() && self.nodes > self.enough {
             return Found::Yes;
@@ -617,9 +715,18 @@ impl Search<'_> {
         {
             return Found::Stop;
         }
+        let phase = self.phase;
+        let plan = &phase.plan;
+        let k = plan.refs.len();
+        let limit = bound - depth - 1;
+        // Every child first, the first table's entry prefetched; then the others' for the
+        // children it keeps; then each survivor's bound read and searched.
+        let mut kids = std::mem::take(&mut self.kids[depth]);
+        let mut keep = std::mem::take(&mut self.keep[depth]);
+        keep.clear();
         let mut least = usize::MAX / 2;
-        let plan = &self.phase.plan;
-        for (s, map) in plan.steps.iter().zip(&plan.maps) {
+        let here = &self.stack[depth];
+        for (j, (s, map)) in plan.steps.iter().zip(&plan.maps).enumerate() {
             let item = usize::from(s.item);
             if let Some(l) = last {
                 let l = usize::from(l);
@@ -627,19 +734,46 @@ impl Search<'_> {
                     continue;
                 }
             }
-            let (here, rest) = self.stack.split_at_mut(depth + 1);
-            for (c, x) in here[depth].iter().zip(rest[0].iter_mut()) {
+            let kid = &mut kids[j * k..(j + 1) * k];
+            for (c, x) in here.iter().zip(kid.iter_mut()) {
                 *x = map[usize::from(*c)];
             }
+            let rank = phase.rank(0, kid);
+            prefetch(phase.tables[0].bytes().as_ptr().wrapping_add(rank / 2));
+            keep.push((j as u16, rank as u32));
+        }
+        keep.retain(|&(_, rank)| {
+            let h = phase.entry(0, rank as usize);
+            if h > limit {
+                least = least.min(depth + 1 + h);
+                return false;
+            }
+            true
+        });
+        let mut result = None;
+        for &(j, _) in &keep {
+            let j = usize::from(j);
+            let kid = &kids[j * k..(j + 1) * k];
+            let h = phase.estimate(kid, limit);
+            if h > limit {
+                least = least.min(depth + 1 + h);
+                continue;
+            }
+            self.stack[depth + 1].copy_from_slice(kid);
+            let s = &plan.steps[j];
             self.path.push(s.turn);
-            match self.dfs(depth + 1, bound, Some(s.item)) {
-                Found::Yes => return Found::Yes,
-                Found::Stop => return Found::Stop,
+            match self.dfs(depth + 1, h, bound, Some(s.item)) {
                 Found::No(b) => least = least.min(b),
+                done => {
+                    result = Some(done);
+                    break;
+                }
             }
             self.path.pop();
         }
-        Found::No(least)
+        self.kids[depth] = kids;
+        self.keep[depth] = keep;
+        result.unwrap_or(Found::No(least))
     }
 }
 
@@ -668,6 +802,10 @@ impl PiecePhase {
             puzzle,
             start: &at,
             stack: vec![start; DEEPEST + 1],
+            kids: vec![vec![0; self.plan.steps.len() * self.plan.refs.len()]; DEEPEST + 1],
+            keep: (0..=DEEPEST)
+                .map(|_| Vec::with_capacity(self.plan.steps.len()))
+                .collect(),
             path: Vec::new(),
             best: None,
             found: 0,
@@ -676,9 +814,10 @@ impl PiecePhase {
             most,
             deadline,
         };
-        let mut bound = self.estimate(&search.stack[0]);
+        let h = self.estimate(&search.stack[0], usize::MAX);
+        let mut bound = h;
         loop {
-            let result = search.dfs(0, bound, None);
+            let result = search.dfs(0, h, bound, None);
             if let Some((_, path)) = search.best.take() {
                 return Some(path);
             }
