@@ -290,6 +290,9 @@ pub enum NotStaged {
     /// The chain needs more phases than the budget allows.
     #[error("the subgroup chain needs more than {0} phases")]
     TooManyPhases(usize),
+    /// The chain of pieces placed needs more table entries than the budget allows.
+    #[error("the chain of pieces placed needs {0} table entries, more than its budget")]
+    TooLarge(usize),
     /// A limit stopped the build (the builder's check, or the tables' total budget).
     #[error("building the pruning tables stopped: {0}")]
     Limit(Limit),
@@ -1298,6 +1301,10 @@ impl Staged {
         builder: &Builder,
     ) -> Result<Staged, NotStaged> {
         let plans = pieces::plans(puzzle, budget)?;
+        let entries = plans.iter().map(pieces::PiecePlan::entries).sum();
+        if entries > budget.piece_total_entries {
+            return Err(NotStaged::TooLarge(entries));
+        }
         let build = || {
             let mut shared = Budget {
                 entries: budget.piece_entries,
@@ -1332,7 +1339,11 @@ impl Staged {
                     cache,
                     build,
                     |t: &Vec<Vec<frontier_tables::Table>>| {
-                        t.iter().flatten().flat_map(|t| t.bytes()).copied().collect()
+                        t.iter()
+                            .flatten()
+                            .flat_map(|t| t.bytes())
+                            .copied()
+                            .collect()
                     },
                     |b| {
                         let mut rest = b;
@@ -1417,7 +1428,11 @@ impl Staged {
                 tables + atoms
             })
             .sum::<usize>()
-            + self.pieces.iter().map(|p| p.plan().entries()).sum::<usize>()
+            + self
+                .pieces
+                .iter()
+                .map(|p| p.plan().entries())
+                .sum::<usize>()
     }
 
     /// Moves that solve `position` (a permutation of the puzzle's points), or `None` if it

@@ -188,6 +188,24 @@ fn limits_stop_the_tables_build() {
 }
 
 #[test]
+fn a_chain_of_pieces_past_its_table_budget_is_refused_before_building() {
+    // The Pyraminx forced onto a chain of pieces (no subgroup step within 2^4 elements),
+    // its tables' entries over the budget: refused as too large (the caller answers by the
+    // stabiliser chain), not stopped as a limit.
+    let budget = StagedBudget {
+        last_log2: 4.0,
+        piece_total_entries: 1_000,
+        ..QUICK
+    };
+    let pyraminx = preset("pyraminx").unwrap().puzzle();
+    let refused = Staged::build(&pyraminx, &budget, &Builder::new()).err();
+    assert!(
+        matches!(refused, Some(NotStaged::TooLarge(entries)) if entries > 1_000),
+        "{refused:?}"
+    );
+}
+
+#[test]
 fn the_megaminx_is_solved_a_few_pieces_at_a_time() {
     // Its faces are turns of prime order 5, and any eleven generate the whole group: no
     // chain of subgroups exists, so pieces are placed instead, faces left out one at a

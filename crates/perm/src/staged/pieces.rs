@@ -22,7 +22,6 @@
 use std::cmp::Reverse;
 use std::time::Instant;
 
-
 use std::ops::ControlFlow;
 
 use frontier_search::{prefetch, Limit};
@@ -336,9 +335,7 @@ fn cover(sizes: &[usize], entries: usize) -> Vec<Vec<usize>> {
                 new
             };
             let best = (0..k)
-                .filter(|&c| {
-                    !set.contains(&c) && fits(&[set.as_slice(), &[c]].concat())
-                })
+                .filter(|&c| !set.contains(&c) && fits(&[set.as_slice(), &[c]].concat()))
                 .map(|c| (Reverse(gain(c)), sizes[c], c))
                 .min();
             match best {
@@ -588,17 +585,18 @@ impl PiecePhase {
         // The mean of a sample of each table's entries.
         let strength = |t: &Table| -> u64 {
             let step = (t.len() / 4096).max(1);
-            (0..t.len()).step_by(step).map(|i| u64::from(t.get(i))).sum::<u64>() * 4096
+            (0..t.len())
+                .step_by(step)
+                .map(|i| u64::from(t.get(i)))
+                .sum::<u64>()
+                * 4096
                 / (t.len() / step).max(1) as u64
         };
         let mut order: Vec<(Table, Vec<usize>)> = tables.into_iter().zip(plan.sets).collect();
         order.sort_by_cached_key(|(t, _)| Reverse(strength(t)));
         let (tables, sets) = order.into_iter().unzip();
         plan.sets = sets;
-        PiecePhase {
-            plan,
-            tables,
-        }
+        PiecePhase { plan, tables }
     }
 
     /// The plan of the phase.
@@ -825,6 +823,43 @@ impl PiecePhase {
                 Found::Yes | Found::Stop => return None,
                 Found::No(b) if b < DEEPEST => bound = b,
                 Found::No(_) => return None,
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::cover;
+
+    #[test]
+    fn every_three_pieces_and_every_two_that_fit_share_a_set() {
+        // Seven pieces of 60 places (the Megaminx's first phase) and a mix of sizes.
+        for (sizes, entries) in [
+            (vec![60; 7], 1 << 24),
+            (vec![60, 24, 30, 60, 24, 5, 300], 100_000),
+        ] {
+            let sets = cover(&sizes, entries);
+            let k = sizes.len();
+            for set in &sets {
+                let size: usize = set.iter().map(|&i| sizes[i]).product();
+                assert!(set.len() == 1 || size <= entries, "{set:?}");
+            }
+            for a in 0..k {
+                assert!(sets.iter().any(|s| s.contains(&a)));
+                for b in a + 1..k {
+                    if sizes[a] * sizes[b] <= entries {
+                        assert!(sets.iter().any(|s| s.contains(&a) && s.contains(&b)));
+                    }
+                    for c in b + 1..k {
+                        if sizes[a] * sizes[b] * sizes[c] <= entries {
+                            assert!(
+                                sets.iter().any(|s| [a, b, c].iter().all(|x| s.contains(x))),
+                                "{a} {b} {c} in {sets:?}"
+                            );
+                        }
+                    }
+                }
             }
         }
     }
