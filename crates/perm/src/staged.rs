@@ -1300,7 +1300,33 @@ impl Staged {
         cache: Option<&Cache>,
         builder: &Builder,
     ) -> Result<Staged, NotStaged> {
-        let plans = pieces::plans(puzzle, budget)?;
+        let mut reports = Vec::new();
+        let skeleton = match cache {
+            None => pieces::skeleton(puzzle, budget)?,
+            Some(cache) => {
+                // The skeleton, or none (more phases than the budget's), as bytes: none is
+                // two bytes 0xff.
+                let key = format!(
+                    "perm staged pieces skeleton v{VERSION} {} phases {} pieces {}",
+                    Model::new(puzzle, Metric::Htm).fingerprint(),
+                    budget.phases,
+                    budget.phase_pieces,
+                );
+                let (skeleton, report) = cached(
+                    &key,
+                    cache,
+                    || Ok(pieces::skeleton(puzzle, budget).ok()),
+                    |s: &Option<pieces::Skeleton>| s.as_ref().map_or(vec![0xff; 2], pieces::encode),
+                    |b| match b {
+                        [0xff, 0xff] => Some(None),
+                        _ => pieces::decode(puzzle, b).map(Some),
+                    },
+                )?;
+                reports.push(report);
+                skeleton.ok_or(NotStaged::TooManyPhases(budget.phases))?
+            }
+        };
+        let plans = pieces::plans(puzzle, &skeleton, budget);
         let entries = plans.iter().map(pieces::PiecePlan::entries).sum();
         if entries > budget.piece_total_entries {
             return Err(NotStaged::TooLarge(entries));
@@ -1322,7 +1348,6 @@ impl Staged {
             }
             Ok(all)
         };
-        let mut reports = Vec::new();
         let tables = match cache {
             None => build().map_err(NotStaged::Limit)?,
             Some(cache) => {

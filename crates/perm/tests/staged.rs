@@ -156,6 +156,45 @@ fn the_tables_are_cached_checked_and_rebuilt_when_damaged() {
 }
 
 #[test]
+fn a_chain_of_pieces_is_cached_skeleton_and_tables() {
+    // The Pyraminx forced onto a chain of pieces: its skeleton (the phases' generators and
+    // pieces) and its tables are two cached files; a load answers as the build did, and a
+    // damaged skeleton is rebuilt.
+    let dir = std::env::temp_dir().join(format!("frontier-perm-pieces-{}", std::process::id()));
+    let cache = Cache::at(&dir);
+    let budget = StagedBudget {
+        last_log2: 4.0,
+        ..QUICK
+    };
+    let pyraminx = preset("pyraminx").unwrap().puzzle();
+    let position = pyraminx.apply(&pyraminx.parse_moves("L R' U B L' U' R B'").unwrap());
+    let built = Staged::load_or_build(&pyraminx, &budget, Some(&cache), &Builder::new()).unwrap();
+    let origins: Vec<Origin> = built.reports().iter().map(|r| r.origin).collect();
+    assert_eq!(origins, [Origin::Built, Origin::Built]);
+    let answer = built.solve(&position, Duration::from_secs(60)).unwrap();
+    let loaded = Staged::load_or_build(&pyraminx, &budget, Some(&cache), &Builder::new()).unwrap();
+    let origins: Vec<Origin> = loaded.reports().iter().map(|r| r.origin).collect();
+    assert_eq!(origins, [Origin::Cache, Origin::Cache]);
+    assert_eq!(loaded.phase_moves(), built.phase_moves());
+    assert_eq!(
+        loaded.solve(&position, Duration::from_secs(60)),
+        Some(answer.clone())
+    );
+    let path = built.reports()[0].path.clone();
+    let mut bytes = std::fs::read(&path).unwrap();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 1;
+    std::fs::write(&path, &bytes).unwrap();
+    let rebuilt = Staged::load_or_build(&pyraminx, &budget, Some(&cache), &Builder::new()).unwrap();
+    assert_eq!(rebuilt.reports()[0].origin, Origin::Rebuilt);
+    assert_eq!(
+        rebuilt.solve(&position, Duration::from_secs(60)),
+        Some(answer)
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
 fn answers_are_the_same_on_every_run() {
     let cube = preset("cube2").unwrap().puzzle();
     let staged = Staged::build(&cube, &QUICK, &Builder::new()).unwrap();

@@ -422,8 +422,78 @@ fn index(chain: &Group, from: usize, to: usize) -> BigUint {
     chain.stabiliser_order(from) / chain.stabiliser_order(to)
 }
 
-/// The phases of the chain of pieces placed of `puzzle`, without their tables.
-pub(super) fn plans(puzzle: &Puzzle, budget: &StagedBudget) -> Result<Vec<PiecePlan>, NotStaged> {
+/// A chain of pieces placed before its tables are planned: each phase's generators and the
+/// pieces it places (each a list of points). Working it out takes group orders over many
+/// bases (most of a second for the Megaminx), so it is cached beside the tables.
+pub(super) type Skeleton = Vec<(Vec<usize>, Vec<Vec<u8>>)>;
+
+/// The phases of `skeleton`, without their tables.
+pub(super) fn plans(puzzle: &Puzzle, skeleton: &Skeleton, budget: &StagedBudget) -> Vec<PiecePlan> {
+    let mut kept: Vec<Vec<u8>> = Vec::new();
+    skeleton
+        .iter()
+        .map(|(gens, pieces)| {
+            let plan = PiecePlan::new(puzzle, gens, pieces, &kept, budget);
+            kept.extend(pieces.iter().cloned());
+            plan
+        })
+        .collect()
+}
+
+/// `skeleton` as bytes: the number of phases (two bytes, little-endian), then for each
+/// its number of generators and their indices, its number of pieces and each piece's
+/// number of points and its points, a byte each.
+pub(super) fn encode(skeleton: &Skeleton) -> Vec<u8> {
+    let mut out = (skeleton.len() as u16).to_le_bytes().to_vec();
+    for (gens, pieces) in skeleton {
+        out.push(gens.len() as u8);
+        out.extend(gens.iter().map(|&g| g as u8));
+        out.push(pieces.len() as u8);
+        for piece in pieces {
+            out.push(piece.len() as u8);
+            out.extend(piece);
+        }
+    }
+    out
+}
+
+/// The skeleton of `bytes` (made by [`encode`]), or `None` if they do not describe one of
+/// `puzzle`'s.
+pub(super) fn decode(puzzle: &Puzzle, bytes: &[u8]) -> Option<Skeleton> {
+    let mut rest = bytes;
+    let mut take = |count: usize| -> Option<&[u8]> {
+        let (head, tail) = rest.split_at_checked(count)?;
+        rest = tail;
+        Some(head)
+    };
+    let phases = u16::from_le_bytes(take(2)?.try_into().ok()?);
+    let mut skeleton = Vec::new();
+    for _ in 0..phases {
+        let count = usize::from(take(1)?[0]);
+        let gens: Vec<usize> = take(count)?.iter().map(|&g| usize::from(g)).collect();
+        let count = usize::from(take(1)?[0]);
+        let mut pieces = Vec::new();
+        for _ in 0..count {
+            let len = usize::from(take(1)?[0]);
+            pieces.push(take(len)?.to_vec());
+        }
+        let fits = gens.iter().all(|&g| g < puzzle.generators().len())
+            && pieces
+                .iter()
+                .flatten()
+                .all(|&p| usize::from(p) < puzzle.points())
+            && !gens.is_empty()
+            && pieces.iter().all(|p| !p.is_empty());
+        if !fits {
+            return None;
+        }
+        skeleton.push((gens, pieces));
+    }
+    rest.is_empty().then_some(skeleton)
+}
+
+/// The chain of pieces placed of `puzzle`.
+pub(super) fn skeleton(puzzle: &Puzzle, budget: &StagedBudget) -> Result<Skeleton, NotStaged> {
     let n = puzzle.points();
     let gens: Vec<Perm> = puzzle.generators().iter().map(|g| g.perm.clone()).collect();
     let units = pieces(puzzle);
@@ -482,8 +552,8 @@ pub(super) fn plans(puzzle: &Puzzle, budget: &StagedBudget) -> Result<Vec<PieceP
     for (g, fresh) in &drops[..first] {
         if !batch.is_empty() && batch.len() + fresh.len() > budget.phase_pieces {
             let pieces: Vec<Vec<u8>> = batch.iter().map(|&u| units[u].clone()).collect();
-            plans.push(PiecePlan::new(puzzle, &batch_live, &pieces, &kept, budget));
-            kept.extend(pieces);
+            kept.extend(pieces.iter().cloned());
+            plans.push((batch_live.clone(), pieces));
             batch.clear();
         }
         if batch.is_empty() {
@@ -494,8 +564,8 @@ pub(super) fn plans(puzzle: &Puzzle, budget: &StagedBudget) -> Result<Vec<PieceP
     }
     if !batch.is_empty() {
         let pieces: Vec<Vec<u8>> = batch.iter().map(|&u| units[u].clone()).collect();
-        plans.push(PiecePlan::new(puzzle, &batch_live, &pieces, &kept, budget));
-        kept.extend(pieces);
+        kept.extend(pieces.iter().cloned());
+        plans.push((batch_live.clone(), pieces));
     }
     // The last stage: the generators left, the rest of the pieces a generator left out at
     // a time, those that several of them move last.
@@ -534,8 +604,8 @@ pub(super) fn plans(puzzle: &Puzzle, budget: &StagedBudget) -> Result<Vec<PieceP
             continue;
         }
         let pieces: Vec<Vec<u8>> = pending.iter().map(|&u| units[u].clone()).collect();
-        plans.push(PiecePlan::new(puzzle, &live, &pieces, &kept, budget));
-        kept.extend(pieces);
+        kept.extend(pieces.iter().cloned());
+        plans.push((live.clone(), pieces));
         pending.clear();
         from = to;
     }
@@ -830,7 +900,24 @@ impl PiecePhase {
 
 #[cfg(test)]
 mod tests {
-    use super::cover;
+    use super::{cover, decode, encode, skeleton};
+    use crate::preset;
+    use crate::staged::StagedBudget;
+
+    #[test]
+    fn a_skeleton_reads_back_as_written_and_refuses_what_does_not_fit() {
+        let pyraminx = preset("pyraminx").unwrap().puzzle();
+        let chain = skeleton(&pyraminx, &StagedBudget::default()).unwrap();
+        assert!(chain.len() > 1, "{chain:?}");
+        let bytes = encode(&chain);
+        assert_eq!(decode(&pyraminx, &bytes), Some(chain));
+        // Cut short, one byte too many, or a generator the puzzle lacks.
+        assert_eq!(decode(&pyraminx, &bytes[..bytes.len() - 1]), None);
+        assert_eq!(decode(&pyraminx, &[bytes.as_slice(), &[0]].concat()), None);
+        let mut wrong = bytes.clone();
+        wrong[3] = 200;
+        assert_eq!(decode(&pyraminx, &wrong), None);
+    }
 
     #[test]
     fn every_three_pieces_and_every_two_that_fit_share_a_set() {
