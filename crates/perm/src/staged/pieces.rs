@@ -61,6 +61,10 @@ pub(super) struct PiecePlan {
 pub(super) struct PiecePhase {
     plan: PiecePlan,
     tables: Vec<Table>,
+    /// `shares[t][j * n + p]`: what piece `j` of table `t`'s set adds to the table's rank
+    /// when its reference facet is at point `p` (`n` points), so that a rank is a sum of
+    /// lookups.
+    shares: Vec<Vec<u32>>,
 }
 
 impl PiecePlan {
@@ -664,9 +668,30 @@ impl PiecePhase {
         };
         let mut order: Vec<(Table, Vec<usize>)> = tables.into_iter().zip(plan.sets).collect();
         order.sort_by_cached_key(|(t, _)| Reverse(strength(t)));
-        let (tables, sets) = order.into_iter().unzip();
+        let (tables, sets): (Vec<Table>, Vec<Vec<usize>>) = order.into_iter().unzip();
+        let n = plan.local.first().map_or(0, Vec::len);
+        let shares = sets
+            .iter()
+            .map(|set| {
+                let mut stride = 1u32;
+                let mut shares = vec![0u32; set.len() * n];
+                for (j, &i) in set.iter().enumerate().rev() {
+                    for (p, &place) in plan.local[i].iter().enumerate() {
+                        if place != u32::MAX {
+                            shares[j * n + p] = place * stride;
+                        }
+                    }
+                    stride *= plan.sizes[i] as u32;
+                }
+                shares
+            })
+            .collect();
         plan.sets = sets;
-        PiecePhase { plan, tables }
+        PiecePhase {
+            plan,
+            tables,
+            shares,
+        }
     }
 
     /// The plan of the phase.
@@ -677,12 +702,13 @@ impl PiecePhase {
     /// The entry of `state` (where each reference facet is) in table `t`.
     #[inline]
     fn rank(&self, t: usize, state: &[u8]) -> usize {
-        let plan = &self.plan;
-        let mut rank = 0usize;
-        for &i in &plan.sets[t] {
-            rank = rank * plan.sizes[i] + plan.local[i][usize::from(state[i])] as usize;
-        }
-        rank
+        let shares = &self.shares[t];
+        let n = shares.len() / self.plan.sets[t].len();
+        self.plan.sets[t]
+            .iter()
+            .enumerate()
+            .map(|(j, &i)| shares[j * n + usize::from(state[i])] as usize)
+            .sum()
     }
 
     /// Entry `rank` of table `t`.
