@@ -31,6 +31,7 @@
 
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::hash::{Hash, Hasher};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use frontier_search::Limit;
@@ -1271,7 +1272,7 @@ impl Staged {
                     chain.join("; ")
                 );
                 let (parts, report) =
-                    cached(&key, cache, build, |p| encode(p), |b| decode(b, &plans))?;
+                    cached(&key, cache, build, |p| encode(p), |b| decode(&b, &plans))?;
                 reports.push(report);
                 parts
             }
@@ -1317,9 +1318,9 @@ impl Staged {
                     cache,
                     || Ok(pieces::skeleton(puzzle, budget).ok()),
                     |s: &Option<pieces::Skeleton>| s.as_ref().map_or(vec![0xff; 2], pieces::encode),
-                    |b| match b {
+                    |b| match b.as_slice() {
                         [0xff, 0xff] => Some(None),
-                        _ => pieces::decode(puzzle, b).map(Some),
+                        b => pieces::decode(puzzle, b).map(Some),
                     },
                 )?;
                 reports.push(report);
@@ -1331,24 +1332,31 @@ impl Staged {
         if entries > budget.piece_total_entries {
             return Err(NotStaged::TooLarge(entries));
         }
+        // Every table of every phase, one after another, four bits an entry.
+        let lens: Vec<usize> = plans
+            .iter()
+            .flat_map(|plan| plan.sets().iter().map(|set| plan.table_len(set)))
+            .collect();
+        let total: usize = lens
+            .iter()
+            .map(|&len| Width::Four.bytes(len as u64) as usize)
+            .sum();
         let build = || {
             let mut shared = Budget {
                 entries: budget.piece_entries,
                 total: budget.piece_total_entries,
                 builder,
             };
-            let mut all = Vec::new();
+            let mut bytes = Vec::with_capacity(total);
             for plan in &plans {
-                let mut tables = Vec::new();
                 for set in plan.sets() {
                     shared.take(plan.table_len(set))?;
-                    tables.push(plan.build_table(set, builder)?);
+                    bytes.extend_from_slice(plan.build_table(set, builder)?.bytes());
                 }
-                all.push(tables);
             }
-            Ok(all)
+            Ok(bytes)
         };
-        let tables = match cache {
+        let bytes = match cache {
             None => build().map_err(NotStaged::Limit)?,
             Some(cache) => {
                 let chain: Vec<String> = plans.iter().map(pieces::PiecePlan::describe).collect();
@@ -1359,49 +1367,22 @@ impl Staged {
                     budget.piece_total_entries,
                     chain.join("; ")
                 );
-                let (tables, report) = cached(
-                    &key,
-                    cache,
-                    build,
-                    |t: &Vec<Vec<frontier_tables::Table>>| {
-                        t.iter()
-                            .flatten()
-                            .flat_map(|t| t.bytes())
-                            .copied()
-                            .collect()
-                    },
-                    |b| {
-                        let mut rest = b;
-                        let mut out = Vec::new();
-                        for plan in &plans {
-                            let mut tables = Vec::new();
-                            for set in plan.sets() {
-                                let len = plan.table_len(set);
-                                let bytes = Width::Four.bytes(len as u64) as usize;
-                                if rest.len() < bytes {
-                                    return None;
-                                }
-                                let (head, tail) = rest.split_at(bytes);
-                                tables.push(frontier_tables::Table::from_bytes(
-                                    Width::Four,
-                                    len,
-                                    head.to_vec(),
-                                )?);
-                                rest = tail;
-                            }
-                            out.push(tables);
-                        }
-                        rest.is_empty().then_some(out)
-                    },
-                )?;
+                let (bytes, report) = cached(&key, cache, build, Vec::clone, |b| {
+                    (b.len() == total).then_some(b)
+                })?;
                 reports.push(report);
-                tables
+                bytes
             }
         };
+        let bytes = Arc::new(bytes);
+        let mut offset = 0;
         let pieces = plans
             .into_iter()
-            .zip(tables)
-            .map(|(plan, tables)| pieces::PiecePhase::new(plan, tables))
+            .map(|plan| {
+                let phase = pieces::PiecePhase::new(plan, Arc::clone(&bytes), offset);
+                offset += phase.bytes();
+                phase
+            })
             .collect();
         Ok(Staged {
             puzzle: puzzle.clone(),
@@ -1549,7 +1530,7 @@ fn cached<T>(
     cache: &Cache,
     build: impl Fn() -> Result<T, Limit>,
     encode: impl Fn(&T) -> Vec<u8>,
-    decode: impl Fn(&[u8]) -> Option<T>,
+    decode: impl Fn(Vec<u8>) -> Option<T>,
 ) -> Result<(T, TableReport), NotStaged> {
     let key = key.to_string();
     let stem = format!(
@@ -1613,7 +1594,7 @@ fn cached<T>(
     let parts = match built {
         Some(parts) => parts,
         // Read and checked: it fits the plans unless the layout changed without its version.
-        None => match decode(&read) {
+        None => match decode(read) {
             Some(parts) => parts,
             None => build().map_err(NotStaged::Limit)?,
         },

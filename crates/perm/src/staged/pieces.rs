@@ -20,6 +20,7 @@
 //! every two pieces share one where the tables fit, maxed.
 
 use std::cmp::Reverse;
+use std::sync::Arc;
 use std::time::Instant;
 
 use std::ops::ControlFlow;
@@ -60,7 +61,10 @@ pub(super) struct PiecePlan {
 #[derive(Debug)]
 pub(super) struct PiecePhase {
     plan: PiecePlan,
-    tables: Vec<Table>,
+    /// The chain's tables, one after another (four bits an entry), and where each of this
+    /// phase's begins, in the order of its plan's sets.
+    bytes: Arc<Vec<u8>>,
+    offsets: Vec<usize>,
     /// `shares[t][j * n + p]`: what piece `j` of table `t`'s set adds to the table's rank
     /// when its reference facet is at point `p` (`n` points), so that a rank is a sum of
     /// lookups.
@@ -619,6 +623,12 @@ pub(super) fn skeleton(puzzle: &Puzzle, budget: &StagedBudget) -> Result<Skeleto
     Ok(plans)
 }
 
+/// Entry `i` of the four-bit table that begins at `start` in `bytes`.
+#[inline]
+fn nibble(bytes: &[u8], start: usize, i: usize) -> usize {
+    usize::from((bytes[start + i / 2] >> ((i % 2) * 4)) & 15)
+}
+
 /// The running search of one phase.
 struct Search<'a> {
     phase: &'a PiecePhase,
@@ -652,23 +662,31 @@ const ANSWERS: usize = 256;
 const WEIGHING: u64 = 100_000;
 
 impl PiecePhase {
-    /// The phase of `plan` with its `tables` (one a set, in the plan's order), the tables
-    /// that say most first: a search reads them in this order and stops at the first
-    /// that cuts a state off.
-    pub(super) fn new(mut plan: PiecePlan, tables: Vec<Table>) -> PiecePhase {
-        // The mean of a sample of each table's entries.
-        let strength = |t: &Table| -> u64 {
-            let step = (t.len() / 4096).max(1);
-            (0..t.len())
-                .step_by(step)
-                .map(|i| u64::from(t.get(i)))
-                .sum::<u64>()
-                * 4096
-                / (t.len() / step).max(1) as u64
-        };
-        let mut order: Vec<(Table, Vec<usize>)> = tables.into_iter().zip(plan.sets).collect();
-        order.sort_by_cached_key(|(t, _)| Reverse(strength(t)));
-        let (tables, sets): (Vec<Table>, Vec<Vec<usize>>) = order.into_iter().unzip();
+    /// The phase of `plan` with its tables, which begin at `offset` in `bytes` (one a set,
+    /// in the plan's order), the tables that say most first: a search reads them in this
+    /// order and stops at the first that cuts a state off.
+    pub(super) fn new(mut plan: PiecePlan, bytes: Arc<Vec<u8>>, offset: usize) -> PiecePhase {
+        let mut at = offset;
+        let mut order: Vec<(usize, usize, Vec<usize>)> = std::mem::take(&mut plan.sets)
+            .into_iter()
+            .map(|set| {
+                let len = plan.table_len(&set);
+                let start = at;
+                at += Width::Four.bytes(len as u64) as usize;
+                // The mean of a sample of the table's entries.
+                let step = (len / 4096).max(1);
+                let sum: usize = (0..len)
+                    .step_by(step)
+                    .map(|i| nibble(&bytes, start, i))
+                    .sum();
+                (sum * 4096 / (len / step).max(1), start, set)
+            })
+            .collect();
+        order.sort_by_key(|&(strength, _, _)| Reverse(strength));
+        let (offsets, sets): (Vec<usize>, Vec<Vec<usize>>) = order
+            .into_iter()
+            .map(|(_, start, set)| (start, set))
+            .unzip();
         let n = plan.local.first().map_or(0, Vec::len);
         let shares = sets
             .iter()
@@ -689,7 +707,8 @@ impl PiecePhase {
         plan.sets = sets;
         PiecePhase {
             plan,
-            tables,
+            bytes,
+            offsets,
             shares,
         }
     }
@@ -711,10 +730,19 @@ impl PiecePhase {
             .sum()
     }
 
+    /// The bytes of the phase's tables.
+    pub(super) fn bytes(&self) -> usize {
+        self.plan
+            .sets
+            .iter()
+            .map(|set| Width::Four.bytes(self.plan.table_len(set) as u64) as usize)
+            .sum()
+    }
+
     /// Entry `rank` of table `t`.
     #[inline]
     fn entry(&self, t: usize, rank: usize) -> usize {
-        usize::from((self.tables[t].bytes()[rank / 2] >> ((rank % 2) * 4)) & 15)
+        nibble(&self.bytes, self.offsets[t], rank)
     }
 
     /// The phase's lower bound on the moves left from `state` (where each reference facet
@@ -722,7 +750,7 @@ impl PiecePhase {
     #[inline]
     fn estimate(&self, state: &[u8], limit: usize) -> usize {
         let mut h = 0;
-        for t in 0..self.tables.len() {
+        for t in 0..self.offsets.len() {
             h = h.max(self.entry(t, self.rank(t, state)));
             if h > limit {
                 break;
@@ -833,7 +861,12 @@ impl Search<'_> {
                 *x = map[usize::from(*c)];
             }
             let rank = phase.rank(0, kid);
-            prefetch(phase.tables[0].bytes().as_ptr().wrapping_add(rank / 2));
+            prefetch(
+                phase
+                    .bytes
+                    .as_ptr()
+                    .wrapping_add(phase.offsets[0] + rank / 2),
+            );
             keep.push((j as u16, rank as u32));
         }
         keep.retain(|&(_, rank)| {
