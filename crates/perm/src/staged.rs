@@ -463,6 +463,35 @@ fn power_chain(
     Ok(Some(bounds))
 }
 
+/// A phase's steps (each power of each of its `items`, whose permutations are
+/// `phase_perms`) and which items commute (`commute[a][b]`).
+fn phase_steps(
+    puzzle: &Puzzle,
+    items: &[Item],
+    phase_perms: &[Perm],
+) -> (Vec<Step>, Vec<Vec<bool>>) {
+    let mut steps = Vec::new();
+    for (i, (it, perm)) in items.iter().zip(phase_perms).enumerate() {
+        let order = perm.order() as u8;
+        let full = puzzle.generator_order(usize::from(it.generator));
+        for k in 1..order {
+            steps.push(Step {
+                turn: Turn {
+                    generator: it.generator,
+                    power: ((u16::from(it.step) * u16::from(k)) % u16::from(full)) as u8,
+                },
+                item: i as u8,
+                power: k,
+            });
+        }
+    }
+    let commute = phase_perms
+        .iter()
+        .map(|a| phase_perms.iter().map(|b| a.then(b) == b.then(a)).collect())
+        .collect();
+    (steps, commute)
+}
+
 /// The points some of `perms` move.
 fn support(n: usize, perms: &[Perm]) -> Vec<bool> {
     let mut moved = vec![false; n];
@@ -1034,25 +1063,7 @@ fn plans(
             None => puzzle.colours().to_vec(),
         };
         let phase_perms = perms(puzzle, &items);
-        let mut steps = Vec::new();
-        for (i, (it, perm)) in items.iter().zip(&phase_perms).enumerate() {
-            let order = perm.order() as u8;
-            let full = puzzle.generator_order(usize::from(it.generator));
-            for k in 1..order {
-                steps.push(Step {
-                    turn: Turn {
-                        generator: it.generator,
-                        power: ((u16::from(it.step) * u16::from(k)) % u16::from(full)) as u8,
-                    },
-                    item: i as u8,
-                    power: k,
-                });
-            }
-        }
-        let commute = phase_perms
-            .iter()
-            .map(|a| phase_perms.iter().map(|b| a.then(b) == b.then(a)).collect())
-            .collect();
+        let (steps, commute) = phase_steps(puzzle, &items, &phase_perms);
         let moved = support(n, &phase_perms);
         plans.push(Plan {
             items,

@@ -7,7 +7,9 @@ mod common;
 use std::time::Duration;
 
 use common::{labels, replay, turns_of};
-use frontier_perm::{preset, Chain, ChainBudget, Metric, NotStaged, Perm, Staged, StagedBudget};
+use frontier_perm::{
+    preset, Chain, ChainBudget, Metric, NotStaged, Perm, Puzzle, Staged, StagedBudget,
+};
 use frontier_search::Limit;
 use frontier_tables::{Builder, Cache, Origin, TableError};
 use proptest::prelude::*;
@@ -32,23 +34,29 @@ fn the_staged_solver_solves_every_position_it_is_given() {
     for name in ["cube2", "pyraminx", "skewb", "topspin10"] {
         let puzzle = preset(name).unwrap().puzzle();
         let staged = Staged::build(&puzzle, &QUICK, &Builder::new()).unwrap();
-        let mut runner = TestRunner::new(Config::with_cases(8));
-        let picks = prop::collection::vec((0usize..64, 0u8..8), 0..60);
-        runner
-            .run(&picks, |picks| {
-                let scramble = turns_of(&puzzle, &picks);
-                let position = puzzle.apply(&scramble);
-                let answer = staged
-                    .solve(&position, Duration::from_secs(60))
-                    .expect("a position of the group");
-                let mut played = scramble.clone();
-                played.extend(&answer);
-                let end = replay(&puzzle, &labels(&puzzle), &played);
-                prop_assert_eq!(end, labels(&puzzle), "{}", name);
-                Ok(())
-            })
-            .unwrap();
+        assert_answers_replay(&puzzle, &staged, name, 8);
     }
+}
+
+/// `staged` answers `cases` random positions of `puzzle` (named `name`), each answer
+/// replayed by the independent multiplier.
+fn assert_answers_replay(puzzle: &Puzzle, staged: &Staged, name: &str, cases: u32) {
+    let mut runner = TestRunner::new(Config::with_cases(cases));
+    let picks = prop::collection::vec((0usize..64, 0u8..8), 0..60);
+    runner
+        .run(&picks, |picks| {
+            let scramble = turns_of(puzzle, &picks);
+            let position = puzzle.apply(&scramble);
+            let answer = staged
+                .solve(&position, Duration::from_secs(60))
+                .expect("a position of the group");
+            let mut played = scramble.clone();
+            played.extend(&answer);
+            let end = replay(puzzle, &labels(puzzle), &played);
+            prop_assert_eq!(end, labels(puzzle), "{}", name);
+            Ok(())
+        })
+        .unwrap();
 }
 
 #[test]
@@ -294,22 +302,7 @@ fn puzzles_without_a_subgroup_step_are_solved_by_pieces_placed() {
         let puzzle = preset(name).unwrap().puzzle();
         let staged = Staged::build(&puzzle, &budget, &Builder::new()).unwrap();
         assert!(staged.phases() > 1, "{name}");
-        let mut runner = TestRunner::new(Config::with_cases(16));
-        let picks = prop::collection::vec((0usize..64, 0u8..8), 0..60);
-        runner
-            .run(&picks, |picks| {
-                let scramble = turns_of(&puzzle, &picks);
-                let position = puzzle.apply(&scramble);
-                let answer = staged
-                    .solve(&position, Duration::from_secs(60))
-                    .expect("a position of the group");
-                let mut played = scramble.clone();
-                played.extend(&answer);
-                let end = replay(&puzzle, &labels(&puzzle), &played);
-                prop_assert_eq!(end, labels(&puzzle), "{}", name);
-                Ok(())
-            })
-            .unwrap();
+        assert_answers_replay(&puzzle, &staged, name, 16);
     }
 }
 

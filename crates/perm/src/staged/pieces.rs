@@ -29,7 +29,7 @@ use frontier_search::{prefetch, Limit};
 use frontier_tables::{Builder, Coordinates, Table, Visit, Width};
 use num_bigint::BigUint;
 
-use super::{perms, support, Found, Item, NotStaged, StagedBudget, Step, DEEPEST};
+use super::{perms, phase_steps, support, Found, Item, NotStaged, StagedBudget, Step, DEEPEST};
 use crate::group::{orbits, Group};
 use crate::perm::Perm;
 use crate::puzzle::{Puzzle, Turn};
@@ -89,23 +89,7 @@ impl PiecePlan {
             })
             .collect();
         let phase_perms = perms(puzzle, &items);
-        let mut steps = Vec::new();
-        for (i, (it, perm)) in items.iter().zip(&phase_perms).enumerate() {
-            for k in 1..perm.order() as u8 {
-                steps.push(Step {
-                    turn: Turn {
-                        generator: it.generator,
-                        power: k,
-                    },
-                    item: i as u8,
-                    power: k,
-                });
-            }
-        }
-        let commute = phase_perms
-            .iter()
-            .map(|a| phase_perms.iter().map(|b| a.then(b) == b.then(a)).collect())
-            .collect();
+        let (steps, commute) = phase_steps(puzzle, &items, &phase_perms);
         let maps = steps
             .iter()
             .map(|s| puzzle.turn_perm(s.turn).images().to_vec())
