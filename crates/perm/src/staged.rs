@@ -463,6 +463,20 @@ fn power_chain(
     Ok(Some(bounds))
 }
 
+/// `start` (the home point of the piece at each point) after `path`, the same.
+fn replayed(puzzle: &Puzzle, start: &[u8], path: &[Turn]) -> Vec<u8> {
+    let mut at = start.to_vec();
+    let mut next = at.clone();
+    for &t in path {
+        let perm = puzzle.turn_perm(t);
+        for q in 0..at.len() {
+            next[usize::from(perm.image(q as u8))] = at[q];
+        }
+        std::mem::swap(&mut at, &mut next);
+    }
+    at
+}
+
 /// A phase's steps (each power of each of its `items`, whose permutations are
 /// `phase_perms`) and which items commute (`commute[a][b]`).
 fn phase_steps(
@@ -921,15 +935,7 @@ impl Search<'_> {
     /// Whether the path solves the phase (asked only where every table says 0, so the
     /// state is rebuilt from the start).
     fn done(&self) -> bool {
-        let mut at = self.start.to_vec();
-        let mut next = at.clone();
-        for &t in &self.path {
-            let perm = self.puzzle.turn_perm(t);
-            for q in 0..at.len() {
-                next[usize::from(perm.image(q as u8))] = at[q];
-            }
-            std::mem::swap(&mut at, &mut next);
-        }
+        let at = replayed(self.puzzle, self.start, &self.path);
         let c = &self.phase.colours;
         self.phase
             .moved

@@ -102,15 +102,7 @@ fn the_cube_staged_is_far_shorter_than_the_chain() {
     let mut lengths = Vec::new();
     let mut chained = Vec::new();
     for _ in 0..9 {
-        // Seeded 100-move scrambles (xorshift): the same positions every run.
-        let picks: Vec<(usize, u8)> = (0..100)
-            .map(|_| {
-                seed ^= seed << 13;
-                seed ^= seed >> 7;
-                seed ^= seed << 17;
-                ((seed % 64) as usize, (seed >> 8) as u8 % 8)
-            })
-            .collect();
+        let picks = seeded_picks(&mut seed, 100);
         let position = cube.apply(&turns_of(&cube, &picks));
         let answer = staged.solve(&position, Duration::from_secs(300)).unwrap();
         assert!(position.then(&cube.apply(&answer)).is_identity());
@@ -144,11 +136,7 @@ fn the_tables_are_cached_checked_and_rebuilt_when_damaged() {
         Some(answer.clone())
     );
     // One byte of the tables changed: the checksum refuses the file, and it is rebuilt.
-    let path = built.reports()[0].path.clone();
-    let mut bytes = std::fs::read(&path).unwrap();
-    let last = bytes.len() - 1;
-    bytes[last] ^= 1;
-    std::fs::write(&path, &bytes).unwrap();
+    flip_last_byte(&built.reports()[0].path);
     let rebuilt = Staged::load_or_build(&cube, &QUICK, Some(&cache), &Builder::new()).unwrap();
     let report = &rebuilt.reports()[0];
     assert_eq!(report.origin, Origin::Rebuilt);
@@ -188,11 +176,7 @@ fn a_chain_of_pieces_is_cached_skeleton_and_tables() {
         loaded.solve(&position, Duration::from_secs(60)),
         Some(answer.clone())
     );
-    let path = built.reports()[0].path.clone();
-    let mut bytes = std::fs::read(&path).unwrap();
-    let last = bytes.len() - 1;
-    bytes[last] ^= 1;
-    std::fs::write(&path, &bytes).unwrap();
+    flip_last_byte(&built.reports()[0].path);
     let rebuilt = Staged::load_or_build(&pyraminx, &budget, Some(&cache), &Builder::new()).unwrap();
     assert_eq!(rebuilt.reports()[0].origin, Origin::Rebuilt);
     assert_eq!(
@@ -200,6 +184,26 @@ fn a_chain_of_pieces_is_cached_skeleton_and_tables() {
         Some(answer)
     );
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `count` picks of a seeded scramble (xorshift from `seed`): the same positions every run.
+fn seeded_picks(seed: &mut u64, count: usize) -> Vec<(usize, u8)> {
+    (0..count)
+        .map(|_| {
+            *seed ^= *seed << 13;
+            *seed ^= *seed >> 7;
+            *seed ^= *seed << 17;
+            ((*seed % 64) as usize, (*seed >> 8) as u8 % 8)
+        })
+        .collect()
+}
+
+/// Changes the last byte of the file at `path`.
+fn flip_last_byte(path: &std::path::Path) {
+    let mut bytes = std::fs::read(path).unwrap();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 1;
+    std::fs::write(path, &bytes).unwrap();
 }
 
 #[test]
@@ -315,15 +319,7 @@ fn random_megaminx_positions_are_answered_shorter_than_twips() {
     let mut seed = 0x2545_f491_4f6c_dd1du64;
     let mut lengths = Vec::new();
     for _ in 0..5 {
-        // Seeded 120-move scrambles (xorshift): the same positions every run.
-        let picks: Vec<(usize, u8)> = (0..120)
-            .map(|_| {
-                seed ^= seed << 13;
-                seed ^= seed >> 7;
-                seed ^= seed << 17;
-                ((seed % 64) as usize, (seed >> 8) as u8 % 8)
-            })
-            .collect();
+        let picks = seeded_picks(&mut seed, 120);
         let scramble = turns_of(&megaminx, &picks);
         let answer = staged
             .solve(&megaminx.apply(&scramble), Duration::from_secs(300))

@@ -29,7 +29,9 @@ use frontier_search::{prefetch, Limit};
 use frontier_tables::{Builder, Coordinates, Table, Visit, Width};
 use num_bigint::BigUint;
 
-use super::{perms, phase_steps, support, Found, Item, NotStaged, StagedBudget, Step, DEEPEST};
+use super::{
+    perms, phase_steps, replayed, support, Found, Item, NotStaged, StagedBudget, Step, DEEPEST,
+};
 use crate::group::{orbits, Group};
 use crate::perm::Perm;
 use crate::puzzle::{Puzzle, Turn};
@@ -749,15 +751,7 @@ impl Search<'_> {
     /// of the phase and keeps the earlier ones (asked only where every table says 0, so the
     /// state is rebuilt from the start).
     fn end(&self) -> Option<Vec<u8>> {
-        let mut at = self.start.to_vec();
-        let mut next = at.clone();
-        for &t in &self.path {
-            let perm = self.puzzle.turn_perm(t);
-            for q in 0..at.len() {
-                next[usize::from(perm.image(q as u8))] = at[q];
-            }
-            std::mem::swap(&mut at, &mut next);
-        }
+        let at = replayed(self.puzzle, self.start, &self.path);
         self.phase
             .plan
             .kept
