@@ -522,7 +522,6 @@ pub(super) fn skeleton(puzzle: &Puzzle, budget: &StagedBudget) -> Result<Skeleto
     let mut live: Vec<usize> = (0..gens.len()).collect();
     let mut placed_points = 0;
     let mut first = 0;
-    let mut ends = vec![0usize];
     for (t, (g, fresh)) in drops.iter().enumerate() {
         let count: usize = fresh.iter().map(|&u| units[u].len()).sum();
         let chain = Group::with_full_base(n, &perms_of(&live), &base);
@@ -533,20 +532,17 @@ pub(super) fn skeleton(puzzle: &Puzzle, budget: &StagedBudget) -> Result<Skeleto
         }
         live.retain(|h| h != g);
         placed_points += count;
-        ends.push(placed_points);
         if Group::new(n, &perms_of(&live)).order() == whole.stabiliser_order(placed_points) {
             first = t + 1;
         }
     }
     let mut plans = Vec::new();
-    let mut kept: Vec<Vec<u8>> = Vec::new();
     let mut live: Vec<usize> = (0..gens.len()).collect();
     let mut batch: Vec<usize> = Vec::new();
     let mut batch_live = live.clone();
     for (g, fresh) in &drops[..first] {
         if !batch.is_empty() && batch.len() + fresh.len() > budget.phase_pieces {
             let pieces: Vec<Vec<u8>> = batch.iter().map(|&u| units[u].clone()).collect();
-            kept.extend(pieces.iter().cloned());
             plans.push((batch_live.clone(), pieces));
             batch.clear();
         }
@@ -558,7 +554,6 @@ pub(super) fn skeleton(puzzle: &Puzzle, budget: &StagedBudget) -> Result<Skeleto
     }
     if !batch.is_empty() {
         let pieces: Vec<Vec<u8>> = batch.iter().map(|&u| units[u].clone()).collect();
-        kept.extend(pieces.iter().cloned());
         plans.push((batch_live.clone(), pieces));
     }
     // The last stage: the generators left, the rest of the pieces a generator left out at
@@ -589,7 +584,12 @@ pub(super) fn skeleton(puzzle: &Puzzle, budget: &StagedBudget) -> Result<Skeleto
     let base = base_of(&order);
     let whole = Group::with_full_base(n, &gens, &base);
     let chain = Group::with_full_base(n, &perms_of(&live), &base);
-    let mut from = kept.iter().map(Vec::len).sum();
+    // The points placed by the first part's phases.
+    let mut from: usize = plans
+        .iter()
+        .flat_map(|(_, pieces)| pieces)
+        .map(Vec::len)
+        .sum();
     let mut pending: Vec<usize> = Vec::new();
     for (k, target) in targets.iter().enumerate() {
         pending.extend(target);
@@ -598,7 +598,6 @@ pub(super) fn skeleton(puzzle: &Puzzle, budget: &StagedBudget) -> Result<Skeleto
             continue;
         }
         let pieces: Vec<Vec<u8>> = pending.iter().map(|&u| units[u].clone()).collect();
-        kept.extend(pieces.iter().cloned());
         plans.push((live.clone(), pieces));
         pending.clear();
         from = to;
@@ -819,8 +818,8 @@ impl Search<'_> {
         let plan = &phase.plan;
         let k = plan.refs.len();
         let limit = bound - depth - 1;
-        // Every child first, the first table's entry prefetched; then the others' for the
-        // children it keeps; then each survivor's bound read and searched.
+        // Every child first, its first table's entry prefetched; then that entry read for
+        // each; then each child it keeps read in the other tables and searched.
         let mut kids = std::mem::take(&mut self.kids[depth]);
         let mut keep = std::mem::take(&mut self.keep[depth]);
         keep.clear();
