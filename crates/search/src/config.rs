@@ -480,6 +480,13 @@ impl<'a> Meter<'a> {
         states
     }
 
+    /// [`Meter::ramped_batch`] over [`Meter::untimed_batch`].
+    pub fn ramped_untimed_batch(&self, ramp: &mut usize, most: usize) -> usize {
+        let states = self.untimed_batch(most).min(*ramp);
+        *ramp = ramp.saturating_mul(2);
+        states
+    }
+
     /// Records that the store now holds `stored` states; fails once past `max_states`.
     #[inline]
     pub fn store(&mut self, stored: usize) -> Result<(), Limit> {
@@ -523,13 +530,19 @@ impl<'a> Meter<'a> {
     /// and no more than the speed of expansion gets through in [`BATCH_PERIOD`], so that a
     /// batch of slow expansions does not keep a limit waiting.
     pub fn batch(&self, most: usize) -> usize {
-        let branching = (self.stats.generated / self.stats.expanded.max(1)).max(1) + 1;
         let timely = self.speed.map_or(usize::MAX, |speed| {
             (speed * BATCH_PERIOD.as_secs_f64()) as usize
         });
-        ((self.room() / branching) as usize)
-            .min(timely)
-            .clamp(1, most.max(1))
+        self.untimed_batch(most).min(timely).max(1)
+    }
+
+    /// [`Meter::batch`] without its bound by the clock: for batches whose size decides what a
+    /// search counts (the last layer under a depth limit, looked past until one batch finds a
+    /// deeper state), so that the counts do not depend on the machine's load. Such batches
+    /// stay on time through their [`Intake`], which looks at the deadline and the cancel flag.
+    pub fn untimed_batch(&self, most: usize) -> usize {
+        let branching = (self.stats.generated / self.stats.expanded.max(1)).max(1) + 1;
+        ((self.room() / branching) as usize).clamp(1, most.max(1))
     }
 
     /// An [`Intake`] for the successors of the next batch of expansions, split among `parts`

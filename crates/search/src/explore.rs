@@ -773,7 +773,11 @@ where
             // Near the state budget, batches shrink so that their successors fit in what is
             // left of it: the budget is passed by at most one expansion's successors.
             let part = |k: usize| 0..shards[k].store.layer().len();
-            let states = meter.ramped_batch(&mut ramp, per_batch * CHUNK);
+            let states = if last {
+                meter.ramped_untimed_batch(&mut ramp, per_batch * CHUNK)
+            } else {
+                meter.ramped_batch(&mut ramp, per_batch * CHUNK)
+            };
             let batch = next_slices(&mut cursor, shards.len(), part, states, per_batch);
             if batch.is_empty() {
                 break;
