@@ -75,6 +75,12 @@ pub struct StagedBudget {
     /// The most pieces one phase of a chain of pieces placed takes at once, while it may
     /// still leave generators out.
     pub phase_pieces: usize,
+    /// The nodes a phase of a chain of pieces placed (after the first) may take before the
+    /// phase before it is asked for another answer, one that ends elsewhere.
+    pub retry_nodes: u64,
+    /// The most times the phases of a chain of pieces placed go back a phase for one
+    /// position; after that, every phase runs to `nodes`.
+    pub retries: usize,
 }
 
 impl Default for StagedBudget {
@@ -90,6 +96,8 @@ impl Default for StagedBudget {
             piece_entries: 1 << 24,
             piece_total_entries: 1 << 29,
             phase_pieces: 7,
+            retry_nodes: 1 << 19,
+            retries: 8,
         }
     }
 }
@@ -282,6 +290,8 @@ pub struct Staged {
     /// The phases of a chain of pieces placed, where there is no chain of subgroups.
     pieces: Vec<pieces::PiecePhase>,
     nodes: u64,
+    retry_nodes: u64,
+    retries: usize,
     reports: Vec<TableReport>,
 }
 
@@ -1305,6 +1315,8 @@ impl Staged {
             phases,
             pieces: Vec::new(),
             nodes: budget.nodes,
+            retry_nodes: budget.retry_nodes,
+            retries: budget.retries,
             reports,
         })
     }
@@ -1407,6 +1419,8 @@ impl Staged {
             phases: Vec::new(),
             pieces,
             nodes: budget.nodes,
+            retry_nodes: budget.retry_nodes,
+            retries: budget.retries,
             reports,
         })
     }
@@ -1458,6 +1472,60 @@ impl Staged {
                 .sum::<usize>()
     }
 
+    /// The chain of pieces placed's moves for `position`, and the position they leave.
+    ///
+    /// A phase whose search runs past [`StagedBudget::retry_nodes`] often has a start that
+    /// happens to lie far from its target; the phase before it is then asked for another
+    /// answer (none that ends where one tried already ended) and the phase tried again from
+    /// there, up to [`StagedBudget::retries`] times, after which phases run to the full
+    /// budget. (The Megaminx's last phase takes 13-15 moves from most starts; one start 18
+    /// moves away took 11 M nodes.)
+    fn place_pieces(
+        &self,
+        position: &Perm,
+        deadline: Option<Instant>,
+    ) -> Option<(Perm, Vec<Turn>)> {
+        let phases = &self.pieces;
+        // Each phase's start (one more: the end), its answer, and its ends tried.
+        let mut starts = vec![position.clone()];
+        let mut answers: Vec<Vec<Turn>> = Vec::new();
+        let mut tried: Vec<Vec<Perm>> = vec![Vec::new(); phases.len()];
+        let mut retries = 0;
+        while answers.len() < phases.len() {
+            let i = answers.len();
+            let retry = i > 0 && retries < self.retries;
+            let most = if retry {
+                self.retry_nodes.min(self.nodes)
+            } else {
+                self.nodes
+            };
+            let next = phases.get(i + 1);
+            match phases[i].solve(next, &self.puzzle, &starts[i], &tried[i], most, deadline) {
+                Some(moves) => {
+                    let mut end = starts[i].clone();
+                    for &t in &moves {
+                        end = end.then(&self.puzzle.turn_perm(t));
+                    }
+                    starts.push(end);
+                    answers.push(moves);
+                }
+                None if retry && deadline.is_none_or(|d| Instant::now() < d) => {
+                    retries += 1;
+                    tried[i].clear();
+                    answers.pop();
+                    let end = starts.pop().expect("a phase before this one");
+                    tried[i - 1].push(end);
+                }
+                None => return None,
+            }
+        }
+        let mut answer = Vec::new();
+        for &t in answers.iter().flatten() {
+            push(&self.puzzle, &mut answer, t);
+        }
+        Some((starts.pop().expect("the start at least"), answer))
+    }
+
     /// Moves that solve `position` (a permutation of the puzzle's points), or `None` if it
     /// is outside the group, or a phase found nothing within its node budget or `time`.
     pub fn solve(&self, position: &Perm, time: Duration) -> Option<Vec<Turn>> {
@@ -1466,15 +1534,7 @@ impl Staged {
         }
         let deadline = Instant::now().checked_add(time);
         let n = self.puzzle.points();
-        let mut current = position.clone();
-        let mut answer: Vec<Turn> = Vec::new();
-        for (i, phase) in self.pieces.iter().enumerate() {
-            let next = self.pieces.get(i + 1);
-            for t in phase.solve(next, &self.puzzle, &current, self.nodes, deadline)? {
-                current = current.then(&self.puzzle.turn_perm(t));
-                push(&self.puzzle, &mut answer, t);
-            }
-        }
+        let (mut current, mut answer) = self.place_pieces(position, deadline)?;
         for phase in &self.phases {
             // The home point of the piece at each point.
             let mut at = vec![0u8; n];

@@ -27,6 +27,8 @@ const QUICK: StagedBudget = StagedBudget {
     piece_entries: 1 << 16,
     piece_total_entries: 1 << 22,
     phase_pieces: 4,
+    retry_nodes: 1 << 19,
+    retries: 8,
 };
 
 #[test]
@@ -306,6 +308,23 @@ fn puzzles_without_a_subgroup_step_are_solved_by_pieces_placed() {
         let puzzle = preset(name).unwrap().puzzle();
         let staged = Staged::build(&puzzle, &budget, &Builder::new()).unwrap();
         assert!(staged.phases() > 1, "{name}");
+        assert_answers_replay(&puzzle, &staged, name, 16);
+    }
+}
+
+#[test]
+fn phases_that_go_back_for_another_answer_still_answer_every_position() {
+    // Every phase after the first given one node before it goes back: the phases before
+    // answer again (other ends each time), until the retries run out and the phases run to
+    // their full budget; every answer must still replay.
+    let budget = StagedBudget {
+        last_log2: 4.0,
+        retry_nodes: 1,
+        ..QUICK
+    };
+    for name in ["pyraminx", "skewb"] {
+        let puzzle = preset(name).unwrap().puzzle();
+        let staged = Staged::build(&puzzle, &budget, &Builder::new()).unwrap();
         assert_answers_replay(&puzzle, &staged, name, 16);
     }
 }

@@ -608,6 +608,15 @@ pub(super) fn skeleton(puzzle: &Puzzle, budget: &StagedBudget) -> Result<Skeleto
     Ok(plans)
 }
 
+/// The home point of the piece at each point of `position`.
+fn homes(position: &Perm) -> Vec<u8> {
+    let mut at = vec![0u8; position.images().len()];
+    for (p, &q) in position.images().iter().enumerate() {
+        at[usize::from(q)] = p as u8;
+    }
+    at
+}
+
 /// Entry `i` of the four-bit table that begins at `start` in `bytes`.
 #[inline]
 fn nibble(bytes: &[u8], start: usize, i: usize) -> usize {
@@ -622,6 +631,9 @@ struct Search<'a> {
     puzzle: &'a Puzzle,
     /// The phase's start: the home point of the piece at each point.
     start: &'a [u8],
+    /// Ends (in the same form) not to answer with: tried already, the next phase ran long
+    /// from each.
+    tried: &'a [Vec<u8>],
     /// One state a depth: where each reference facet is.
     stack: Vec<Vec<u8>>,
     /// A depth's children, one state a step, and the steps kept with their first table's
@@ -747,16 +759,17 @@ impl PiecePhase {
 
 impl Search<'_> {
     /// The path's end, the home point of the piece at each point, if it places every piece
-    /// of the phase and keeps the earlier ones (asked only where every table says 0, so the
-    /// state is rebuilt from the start).
+    /// of the phase and keeps the earlier ones and was not tried before (asked only where
+    /// every table says 0, so the state is rebuilt from the start).
     fn end(&self) -> Option<Vec<u8>> {
         let at = replayed(self.puzzle, self.start, &self.path);
-        self.phase
+        let placed = self
+            .phase
             .plan
             .kept
             .iter()
-            .all(|&q| at[usize::from(q)] == q)
-            .then_some(at)
+            .all(|&q| at[usize::from(q)] == q);
+        (placed && !self.tried.contains(&at)).then_some(at)
     }
 
     /// Keeps the path if the next phase starts nearer from its end than from the best
@@ -781,7 +794,7 @@ impl Search<'_> {
             self.best = Some((score, self.path.clone()));
         }
         if self.found == 0 {
-            self.enough = self.nodes.saturating_mul(2).saturating_add(WEIGHING);
+            self.enough = self.nodes.saturating_add(WEIGHING);
         }
         self.found += 1;
         self.found >= ANSWERS || score == 0
@@ -883,28 +896,27 @@ impl Search<'_> {
 
 impl PiecePhase {
     /// Moves of the phase that take `current` (which keeps the earlier phases' pieces) to
-    /// its target, or `None` past `most` nodes or the deadline: of the shortest, the first
-    /// found from whose end `next` (the next phase) estimates the fewest moves, weighed
-    /// while a few more nodes are spent.
+    /// its target but to none of the positions `tried`, or `None` past `most` nodes or the
+    /// deadline: of the shortest, the first found from whose end `next` (the next phase)
+    /// estimates the fewest moves, weighed while a few more nodes are spent.
     pub(super) fn solve(
         &self,
         next: Option<&PiecePhase>,
         puzzle: &Puzzle,
         current: &Perm,
+        tried: &[Perm],
         most: u64,
         deadline: Option<Instant>,
     ) -> Option<Vec<Turn>> {
-        let n = puzzle.points();
-        let mut at = vec![0u8; n];
-        for p in 0..n {
-            at[usize::from(current.image(p as u8))] = p as u8;
-        }
+        let at = homes(current);
+        let tried: Vec<Vec<u8>> = tried.iter().map(homes).collect();
         let start: Vec<u8> = self.plan.refs.iter().map(|&r| current.image(r)).collect();
         let mut search = Search {
             phase: self,
             next,
             puzzle,
             start: &at,
+            tried: &tried,
             stack: vec![start; DEEPEST + 1],
             kids: vec![vec![0; self.plan.steps.len() * self.plan.refs.len()]; DEEPEST + 1],
             keep: (0..=DEEPEST)
@@ -938,7 +950,45 @@ impl PiecePhase {
 mod tests {
     use super::{cover, decode, encode, skeleton};
     use crate::preset;
-    use crate::staged::StagedBudget;
+    use crate::staged::{Staged, StagedBudget};
+    use frontier_tables::Builder;
+
+    #[test]
+    fn a_phase_answers_with_an_end_not_tried_before() {
+        // The Pyraminx forced onto a chain of pieces (no subgroup step within 2^4 elements):
+        // its first phase, asked again with each end it gave so far ruled out, answers each
+        // time with a new end that still places its pieces.
+        let budget = StagedBudget {
+            last_log2: 4.0,
+            piece_entries: 1 << 16,
+            phase_pieces: 4,
+            ..StagedBudget::default()
+        };
+        let pyraminx = preset("pyraminx").unwrap().puzzle();
+        let staged = Staged::build(&pyraminx, &budget, &Builder::new()).unwrap();
+        let position = pyraminx.apply(&pyraminx.parse_moves("U L' R B U' l r' b").unwrap());
+        let phase = &staged.pieces[0];
+        let mut tried = Vec::new();
+        for _ in 0..4 {
+            let moves = phase
+                .solve(
+                    staged.pieces.get(1),
+                    &pyraminx,
+                    &position,
+                    &tried,
+                    u64::MAX,
+                    None,
+                )
+                .expect("another answer");
+            let end = position.then(&pyraminx.apply(&moves));
+            assert!(
+                phase.plan.kept.iter().all(|&q| end.image(q) == q),
+                "{moves:?}"
+            );
+            assert!(!tried.contains(&end), "{moves:?} again");
+            tried.push(end);
+        }
+    }
 
     #[test]
     fn a_skeleton_reads_back_as_written_and_refuses_what_does_not_fit() {
