@@ -372,6 +372,26 @@ impl Puzzle {
         })
     }
 
+    /// The moves that undo `turns`: the same in reverse order, each inverted.
+    ///
+    /// ```
+    /// let cube = frontier_perm::preset("cube3").unwrap().puzzle();
+    /// let turns = cube.parse_moves("R U2 F'").unwrap();
+    /// let undo = cube.inverse_moves(&turns);
+    /// assert_eq!(undo, cube.parse_moves("F U2 R'").unwrap());
+    /// assert!(cube.apply(&[turns, undo].concat()).is_identity());
+    /// ```
+    pub fn inverse_moves(&self, turns: &[Turn]) -> Vec<Turn> {
+        turns
+            .iter()
+            .rev()
+            .map(|&t| Turn {
+                generator: t.generator,
+                power: self.generator_order(usize::from(t.generator)) - t.power,
+            })
+            .collect()
+    }
+
     /// A position given as a permutation: in cycle notation (`(1,3,8,6)(2,5,7,4)`) or as its
     /// image list (the images of the points 1, 2, ... in order, separated by spaces or
     /// commas). The piece at point `p` in the solved state is at `p^position`.

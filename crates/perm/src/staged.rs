@@ -76,7 +76,8 @@ pub struct StagedBudget {
     /// still leave generators out.
     pub phase_pieces: usize,
     /// The nodes a phase of a chain of pieces placed (after the first) may take before the
-    /// phase before it is asked for another answer, one that ends elsewhere.
+    /// phase before it is asked for another answer, one that ends elsewhere; the first
+    /// phase may take twice as many before the inverse position is tried instead.
     pub retry_nodes: u64,
     /// The most times the phases of a chain of pieces placed go back a phase for one
     /// position; after that, every phase runs to `nodes`.
@@ -96,7 +97,7 @@ impl Default for StagedBudget {
             piece_entries: 1 << 24,
             piece_total_entries: 1 << 29,
             phase_pieces: 7,
-            retry_nodes: 1 << 19,
+            retry_nodes: 1 << 17,
             retries: 8,
         }
     }
@@ -1472,7 +1473,38 @@ impl Staged {
                 .sum::<usize>()
     }
 
-    /// The chain of pieces placed's moves for `position`, and the position they leave.
+    /// The chain of pieces placed's moves for `position`, and the position they leave (none
+    /// and `position` if the chain has no such phases).
+    ///
+    /// The first phase has no phase before it to go back to: when it runs past twice
+    /// [`StagedBudget::retry_nodes`], the inverse position is tried, whose answer reversed
+    /// and inverted also answers the position (a chain of pieces placed places every piece,
+    /// so its answer solves). The two searches' costs are nearly independent, so both are
+    /// rarely slow; the position is then tried again with the full budget.
+    fn pieces_answer(
+        &self,
+        position: &Perm,
+        deadline: Option<Instant>,
+    ) -> Option<(Perm, Vec<Turn>)> {
+        if self.pieces.is_empty() {
+            return Some((position.clone(), Vec::new()));
+        }
+        let first = self.retry_nodes.saturating_mul(2).min(self.nodes);
+        if let Some(found) = self.place_pieces(position, first, deadline) {
+            return Some(found);
+        }
+        if self.phases.is_empty() {
+            if let Some((_, moves)) = self.place_pieces(&position.inverse(), first, deadline) {
+                let answer = self.puzzle.inverse_moves(&moves);
+                let end = position.then(&self.puzzle.apply(&answer));
+                return Some((end, answer));
+            }
+        }
+        self.place_pieces(position, self.nodes, deadline)
+    }
+
+    /// The chain of pieces placed's moves for `position`, and the position they leave, its
+    /// first phase given `first` nodes.
     ///
     /// A phase whose search runs past [`StagedBudget::retry_nodes`] often has a start that
     /// happens to lie far from its target; the phase before it is then asked for another
@@ -1483,6 +1515,7 @@ impl Staged {
     fn place_pieces(
         &self,
         position: &Perm,
+        first: u64,
         deadline: Option<Instant>,
     ) -> Option<(Perm, Vec<Turn>)> {
         let phases = &self.pieces;
@@ -1494,7 +1527,9 @@ impl Staged {
         while answers.len() < phases.len() {
             let i = answers.len();
             let retry = i > 0 && retries < self.retries;
-            let most = if retry {
+            let most = if i == 0 {
+                first
+            } else if retry {
                 self.retry_nodes.min(self.nodes)
             } else {
                 self.nodes
@@ -1534,7 +1569,7 @@ impl Staged {
         }
         let deadline = Instant::now().checked_add(time);
         let n = self.puzzle.points();
-        let (mut current, mut answer) = self.place_pieces(position, deadline)?;
+        let (mut current, mut answer) = self.pieces_answer(position, deadline)?;
         for phase in &self.phases {
             // The home point of the piece at each point.
             let mut at = vec![0u8; n];

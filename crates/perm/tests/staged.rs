@@ -27,7 +27,7 @@ const QUICK: StagedBudget = StagedBudget {
     piece_entries: 1 << 16,
     piece_total_entries: 1 << 22,
     phase_pieces: 4,
-    retry_nodes: 1 << 19,
+    retry_nodes: 1 << 17,
     retries: 8,
 };
 
