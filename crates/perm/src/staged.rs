@@ -103,6 +103,26 @@ impl Default for StagedBudget {
     }
 }
 
+impl StagedBudget {
+    /// This budget with a chain of pieces placed's tables cut to what `bytes` bytes of
+    /// memory allow while they are built (about twice their size: four bits an entry, and
+    /// as much again for the build), so that a chain that needs more is refused before
+    /// building ([`NotStaged::TooLarge`]).
+    ///
+    /// ```
+    /// use frontier_perm::StagedBudget;
+    /// let budget = StagedBudget::default().within(1 << 20);
+    /// assert_eq!(budget.piece_total_entries, 1 << 20);
+    /// assert_eq!(StagedBudget::default().within(u64::MAX), StagedBudget::default());
+    /// ```
+    pub fn within(mut self, bytes: u64) -> StagedBudget {
+        let entries = usize::try_from(bytes).unwrap_or(usize::MAX);
+        self.piece_total_entries = self.piece_total_entries.min(entries);
+        self.piece_entries = self.piece_entries.min(self.piece_total_entries);
+        self
+    }
+}
+
 /// One move of a phase: generator `generator` of the puzzle to the power `step`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 struct Item {

@@ -11,7 +11,7 @@ use frontier_perm::{
     Metric, Model, NotStaged, Optimal, Perm, PermSpace, Puzzle, Staged, StagedBudget, Tables, Turn,
     WithSpace, MAX_FILE, PRESETS,
 };
-use frontier_search::{search_tree, Outcome, SearchTree, Solution, Stats};
+use frontier_search::{search_tree, Limit, Outcome, SearchTree, Solution, Stats, Status};
 use frontier_tables::{BuildProgress, Builder, Cache};
 use serde_json::{json, Value};
 
@@ -125,6 +125,11 @@ const LEAST_PIECE_ENTRIES: usize = 1 << 12;
 /// Answers within this many moves are found by bidirectional search before any pruning table
 /// is loaded or built.
 const SHORT: u32 = 8;
+
+/// `--solver chain` first looks for an answer within this many moves, by bidirectional
+/// search (a few thousand states on the Megaminx): a chain places the pieces in its own
+/// order, which can take a hundred moves for a position one turn away.
+const CHAIN_SHORT: u32 = 4;
 
 /// The puzzle named on the command line: a preset, else a file. Returns the puzzle and its
 /// `.perm` text.
@@ -525,11 +530,16 @@ impl PermRun {
         }
     }
 
-    /// The chain solver's answer, with the states it passes through: the subgroup chain's
-    /// where the puzzle has one and it answers within the time left, else the stabiliser
-    /// chain's, built for this run (it takes well under a second for the presets, so it is
-    /// not cached).
+    /// The chain solver's answer, with the states it passes through: a shortest one if the
+    /// position lies within [`CHAIN_SHORT`] moves, else the subgroup chain's where the puzzle
+    /// has one and it answers within the time left, else the stabiliser chain's, built for
+    /// this run (it takes well under a second for the presets, so it is not cached).
     fn solve_by_chain(&self, ctx: &Context, search: &SearchArgs) -> Outcome<Vec<u8>, Turn> {
+        let short = self.generic(ctx, &search.short(CHAIN_SHORT), Algo::Bidirectional);
+        match short.status() {
+            Status::Solved | Status::Limit(Limit::Time | Limit::Cancelled) => return short,
+            _ => {}
+        }
         let left = search
             .timeout
             .map_or(Duration::MAX, |t| t.saturating_sub(ctx.started.elapsed()));
@@ -583,7 +593,7 @@ impl PermRun {
             clock,
             |builder, cache, _| match Staged::load_or_build(
                 &self.puzzle,
-                &StagedBudget::default(),
+                &StagedBudget::default().within(search.table_budget()),
                 Some(cache),
                 builder,
             ) {
