@@ -1383,13 +1383,10 @@ impl Staged {
             return Err(NotStaged::TooLarge(entries));
         }
         // Every table of every phase, one after another, four bits an entry.
-        let lens: Vec<usize> = plans
+        let total: usize = plans
             .iter()
             .flat_map(|plan| plan.sets().iter().map(|set| plan.table_len(set)))
-            .collect();
-        let total: usize = lens
-            .iter()
-            .map(|&len| Width::Four.bytes(len as u64) as usize)
+            .map(|len| Width::Four.bytes(len as u64) as usize)
             .sum();
         let build = || {
             let mut shared = Budget {
@@ -1499,7 +1496,7 @@ impl Staged {
     /// The first phase has no phase before it to go back to: when it runs past twice
     /// [`StagedBudget::retry_nodes`], the inverse position is tried, whose answer reversed
     /// and inverted also answers the position (a chain of pieces placed places every piece,
-    /// so its answer solves). The two searches' costs are nearly independent, so both are
+    /// and a `Staged` that has one has no subgroup phases, so its answer solves). The two searches' costs are nearly independent, so both are
     /// rarely slow; the position is then tried again with the full budget.
     fn pieces_answer(
         &self,
@@ -1513,12 +1510,10 @@ impl Staged {
         if let Some(found) = self.place_pieces(position, first, deadline) {
             return Some(found);
         }
-        if self.phases.is_empty() {
-            if let Some((_, moves)) = self.place_pieces(&position.inverse(), first, deadline) {
-                let answer = self.puzzle.inverse_moves(&moves);
-                let end = position.then(&self.puzzle.apply(&answer));
-                return Some((end, answer));
-            }
+        if let Some((_, moves)) = self.place_pieces(&position.inverse(), first, deadline) {
+            let answer = self.puzzle.inverse_moves(&moves);
+            let end = position.then(&self.puzzle.apply(&answer));
+            return Some((end, answer));
         }
         self.place_pieces(position, self.nodes, deadline)
     }
@@ -1557,11 +1552,7 @@ impl Staged {
             let next = phases.get(i + 1);
             match phases[i].solve(next, &self.puzzle, &starts[i], &tried[i], most, deadline) {
                 Some(moves) => {
-                    let mut end = starts[i].clone();
-                    for &t in &moves {
-                        end = end.then(&self.puzzle.turn_perm(t));
-                    }
-                    starts.push(end);
+                    starts.push(starts[i].then(&self.puzzle.apply(&moves)));
                     answers.push(moves);
                 }
                 None if retry && deadline.is_none_or(|d| Instant::now() < d) => {
@@ -1588,14 +1579,10 @@ impl Staged {
             return None;
         }
         let deadline = Instant::now().checked_add(time);
-        let n = self.puzzle.points();
         let (mut current, mut answer) = self.pieces_answer(position, deadline)?;
         for phase in &self.phases {
             // The home point of the piece at each point.
-            let mut at = vec![0u8; n];
-            for p in 0..n {
-                at[usize::from(current.image(p as u8))] = p as u8;
-            }
+            let at = current.inverse().images().to_vec();
             let mut start = Vec::with_capacity(phase.atoms.len());
             for atom in &phase.atoms {
                 start.push(atom.find(&atom.key(&at))?);
@@ -1631,7 +1618,7 @@ impl Staged {
         }
         // Solved: every point carries a piece of its own colour.
         let colours = self.puzzle.colours();
-        (0..n)
+        (0..self.puzzle.points())
             .all(|p| colours[usize::from(current.image(p as u8))] == colours[p])
             .then_some(answer)
     }

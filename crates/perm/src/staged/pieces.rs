@@ -608,15 +608,6 @@ pub(super) fn skeleton(puzzle: &Puzzle, budget: &StagedBudget) -> Result<Skeleto
     Ok(plans)
 }
 
-/// The home point of the piece at each point of `position`.
-fn homes(position: &Perm) -> Vec<u8> {
-    let mut at = vec![0u8; position.images().len()];
-    for (p, &q) in position.images().iter().enumerate() {
-        at[usize::from(q)] = p as u8;
-    }
-    at
-}
-
 /// Entry `i` of the four-bit table that begins at `start` in `bytes`.
 #[inline]
 fn nibble(bytes: &[u8], start: usize, i: usize) -> usize {
@@ -908,8 +899,12 @@ impl PiecePhase {
         most: u64,
         deadline: Option<Instant>,
     ) -> Option<Vec<Turn>> {
-        let at = homes(current);
-        let tried: Vec<Vec<u8>> = tried.iter().map(homes).collect();
+        // The home point of the piece at each point: the inverse's images.
+        let at = current.inverse().images().to_vec();
+        let tried: Vec<Vec<u8>> = tried
+            .iter()
+            .map(|t| t.inverse().images().to_vec())
+            .collect();
         let start: Vec<u8> = self.plan.refs.iter().map(|&r| current.image(r)).collect();
         let mut search = Search {
             phase: self,
