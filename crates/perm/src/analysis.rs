@@ -34,7 +34,7 @@ impl Analysis {
     /// Analyses `puzzle`'s group.
     pub fn of(puzzle: &Puzzle) -> Analysis {
         let gens: Vec<Perm> = puzzle.generators().iter().map(|g| g.perm.clone()).collect();
-        let group = Group::new(puzzle.points(), &gens);
+        let group = puzzle.group().clone();
         let order = group.order();
         let states = if puzzle.is_coloured() {
             group

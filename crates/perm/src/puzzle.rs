@@ -3,9 +3,11 @@
 
 use std::fmt;
 use std::io::BufRead;
+use std::sync::OnceLock;
 
 use thiserror::Error;
 
+use crate::group::Group;
 use crate::perm::{Perm, MAX_POINTS};
 
 /// The most generators a puzzle may name.
@@ -180,7 +182,22 @@ pub struct Puzzle {
     orders: Vec<u8>,
     colours: Vec<u8>,
     coloured: bool,
+    group: GroupOnce,
 }
+
+/// A puzzle's group, made on first use and kept: the analysis, the membership check and the
+/// chain solver all need it, and Schreier-Sims is a noticeable part of a short run. It is a
+/// function of the generators, so it takes no part in comparing puzzles.
+#[derive(Clone, Debug, Default)]
+struct GroupOnce(OnceLock<Group>);
+
+impl PartialEq for GroupOnce {
+    fn eq(&self, _: &GroupOnce) -> bool {
+        true
+    }
+}
+
+impl Eq for GroupOnce {}
 
 impl Puzzle {
     /// Reads a `.perm` file (see the crate docs for its syntax), named `name` in messages.
@@ -219,7 +236,17 @@ impl Puzzle {
             orders,
             colours,
             coloured,
+            group: GroupOnce::default(),
         }
+    }
+
+    /// The group the generators make (its stabiliser chain by Schreier-Sims), computed the
+    /// first time it is asked for.
+    pub fn group(&self) -> &Group {
+        self.group.0.get_or_init(|| {
+            let gens: Vec<Perm> = self.generators.iter().map(|g| g.perm.clone()).collect();
+            Group::new(self.points, &gens)
+        })
     }
 
     /// The name it was read under.

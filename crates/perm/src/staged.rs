@@ -35,7 +35,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use frontier_search::Limit;
-use frontier_tables::{file, Builder, Cache, Origin, TableReport, TableSpec, Width};
+use frontier_tables::{file, Builder, Cache, Origin, TableBytes, TableReport, TableSpec, Width};
 use num_bigint::BigUint;
 
 use crate::group::{orbits, Group};
@@ -306,7 +306,6 @@ struct Phase {
 #[derive(Debug)]
 pub struct Staged {
     puzzle: Puzzle,
-    group: Group,
     phases: Vec<Phase>,
     /// The phases of a chain of pieces placed, where there is no chain of subgroups.
     pieces: Vec<pieces::PiecePhase>,
@@ -1271,11 +1270,8 @@ impl Staged {
         cache: Option<&Cache>,
         builder: &Builder,
     ) -> Result<Staged, NotStaged> {
-        let n = puzzle.points();
-        let all: Vec<Perm> = puzzle.generators().iter().map(|g| g.perm.clone()).collect();
-        let group = Group::new(n, &all);
-        let Some(plans) = plans(puzzle, &group, budget)? else {
-            return Staged::load_or_build_pieces(puzzle, group, budget, cache, builder);
+        let Some(plans) = plans(puzzle, puzzle.group(), budget)? else {
+            return Staged::load_or_build_pieces(puzzle, budget, cache, builder);
         };
         let build = || {
             let mut shared = Budget {
@@ -1332,7 +1328,6 @@ impl Staged {
             .collect();
         Ok(Staged {
             puzzle: puzzle.clone(),
-            group,
             phases,
             pieces: Vec::new(),
             nodes: budget.nodes,
@@ -1346,7 +1341,6 @@ impl Staged {
     /// placed.
     fn load_or_build_pieces(
         puzzle: &Puzzle,
-        group: Group,
         budget: &StagedBudget,
         cache: Option<&Cache>,
         builder: &Builder,
@@ -1368,7 +1362,7 @@ impl Staged {
                     cache,
                     || Ok(pieces::skeleton(puzzle, budget).ok()),
                     |s: &Option<pieces::Skeleton>| s.as_ref().map_or(vec![0xff; 2], pieces::encode),
-                    |b| match b.as_slice() {
+                    |b| match &b[..] {
                         [0xff, 0xff] => Some(None),
                         b => pieces::decode(puzzle, b).map(Some),
                     },
@@ -1404,7 +1398,7 @@ impl Staged {
             Ok(bytes)
         };
         let bytes = match cache {
-            None => build().map_err(NotStaged::Limit)?,
+            None => TableBytes::Owned(build().map_err(NotStaged::Limit)?),
             Some(cache) => {
                 let chain: Vec<String> = plans.iter().map(pieces::PiecePlan::describe).collect();
                 let key = format!(
@@ -1414,9 +1408,13 @@ impl Staged {
                     budget.piece_total_entries,
                     chain.join("; ")
                 );
-                let (bytes, report) = cached(&key, cache, build, Vec::clone, |b| {
-                    (b.len() == total).then_some(b)
-                })?;
+                let (bytes, report) = cached(
+                    &key,
+                    cache,
+                    || build().map(TableBytes::Owned),
+                    |b| b.to_vec(),
+                    |b| (b.len() == total).then_some(b),
+                )?;
                 reports.push(report);
                 bytes
             }
@@ -1433,7 +1431,6 @@ impl Staged {
             .collect();
         Ok(Staged {
             puzzle: puzzle.clone(),
-            group,
             phases: Vec::new(),
             pieces,
             nodes: budget.nodes,
@@ -1575,7 +1572,7 @@ impl Staged {
     /// Moves that solve `position` (a permutation of the puzzle's points), or `None` if it
     /// is outside the group, or a phase found nothing within its node budget or `time`.
     pub fn solve(&self, position: &Perm, time: Duration) -> Option<Vec<Turn>> {
-        if !self.group.contains(position) {
+        if !self.puzzle.group().contains(position) {
             return None;
         }
         let deadline = Instant::now().checked_add(time);
@@ -1649,7 +1646,7 @@ fn cached<T>(
     cache: &Cache,
     build: impl Fn() -> Result<T, Limit>,
     encode: impl Fn(&T) -> Vec<u8>,
-    decode: impl Fn(Vec<u8>) -> Option<T>,
+    decode: impl Fn(TableBytes) -> Option<T>,
 ) -> Result<(T, TableReport), NotStaged> {
     let key = key.to_string();
     let stem = format!(
@@ -1686,19 +1683,15 @@ fn cached<T>(
     };
     let spec = TableSpec::new(format!("{stem}.table"), key, Width::Byte, size);
     let (read, mut report) = cache
-        .load_or_build(
-            &spec,
-            |len| vec![0; len],
-            || match bytes.take() {
-                Some(b) => Ok(b),
-                None => {
-                    let parts = build()?;
-                    let b = encode(&parts);
-                    built = Some(parts);
-                    Ok(b)
-                }
-            },
-        )
+        .map_or_build(&spec, || match bytes.take() {
+            Some(b) => Ok(b),
+            None => {
+                let parts = build()?;
+                let b = encode(&parts);
+                built = Some(parts);
+                Ok(b)
+            }
+        })
         .map_err(NotStaged::Limit)?;
     if report.damage.is_none() && size_damage.is_some() {
         report.damage = size_damage;

@@ -80,6 +80,33 @@ impl fmt::Display for TableReport {
     }
 }
 
+/// A table's bytes ([`Cache::map_or_build`]): its cache file mapped into memory, or the table
+/// just built.
+#[derive(Debug)]
+pub enum TableBytes {
+    /// Read from the cache, checked.
+    Mapped(file::Mapped),
+    /// Built by this process.
+    Owned(Vec<u8>),
+}
+
+impl std::ops::Deref for TableBytes {
+    type Target = [u8];
+
+    fn deref(&self) -> &[u8] {
+        match self {
+            TableBytes::Mapped(m) => m,
+            TableBytes::Owned(v) => v,
+        }
+    }
+}
+
+impl AsRef<[u8]> for TableBytes {
+    fn as_ref(&self) -> &[u8] {
+        self
+    }
+}
+
 /// A cache directory of tables. [`Cache::from_env`] is frontier's own
 /// ([`Cache::default_root`]); [`Cache::at`] is any directory (a library's, a test's
 /// temporary one). After one write fails, no other write to this cache is tried (each would
@@ -177,8 +204,36 @@ impl Cache {
         build: impl FnOnce() -> Result<B, Limit>,
         admit: impl FnOnce(&Path) -> bool,
     ) -> Result<(B, TableReport), Limit> {
+        self.fetch(spec, |path| file::read_into(path, spec, make), build, admit)
+    }
+
+    /// [`Cache::load_or_build`] for a table only read once made: the cache's file is mapped
+    /// into memory ([`file::map`]) rather than copied, which spares a short run the copy of a
+    /// large table.
+    pub fn map_or_build(
+        &self,
+        spec: &TableSpec,
+        build: impl FnOnce() -> Result<Vec<u8>, Limit>,
+    ) -> Result<(TableBytes, TableReport), Limit> {
+        self.fetch(
+            spec,
+            |path| file::map(path, spec).map(TableBytes::Mapped),
+            || build().map(TableBytes::Owned),
+            |_| true,
+        )
+    }
+
+    /// The table of `spec`: `load`ed from its path, else `build()` and written there if
+    /// `admit` says so.
+    fn fetch<B: AsRef<[u8]>>(
+        &self,
+        spec: &TableSpec,
+        load: impl FnOnce(&Path) -> Result<B, TableError>,
+        build: impl FnOnce() -> Result<B, Limit>,
+        admit: impl FnOnce(&Path) -> bool,
+    ) -> Result<(B, TableReport), Limit> {
         let path = self.path(spec);
-        let damage = match file::read_into(&path, spec, make) {
+        let damage = match load(&path) {
             Ok(table) => {
                 let report = TableReport {
                     key: spec.key.clone(),
@@ -269,6 +324,37 @@ mod tests {
                 .origin,
             Origin::Cache
         );
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_mapped_table_reads_as_built_and_a_damaged_one_is_rebuilt() {
+        let dir = temp_dir("mapped");
+        let cache = Cache::at(&dir);
+        let spec = spec("m");
+        let built = || Ok(vec![4, 5, 6]);
+        let (table, report) = cache.map_or_build(&spec, built).unwrap();
+        assert!(matches!(table, TableBytes::Owned(_)));
+        assert_eq!((&table[..], report.origin), (&[4, 5, 6][..], Origin::Built));
+        let (table, report) = cache.map_or_build(&spec, built).unwrap();
+        assert!(matches!(table, TableBytes::Mapped(_)));
+        assert_eq!((&table[..], report.origin), (&[4, 5, 6][..], Origin::Cache));
+        drop(table);
+        let path = cache.path(&spec);
+        let mut bytes = fs::read(&path).unwrap();
+        bytes[file::HEADER + spec.key.len()] ^= 1;
+        fs::write(&path, &bytes).unwrap();
+        let (table, report) = cache.map_or_build(&spec, built).unwrap();
+        assert_eq!(
+            (&table[..], report.origin),
+            (&[4, 5, 6][..], Origin::Rebuilt)
+        );
+        assert!(matches!(report.damage, Some(TableError::Checksum { .. })));
+        fs::write(&path, &bytes[..bytes.len() - 1]).unwrap();
+        assert!(matches!(
+            file::map(&path, &spec),
+            Err(TableError::Size { .. })
+        ));
         fs::remove_dir_all(&dir).unwrap();
     }
 

@@ -232,6 +232,79 @@ pub fn read_into<B: AsMut<[u8]>>(
     spec: &TableSpec,
     make: impl FnOnce(usize) -> B,
 ) -> Result<B, TableError> {
+    let (mut file, head, key) = open_checked(path, spec)?;
+    let mut table = make(spec.data_bytes() as usize);
+    file.read_exact(table.as_mut()).map_err(io_error(path))?;
+    check_sum(path, &head, &key, table.as_mut())?;
+    Ok(table)
+}
+
+/// The table of `spec` in `path`, checked as by [`read()`], but mapped into memory rather than
+/// copied: a process that only reads a large table pays neither the copy nor the zeroing of
+/// a buffer, and processes reading the same file share its pages.
+pub fn map(path: &Path, spec: &TableSpec) -> Result<Mapped, TableError> {
+    let (file, head, key) = open_checked(path, spec)?;
+    let start = HEADER + key.len();
+    // SAFETY: the mapping is read-only and private, and frontier never writes into an
+    // existing table file: `write` renames a new file over it, which leaves this mapping on
+    // the old one. Only a file truncated in place by another program while mapped could fault.
+    let map = unsafe {
+        memmap2::MmapOptions::new()
+            .populate()
+            .map_copy_read_only(&file)
+    }
+    .map_err(io_error(path))?;
+    let mapped = Mapped { map, start };
+    check_sum(path, &head, &key, &mapped)?;
+    Ok(mapped)
+}
+
+/// A checked table file mapped into memory ([`map()`]): derefs to the table's bytes.
+#[derive(Debug)]
+pub struct Mapped {
+    map: memmap2::Mmap,
+    start: usize,
+}
+
+impl std::ops::Deref for Mapped {
+    type Target = [u8];
+
+    fn deref(&self) -> &[u8] {
+        &self.map[self.start..]
+    }
+}
+
+impl AsRef<[u8]> for Mapped {
+    fn as_ref(&self) -> &[u8] {
+        self
+    }
+}
+
+fn check_sum(path: &Path, head: &[u8; HEADER], key: &[u8], data: &[u8]) -> Result<(), TableError> {
+    let word = |range: std::ops::Range<usize>| {
+        head[range]
+            .iter()
+            .rev()
+            .fold(0u64, |w, &b| w << 8 | u64::from(b))
+    };
+    let stored = word(24..32);
+    let computed = checksum(&head[..24], key, data);
+    if stored != computed {
+        return Err(TableError::Checksum {
+            path: path.into(),
+            stored,
+            computed,
+        });
+    }
+    Ok(())
+}
+
+/// The file of `spec` at `path`, open at its table's first byte, with its header and key,
+/// once every field of the header and the file's size are checked (not yet the checksum).
+fn open_checked(
+    path: &Path,
+    spec: &TableSpec,
+) -> Result<(File, [u8; HEADER], Vec<u8>), TableError> {
     // Opening a named pipe would wait for a writer, past any timeout: only a regular file
     // (or a link to one) is opened.
     if !fs::metadata(path).map_err(io_error(path))?.is_file() {
@@ -305,18 +378,7 @@ pub fn read_into<B: AsMut<[u8]>>(
     if size != expected_size {
         return Err(size_error());
     }
-    let mut table = make(spec.data_bytes() as usize);
-    file.read_exact(table.as_mut()).map_err(io_error(path))?;
-    let stored = word(24..32);
-    let computed = checksum(&head[..24], &key, table.as_mut());
-    if stored != computed {
-        return Err(TableError::Checksum {
-            path: path.into(),
-            stored,
-            computed,
-        });
-    }
-    Ok(table)
+    Ok((file, head, key))
 }
 
 /// Writes the table of `spec` to `path`, creating its directory: to a temporary file in the

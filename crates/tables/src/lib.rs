@@ -57,6 +57,6 @@ mod packed;
 mod space;
 
 pub use build::{BuildProgress, Builder, Table, Width, UNREACHED};
-pub use cache::{Cache, Origin, TableReport};
+pub use cache::{Cache, Origin, TableBytes, TableReport};
 pub use file::{TableError, TableSpec};
 pub use space::{Coordinates, Visit};

@@ -26,7 +26,7 @@ use std::time::Instant;
 use std::ops::ControlFlow;
 
 use frontier_search::{prefetch, Limit};
-use frontier_tables::{Builder, Coordinates, Table, Visit, Width};
+use frontier_tables::{Builder, Coordinates, Table, TableBytes, Visit, Width};
 use num_bigint::BigUint;
 
 use super::{
@@ -65,7 +65,7 @@ pub(super) struct PiecePhase {
     plan: PiecePlan,
     /// The chain's tables, one after another (four bits an entry), and where each of this
     /// phase's begins, in the order of its plan's sets.
-    bytes: Arc<Vec<u8>>,
+    bytes: Arc<TableBytes>,
     offsets: Vec<usize>,
     /// `shares[t][j * n + p]`: what piece `j` of table `t`'s set adds to the table's rank
     /// when its reference facet is at point `p` (`n` points), so that a rank is a sum of
@@ -653,7 +653,7 @@ impl PiecePhase {
     /// The phase of `plan` with its tables, which begin at `offset` in `bytes` (one a set,
     /// in the plan's order), the tables that say most first: a search reads them in this
     /// order and stops at the first that cuts a state off.
-    pub(super) fn new(mut plan: PiecePlan, bytes: Arc<Vec<u8>>, offset: usize) -> PiecePhase {
+    pub(super) fn new(mut plan: PiecePlan, bytes: Arc<TableBytes>, offset: usize) -> PiecePhase {
         let mut at = offset;
         let mut order: Vec<(usize, usize, Vec<usize>)> = std::mem::take(&mut plan.sets)
             .into_iter()
