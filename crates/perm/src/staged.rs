@@ -96,7 +96,7 @@ impl Default for StagedBudget {
             nodes: 20_000_000,
             piece_entries: 1 << 24,
             piece_total_entries: 1 << 29,
-            phase_pieces: 7,
+            phase_pieces: 6,
             retry_nodes: 1 << 17,
             retries: 8,
         }

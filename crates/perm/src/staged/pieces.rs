@@ -118,14 +118,16 @@ impl PiecePlan {
             local.push(l);
             sizes.push(orbit.len());
         }
-        let mut sets = cover(&sizes[..pieces.len()], budget.piece_entries);
+        // A table's ranks are summed as `u32` (in the search and in the build).
+        let entries = budget.piece_entries.min(u32::MAX as usize);
+        let mut sets = cover(&sizes[..pieces.len()], entries);
         // The pieces placed before, in the order they were placed, a set while they fit.
         for i in pieces.len()..refs.len() {
             match sets.last_mut() {
                 Some(set)
                     if set[0] >= pieces.len()
                         && set.iter().map(|&j| sizes[j]).product::<usize>() * sizes[i]
-                            <= budget.piece_entries =>
+                            <= entries =>
                 {
                     set.push(i)
                 }
@@ -196,71 +198,69 @@ struct SetSpace {
     /// Each piece's number of places, and its digit's weight.
     sizes: Vec<usize>,
     strides: Vec<usize>,
-    /// `moves[step][k][place]`: where piece `k` of the set at `place` goes under `step`.
-    moves: Vec<Vec<Vec<u32>>>,
+    /// The phase's number of steps.
+    steps: usize,
+    /// `shares[k][place * steps + step]`: the part of a successor's rank that piece `k` of
+    /// the set, at `place`, gives after `step` (its new place times its weight). A
+    /// successor's rank is the sum over the pieces, and a piece's row of all steps is one
+    /// contiguous slice, so all successors are summed at once.
+    shares: Vec<Vec<u32>>,
 }
 
 impl SetSpace {
     fn new(plan: &PiecePlan, set: &[usize]) -> SetSpace {
         let sizes: Vec<usize> = set.iter().map(|&i| plan.sizes[i]).collect();
-        let strides = (0..set.len())
+        let strides: Vec<usize> = (0..set.len())
             .map(|k| sizes[k + 1..].iter().product())
             .collect();
-        // The points of each piece's orbit, in order of their places.
-        let orbits: Vec<Vec<u8>> = set
+        let steps = plan.maps.len();
+        let shares = set
             .iter()
-            .map(|&i| {
-                let mut orbit = vec![0u8; plan.sizes[i]];
-                for (p, &l) in plan.local[i].iter().enumerate() {
-                    if l != u32::MAX {
-                        orbit[l as usize] = p as u8;
+            .zip(&strides)
+            .map(|(&i, &stride)| {
+                let mut row = vec![0u32; plan.sizes[i] * steps];
+                // Each point of the piece's orbit, by its place.
+                for (p, &place) in plan.local[i].iter().enumerate() {
+                    if place == u32::MAX {
+                        continue;
+                    }
+                    for (step, m) in plan.maps.iter().enumerate() {
+                        let to = plan.local[i][usize::from(m[p])];
+                        row[place as usize * steps + step] = to * stride as u32;
                     }
                 }
-                orbit
-            })
-            .collect();
-        let moves = plan
-            .maps
-            .iter()
-            .map(|m| {
-                set.iter()
-                    .zip(&orbits)
-                    .map(|(&i, orbit)| {
-                        orbit
-                            .iter()
-                            .map(|&p| plan.local[i][usize::from(m[usize::from(p)])])
-                            .collect()
-                    })
-                    .collect()
+                row
             })
             .collect();
         SetSpace {
             sizes,
             strides,
-            moves,
+            steps,
+            shares,
         }
     }
 }
 
 impl Coordinates for SetSpace {
-    type Cursor = Vec<usize>;
+    /// The rank's digits, and the successors' ranks.
+    type Cursor = (Vec<usize>, Vec<u32>);
 
     fn len(&self) -> usize {
         self.sizes.iter().product()
     }
 
     fn branching(&self) -> usize {
-        self.moves.len()
+        self.steps
     }
 
-    fn cursor(&self) -> Vec<usize> {
-        vec![0; self.sizes.len()]
+    fn cursor(&self) -> (Vec<usize>, Vec<u32>) {
+        (vec![0; self.sizes.len()], vec![0; self.steps])
     }
 
     fn each_successor(
         &self,
         rank: usize,
-        digits: &mut Vec<usize>,
+        (digits, next): &mut (Vec<usize>, Vec<u32>),
         visit: &mut impl Visit,
     ) -> ControlFlow<()> {
         let mut rest = rank;
@@ -268,14 +268,15 @@ impl Coordinates for SetSpace {
             *d = rest / stride;
             rest %= stride;
         }
-        for step in &self.moves {
-            let next = digits
-                .iter()
-                .zip(step)
-                .zip(&self.strides)
-                .map(|((&d, m), &stride)| m[d] as usize * stride)
-                .sum();
-            visit.visit(next)?;
+        next.fill(0);
+        for (&d, row) in digits.iter().zip(&self.shares) {
+            let row = &row[d * self.steps..(d + 1) * self.steps];
+            for (n, &share) in next.iter_mut().zip(row) {
+                *n += share;
+            }
+        }
+        for &n in next.iter() {
+            visit.visit(n as usize)?;
         }
         ControlFlow::Continue(())
     }
@@ -990,6 +991,54 @@ mod tests {
             .unwrap();
         let answer = pyraminx.inverse_moves(&moves);
         assert!(position.then(&pyraminx.apply(&answer)).is_identity());
+    }
+
+    #[test]
+    fn each_table_holds_the_distances_of_a_search_over_the_pieces_points() {
+        // The Pyraminx forced onto a chain of pieces; every phase's every table against a
+        // breadth-first search over where its pieces' reference points are, the steps
+        // applied to points (not to ranks): a wrong rank, weight or successor shows.
+        let budget = StagedBudget {
+            last_log2: 4.0,
+            piece_entries: 1 << 16,
+            phase_pieces: 4,
+            ..StagedBudget::default()
+        };
+        let pyraminx = preset("pyraminx").unwrap().puzzle();
+        let staged = Staged::build(&pyraminx, &budget, &Builder::new()).unwrap();
+        let mut checked = 0;
+        for phase in &staged.pieces {
+            let plan = &phase.plan;
+            for (t, set) in plan.sets.iter().enumerate() {
+                let home: Vec<u8> = set.iter().map(|&i| plan.refs[i]).collect();
+                let mut seen = std::collections::HashMap::from([(home.clone(), 0usize)]);
+                let mut layer = vec![home];
+                let mut depth = 0;
+                while !layer.is_empty() {
+                    let mut next = Vec::new();
+                    for at in &layer {
+                        for map in &plan.maps {
+                            let to: Vec<u8> = at.iter().map(|&p| map[usize::from(p)]).collect();
+                            if !seen.contains_key(&to) {
+                                seen.insert(to.clone(), depth + 1);
+                                next.push(to);
+                            }
+                        }
+                    }
+                    layer = next;
+                    depth += 1;
+                }
+                for (at, &d) in &seen {
+                    let mut state = vec![0u8; plan.refs.len()];
+                    for (&i, &p) in set.iter().zip(at) {
+                        state[i] = p;
+                    }
+                    assert_eq!(phase.entry(t, phase.rank(t, &state)), d.min(15), "{at:?}");
+                }
+                checked += seen.len();
+            }
+        }
+        assert!(checked > 10_000, "{checked} states");
     }
 
     #[test]
