@@ -59,6 +59,10 @@ pub struct StagedBudget {
     /// The most entries of all the tables together; a build that needs more stops with
     /// [`Limit::States`].
     pub total_entries: usize,
+    /// The most bytes a chain of subgroups' tables may take, while built (its projections'
+    /// states with their move tables, and the exact tables) or read from the cache; a chain
+    /// that needs more stops with [`Limit::States`].
+    pub bytes: u64,
     /// The most phases; a chain that needs more is not built.
     pub phases: usize,
     /// The most generating sets whose group order is computed while choosing one phase's
@@ -91,6 +95,7 @@ impl Default for StagedBudget {
             last_log2: 36.0,
             entries: 1 << 20,
             total_entries: 1 << 24,
+            bytes: u64::MAX,
             phases: 24,
             evaluations: 100,
             nodes: 20_000_000,
@@ -104,10 +109,11 @@ impl Default for StagedBudget {
 }
 
 impl StagedBudget {
-    /// This budget with a chain of pieces placed's tables cut to what `bytes` bytes of
-    /// memory allow while they are built (about twice their size: four bits an entry, and
-    /// as much again for the build), so that a chain that needs more is refused before
-    /// building ([`NotStaged::TooLarge`]).
+    /// This budget with a chain's tables cut to what `bytes` bytes of memory allow: a chain
+    /// of subgroups stops ([`Limit::States`]) once its tables would take more, and a chain of
+    /// pieces placed, whose tables take about twice their size while built (four bits an
+    /// entry, and as much again for the build), is refused before building
+    /// ([`NotStaged::TooLarge`]).
     ///
     /// ```
     /// use frontier_perm::StagedBudget;
@@ -117,6 +123,7 @@ impl StagedBudget {
     /// ```
     pub fn within(mut self, bytes: u64) -> StagedBudget {
         let entries = usize::try_from(bytes).unwrap_or(usize::MAX);
+        self.bytes = self.bytes.min(bytes);
         self.piece_total_entries = self.piece_total_entries.min(entries);
         self.piece_entries = self.piece_entries.min(self.piece_total_entries);
         self
@@ -233,6 +240,12 @@ struct Atom {
 impl Atom {
     fn len(&self) -> usize {
         self.depth.len()
+    }
+
+    /// The bytes it keeps.
+    fn bytes(&self) -> u64 {
+        (self.keys.len() * 8 + self.sorted.len() * 4 + self.moves.len() * 4 + self.depth.len())
+            as u64
     }
 
     /// The projection of the state `at` (the home point of the piece at each point).
@@ -556,6 +569,8 @@ fn bits_for(labels: usize) -> usize {
 struct Budget<'a> {
     entries: usize,
     total: usize,
+    /// The bytes the tables kept so far may still take.
+    bytes: u64,
     builder: &'a Builder<'a>,
 }
 
@@ -567,12 +582,13 @@ impl Budget<'_> {
         }
     }
 
-    /// Takes `entries` from the total, or says the total is spent.
-    fn take(&mut self, entries: usize) -> Result<(), Limit> {
-        if entries > self.total {
+    /// Takes `entries` taking `bytes` from the totals, or says a total is spent.
+    fn take(&mut self, entries: usize, bytes: u64) -> Result<(), Limit> {
+        if entries > self.total || bytes > self.bytes {
             return Err(Limit::States);
         }
         self.total -= entries;
+        self.bytes -= bytes;
         Ok(())
     }
 }
@@ -711,6 +727,12 @@ fn explore<const W: usize>(
                 Entry::Vacant(v) => {
                     if keys.len() >= budget.entries {
                         return Ok(None);
+                    }
+                    // While explored, a state takes its key in the index and in the list,
+                    // each vector up to twice its length, and its moves.
+                    let peak = (4 * 8 * W + 8 * actions.len() + 24) as u64;
+                    if (keys.len() as u64 + 1).saturating_mul(peak) > budget.bytes {
+                        return Err(Limit::States);
                     }
                     let n = keys.len() as u32;
                     v.insert(n);
@@ -865,7 +887,7 @@ fn plan_tables(
             }
             match build_atom(orbit.clone(), label, maps, orders, budget)? {
                 Some(a) => {
-                    budget.take(a.len())?;
+                    budget.take(a.len(), a.bytes())?;
                     atoms.push((o, a));
                 }
                 None if tracked.len() > 1 => {
@@ -900,7 +922,8 @@ fn plan_tables(
                 && size.saturating_mul(atoms[b].1.len()) <= budget.entries
         });
         if let Some(b) = partner {
-            budget.take(size * atoms[b].1.len())?;
+            let entries = size * atoms[b].1.len();
+            budget.take(entries, entries as u64)?;
             used[a] = true;
             used[b] = true;
             tables.push(vec![a, b]);
@@ -1277,6 +1300,7 @@ impl Staged {
             let mut shared = Budget {
                 entries: budget.entries,
                 total: budget.total_entries,
+                bytes: budget.bytes,
                 builder,
             };
             plans
@@ -1315,8 +1339,14 @@ impl Staged {
                     budget.total_entries,
                     chain.join("; ")
                 );
-                let (parts, report) =
-                    cached(&key, cache, build, |p| encode(p), |b| decode(&b, &plans))?;
+                let (parts, report) = cached(
+                    &key,
+                    cache,
+                    budget.bytes,
+                    build,
+                    |p| encode(p),
+                    |b| decode(&b, &plans),
+                )?;
                 reports.push(report);
                 parts
             }
@@ -1360,6 +1390,7 @@ impl Staged {
                 let (skeleton, report) = cached(
                     &key,
                     cache,
+                    u64::MAX,
                     || Ok(pieces::skeleton(puzzle, budget).ok()),
                     |s: &Option<pieces::Skeleton>| s.as_ref().map_or(vec![0xff; 2], pieces::encode),
                     |b| match &b[..] {
@@ -1386,12 +1417,13 @@ impl Staged {
             let mut shared = Budget {
                 entries: budget.piece_entries,
                 total: budget.piece_total_entries,
+                bytes: u64::MAX,
                 builder,
             };
             let mut bytes = Vec::with_capacity(total);
             for plan in &plans {
                 for set in plan.sets() {
-                    shared.take(plan.table_len(set))?;
+                    shared.take(plan.table_len(set), 0)?;
                     bytes.extend_from_slice(plan.build_table(set, builder)?.bytes());
                 }
             }
@@ -1411,6 +1443,7 @@ impl Staged {
                 let (bytes, report) = cached(
                     &key,
                     cache,
+                    u64::MAX,
                     || build().map(TableBytes::Owned),
                     |b| b.to_vec(),
                     |b| (b.len() == total).then_some(b),
@@ -1640,10 +1673,12 @@ fn push(puzzle: &Puzzle, answer: &mut Vec<Turn>, t: Turn) {
 
 /// Tables from `cache` under `key`, or built by `build` and saved there (`encode`d, read
 /// back by `decode`, `None` where the bytes do not fit). They are one file whose size is
-/// known only once built, so a second file of eight bytes holds it.
+/// known only once built, so a second file of eight bytes holds it; a file of more than
+/// `most` bytes is not read ([`Limit::States`]).
 fn cached<T>(
     key: &str,
     cache: &Cache,
+    most: u64,
     build: impl Fn() -> Result<T, Limit>,
     encode: impl Fn(&T) -> Vec<u8>,
     decode: impl Fn(TableBytes) -> Option<T>,
@@ -1668,6 +1703,9 @@ fn cached<T>(
         Err(e) if e.is_missing() => (None, None),
         Err(e) => (None, Some(e)),
     };
+    if known.is_some_and(|size| size > most) {
+        return Err(NotStaged::Limit(Limit::States));
+    }
     let mut built: Option<T> = None;
     let mut bytes = None;
     let size = match known {

@@ -21,6 +21,7 @@ const QUICK: StagedBudget = StagedBudget {
     last_log2: 36.0,
     entries: 1 << 18,
     total_entries: 1 << 22,
+    bytes: u64::MAX,
     phases: 24,
     evaluations: 100,
     nodes: 50_000_000,
@@ -238,6 +239,32 @@ fn limits_stop_the_tables_build() {
         Staged::build(&cube, &small, &Builder::new()).err(),
         Some(NotStaged::Limit(Limit::States))
     );
+}
+
+#[test]
+fn a_chain_of_subgroups_past_its_bytes_is_neither_built_nor_read() {
+    // The 2x2x2's chain of subgroups within 20 kB: stopped while its projections are
+    // explored; once cached whole, its file is not read under the same budget.
+    let cube = preset("cube2").unwrap().puzzle();
+    let small = StagedBudget {
+        bytes: 20_000,
+        ..QUICK
+    };
+    assert_eq!(
+        Staged::build(&cube, &small, &Builder::new()).err(),
+        Some(NotStaged::Limit(Limit::States))
+    );
+    let dir = std::env::temp_dir().join(format!("frontier-perm-bytes-{}", std::process::id()));
+    let cache = Cache::at(&dir);
+    let whole = Staged::load_or_build(&cube, &QUICK, Some(&cache), &Builder::new()).unwrap();
+    assert!(whole.entries() > 20_000, "{} entries", whole.entries());
+    assert_eq!(
+        Staged::load_or_build(&cube, &small, Some(&cache), &Builder::new()).err(),
+        Some(NotStaged::Limit(Limit::States))
+    );
+    let again = Staged::load_or_build(&cube, &QUICK, Some(&cache), &Builder::new()).unwrap();
+    assert_eq!(again.reports()[0].origin, Origin::Cache);
+    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]

@@ -598,6 +598,9 @@ impl PermRun {
                 builder,
             ) {
                 Ok(staged) => Ok(Some(staged)),
+                // Tables past the state budget: the stabiliser chain, which needs little
+                // memory, answers instead.
+                Err(NotStaged::Limit(Limit::States)) => Ok(None),
                 Err(NotStaged::Limit(limit)) => Err(limit),
                 Err(_) => Ok(None),
             },

@@ -247,6 +247,8 @@ golden! {
     perm_tws_no_end => case(["perm", "-"]).stdin("Set CORNER 2 3\nMove A\nCORNER\n2 1\n");
     perm_chain => case(["perm", "cube3", ELEVEN_MOVES, "--solver", "chain"]);
     perm_chain_json => case(["perm", "pyraminx", "U R' L B", "--solver", "chain", "--json"]);
+    // Tables past --max-states: the stabiliser chain answers, no table built or read.
+    perm_chain_small_budget => case(["perm", "cube3", ELEVEN_MOVES, "--solver", "chain", "--max-states", "1000000"]);
     perm_chain_qtm_quiet =>
         case(["perm", "cube2", "R U2 F'", "--solver", "chain", "--metric", "qtm", "--quiet"]);
     perm_chain_unreachable => case(["perm", "cube3", "--position", "(1,9,35)", "--solver", "chain"]);
