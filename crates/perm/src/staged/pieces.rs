@@ -946,14 +946,12 @@ impl PiecePhase {
 mod tests {
     use super::{cover, decode, encode, skeleton};
     use crate::preset;
+    use crate::puzzle::Puzzle;
     use crate::staged::{Staged, StagedBudget};
     use frontier_tables::Builder;
 
-    #[test]
-    fn a_phase_answers_with_an_end_not_tried_before() {
-        // The Pyraminx forced onto a chain of pieces (no subgroup step within 2^4 elements):
-        // its first phase, asked again with each end it gave so far ruled out, answers each
-        // time with a new end that still places its pieces.
+    /// The Pyraminx forced onto a chain of pieces (no subgroup step within 2^4 elements).
+    fn pyraminx_chain() -> (Puzzle, Staged) {
         let budget = StagedBudget {
             last_log2: 4.0,
             piece_entries: 1 << 16,
@@ -962,6 +960,14 @@ mod tests {
         };
         let pyraminx = preset("pyraminx").unwrap().puzzle();
         let staged = Staged::build(&pyraminx, &budget, &Builder::new()).unwrap();
+        (pyraminx, staged)
+    }
+
+    #[test]
+    fn a_phase_answers_with_an_end_not_tried_before() {
+        // The first phase, asked again with each end it gave so far ruled out, answers each
+        // time with a new end that still places its pieces.
+        let (pyraminx, staged) = pyraminx_chain();
         let position = pyraminx.apply(&pyraminx.parse_moves("U L' R B U' l r' b").unwrap());
         let phase = &staged.pieces[0];
         let mut tried = Vec::new();
@@ -995,17 +1001,10 @@ mod tests {
 
     #[test]
     fn each_table_holds_the_distances_of_a_search_over_the_pieces_points() {
-        // The Pyraminx forced onto a chain of pieces; every phase's every table against a
-        // breadth-first search over where its pieces' reference points are, the steps
-        // applied to points (not to ranks): a wrong rank, weight or successor shows.
-        let budget = StagedBudget {
-            last_log2: 4.0,
-            piece_entries: 1 << 16,
-            phase_pieces: 4,
-            ..StagedBudget::default()
-        };
-        let pyraminx = preset("pyraminx").unwrap().puzzle();
-        let staged = Staged::build(&pyraminx, &budget, &Builder::new()).unwrap();
+        // Every phase's every table against a breadth-first search over where its pieces'
+        // reference points are, the steps applied to points (not to ranks): a wrong rank,
+        // weight or successor shows.
+        let (_, staged) = pyraminx_chain();
         let mut checked = 0;
         for phase in &staged.pieces {
             let plan = &phase.plan;
