@@ -280,14 +280,14 @@ impl AsRef<[u8]> for Mapped {
     }
 }
 
+/// The little-endian number in `bytes` (at most eight).
+fn le_word(bytes: &[u8]) -> u64 {
+    bytes.iter().rev().fold(0u64, |w, &b| w << 8 | u64::from(b))
+}
+
+/// Checks the checksum in `head` against the header, the key and the table's `data`.
 fn check_sum(path: &Path, head: &[u8; HEADER], key: &[u8], data: &[u8]) -> Result<(), TableError> {
-    let word = |range: std::ops::Range<usize>| {
-        head[range]
-            .iter()
-            .rev()
-            .fold(0u64, |w, &b| w << 8 | u64::from(b))
-    };
-    let stored = word(24..32);
+    let stored = le_word(&head[24..32]);
     let computed = checksum(&head[..24], key, data);
     if stored != computed {
         return Err(TableError::Checksum {
@@ -326,12 +326,7 @@ fn open_checked(
     if head[..8] != MAGIC {
         return Err(TableError::Magic { path: path.into() });
     }
-    let word = |range: std::ops::Range<usize>| {
-        head[range]
-            .iter()
-            .rev()
-            .fold(0u64, |w, &b| w << 8 | u64::from(b))
-    };
+    let word = |range: std::ops::Range<usize>| le_word(&head[range]);
     let version = word(8..12) as u32;
     if version != FORMAT_VERSION {
         return Err(TableError::Version {
