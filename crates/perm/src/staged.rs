@@ -84,7 +84,8 @@ pub struct StagedBudget {
     /// phase may take twice as many before the inverse position is tried instead.
     pub retry_nodes: u64,
     /// The most times the phases of a chain of pieces placed go back a phase for one
-    /// position; after that, every phase runs to `nodes`.
+    /// position; after that, the inverse position is tried the same way, and then the
+    /// position again, every phase to `nodes` once these retries are spent.
     pub retries: usize,
 }
 
@@ -103,7 +104,7 @@ impl Default for StagedBudget {
             piece_total_entries: 1 << 29,
             phase_pieces: 6,
             retry_nodes: 1 << 17,
-            retries: 8,
+            retries: 2,
         }
     }
 }
@@ -1523,11 +1524,13 @@ impl Staged {
     /// The chain of pieces placed's moves for `position`, and the position they leave (none
     /// and `position` if the chain has no such phases).
     ///
-    /// The first phase has no phase before it to go back to: when it runs past twice
-    /// [`StagedBudget::retry_nodes`], the inverse position is tried, whose answer reversed
-    /// and inverted also answers the position (a chain of pieces placed places every piece,
-    /// and a `Staged` that has one has no subgroup phases, so its answer solves). The two searches' costs are nearly independent, so both are
-    /// rarely slow; the position is then tried again with the full budget.
+    /// When the first phase runs past twice [`StagedBudget::retry_nodes`] (it has no phase
+    /// before it to go back to), or a later phase still runs long once the chain has gone
+    /// back [`StagedBudget::retries`] times, the inverse position is tried the same way: its
+    /// answer reversed and inverted also answers the position (a chain of pieces placed
+    /// places every piece, and a `Staged` that has one has no subgroup phases, so its answer
+    /// solves). The two chains' costs are nearly independent, so both are rarely slow; the
+    /// position is then tried again with the full budget.
     fn pieces_answer(
         &self,
         position: &Perm,
@@ -1537,30 +1540,32 @@ impl Staged {
             return Some((position.clone(), Vec::new()));
         }
         let first = self.retry_nodes.saturating_mul(2).min(self.nodes);
-        if let Some(found) = self.place_pieces(position, first, deadline) {
+        if let Some(found) = self.place_pieces(position, first, true, deadline) {
             return Some(found);
         }
-        if let Some((_, moves)) = self.place_pieces(&position.inverse(), first, deadline) {
+        if let Some((_, moves)) = self.place_pieces(&position.inverse(), first, true, deadline) {
             let answer = self.puzzle.inverse_moves(&moves);
             let end = position.then(&self.puzzle.apply(&answer));
             return Some((end, answer));
         }
-        self.place_pieces(position, self.nodes, deadline)
+        self.place_pieces(position, self.nodes, false, deadline)
     }
 
     /// The chain of pieces placed's moves for `position`, and the position they leave, its
-    /// first phase given `first` nodes.
+    /// first phase given `first` nodes; with `hand_over`, none once the retries are spent and
+    /// a phase still runs long (the caller tries the inverse position).
     ///
     /// A phase whose search runs past [`StagedBudget::retry_nodes`] often has a start that
     /// happens to lie far from its target; the phase before it is then asked for another
     /// answer (none that ends where one tried already ended) and the phase tried again from
     /// there, up to [`StagedBudget::retries`] times, after which phases run to the full
-    /// budget. (The Megaminx's last phase takes 13-15 moves from most starts; one start 18
+    /// budget (without `hand_over`). (The Megaminx's last phase takes 13-15 moves from most starts; one start 18
     /// moves away took 11 M nodes.)
     fn place_pieces(
         &self,
         position: &Perm,
         first: u64,
+        hand_over: bool,
         deadline: Option<Instant>,
     ) -> Option<(Perm, Vec<Turn>)> {
         let phases = &self.pieces;
@@ -1574,7 +1579,7 @@ impl Staged {
             let retry = i > 0 && retries < self.retries;
             let most = if i == 0 {
                 first
-            } else if retry {
+            } else if retry || hand_over {
                 self.retry_nodes.min(self.nodes)
             } else {
                 self.nodes

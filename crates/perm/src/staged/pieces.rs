@@ -993,7 +993,7 @@ mod tests {
         // The whole chain places every piece, so the inverse position's answer, undone,
         // answers the position (what the solver falls back on when the first phase runs long).
         let (_, moves) = staged
-            .place_pieces(&position.inverse(), u64::MAX, None)
+            .place_pieces(&position.inverse(), u64::MAX, false, None)
             .unwrap();
         let answer = pyraminx.inverse_moves(&moves);
         assert!(position.then(&pyraminx.apply(&answer)).is_identity());
