@@ -241,9 +241,47 @@ impl SetSpace {
     }
 }
 
+/// A worker's place in a [`SetSpace`]: the last rank it decoded, that rank's digits, and
+/// the part of its successors' ranks that all but the last piece give. The builder asks for
+/// ranks in increasing order within a chunk, most often a few apart, so a rank is usually
+/// the last one with only its last digit moved on: no division, and one row of shares added.
+struct SetCursor {
+    rank: usize,
+    digits: Vec<usize>,
+    base: Vec<u32>,
+}
+
+impl SetSpace {
+    /// Points `cursor` at `rank`: its digits, and its successors' shares but the last piece's.
+    #[inline]
+    fn seek(&self, rank: usize, cursor: &mut SetCursor) {
+        let last = self.sizes.len() - 1;
+        if let Some(ahead) = rank.checked_sub(cursor.rank) {
+            let digit = cursor.digits[last] + ahead;
+            if digit < self.sizes[last] {
+                cursor.rank = rank;
+                cursor.digits[last] = digit;
+                return;
+            }
+        }
+        let mut rest = rank;
+        for (d, &stride) in cursor.digits.iter_mut().zip(&self.strides) {
+            *d = rest / stride;
+            rest %= stride;
+        }
+        cursor.base.fill(0);
+        for (&d, row) in cursor.digits[..last].iter().zip(&self.shares) {
+            let row = &row[d * self.steps..(d + 1) * self.steps];
+            for (b, &share) in cursor.base.iter_mut().zip(row) {
+                *b += share;
+            }
+        }
+        cursor.rank = rank;
+    }
+}
+
 impl Coordinates for SetSpace {
-    /// The rank's digits, and the successors' ranks.
-    type Cursor = (Vec<usize>, Vec<u32>);
+    type Cursor = SetCursor;
 
     fn len(&self) -> usize {
         self.sizes.iter().product()
@@ -253,30 +291,27 @@ impl Coordinates for SetSpace {
         self.steps
     }
 
-    fn cursor(&self) -> (Vec<usize>, Vec<u32>) {
-        (vec![0; self.sizes.len()], vec![0; self.steps])
+    fn cursor(&self) -> SetCursor {
+        SetCursor {
+            // Past every rank: the first rank asked for is decoded in full.
+            rank: usize::MAX,
+            digits: vec![0; self.sizes.len()],
+            base: vec![0; self.steps],
+        }
     }
 
     fn each_successor(
         &self,
         rank: usize,
-        (digits, next): &mut (Vec<usize>, Vec<u32>),
+        cursor: &mut SetCursor,
         visit: &mut impl Visit,
     ) -> ControlFlow<()> {
-        let mut rest = rank;
-        for (d, &stride) in digits.iter_mut().zip(&self.strides) {
-            *d = rest / stride;
-            rest %= stride;
-        }
-        next.fill(0);
-        for (&d, row) in digits.iter().zip(&self.shares) {
-            let row = &row[d * self.steps..(d + 1) * self.steps];
-            for (n, &share) in next.iter_mut().zip(row) {
-                *n += share;
-            }
-        }
-        for &n in next.iter() {
-            visit.visit(n as usize)?;
+        self.seek(rank, cursor);
+        let last = self.sizes.len() - 1;
+        let d = cursor.digits[last];
+        let row = &self.shares[last][d * self.steps..(d + 1) * self.steps];
+        for (&b, &share) in cursor.base.iter().zip(row) {
+            visit.visit((b + share) as usize)?;
         }
         ControlFlow::Continue(())
     }
