@@ -2,12 +2,13 @@
 //! 3x3x3 from its facets on scrambles of a given length, and the chain solver on random
 //! positions.
 //!
-//! `cargo run --release -p frontier-perm --example timings -- [tables|random|cube LENGTH COUNT|optimal LENGTH COUNT [entries=N] [threads=N] [metric=htm|qtm] [cache=DIR]|chain [SHORT PRODUCTS]|explore PUZZLE hash|dense THREADS [qtm]|staged [phase=LOG2] [last=LOG2] [entries=N] [nodes=N] PUZZLE...|answers PUZZLE]`
+//! `cargo run --release -p frontier-perm --example timings -- [tables|random|cube LENGTH COUNT|optimal LENGTH COUNT [entries=N] [threads=N] [metric=htm|qtm] [cache=DIR]|chain [SHORT PRODUCTS]|explore PUZZLE hash|dense THREADS [qtm]|staged [phase=LOG2] [last=LOG2] [entries=N] [nodes=N] PUZZLE...|answers PUZZLE [pieces=LOG2]]`
 //!
 //! `answers` reads scrambles from standard input, one a line, and answers each by the
 //! subgroup chain (`Staged`), else the stabiliser chain (`--solver chain`'s), one line each: the length, the
 //! thread's CPU seconds and the moves; the chains are built once, first (their CPU time on the
 //! first line). For a run interleaved with another solver that feeds it one line at a time.
+//! `pieces=LOG2` caps each table of a chain of pieces placed at 2^LOG2 entries.
 //!
 //! `explore` counts one preset's full distance table (or a `.perm`, `.tws` or `.def` file's) one
 //! way, for a side-by-side run under `/usr/bin/time`: `hash` over packed states in a hash
@@ -337,11 +338,11 @@ fn thread_cpu() -> f64 {
 }
 
 /// `--solver chain`'s answers to scrambles read line by line (see the module's doc).
-fn answers(name: &str) {
+fn answers(name: &str, budget: &StagedBudget) {
     use std::io::{BufRead, Write};
     let puzzle = preset(name).unwrap().puzzle();
     let started = thread_cpu();
-    let staged = Staged::build(&puzzle, &StagedBudget::default(), &Builder::new()).ok();
+    let staged = Staged::build(&puzzle, budget, &Builder::new()).ok();
     let chain = Chain::build(&puzzle, Metric::Htm, &ChainBudget::default());
     println!("built in {:.3} s CPU", thread_cpu() - started);
     let mut out = std::io::stdout();
@@ -385,7 +386,13 @@ fn main() {
             }
             chain(budget)
         }
-        Some("answers") => answers(args.get(1).map_or("cube3", String::as_str)),
+        Some("answers") => {
+            let mut budget = StagedBudget::default();
+            if let Some(v) = args.get(2).and_then(|a| a.strip_prefix("pieces=")) {
+                budget.piece_entries = 1 << v.parse::<u32>().unwrap();
+            }
+            answers(args.get(1).map_or("cube3", String::as_str), &budget)
+        }
         Some("staged") => {
             let mut budget = StagedBudget::default();
             let mut names = Vec::new();

@@ -253,7 +253,7 @@ struct SetCursor {
 
 impl SetSpace {
     /// Points `cursor` at `rank`: its digits, and its successors' shares but the last piece's.
-    #[inline]
+    #[inline(always)]
     fn seek(&self, rank: usize, cursor: &mut SetCursor) {
         let last = self.sizes.len() - 1;
         if let Some(ahead) = rank.checked_sub(cursor.rank) {
@@ -264,6 +264,13 @@ impl SetSpace {
                 return;
             }
         }
+        self.decode(rank, cursor);
+    }
+
+    /// Points `cursor` at `rank` from scratch.
+    #[inline(never)]
+    fn decode(&self, rank: usize, cursor: &mut SetCursor) {
+        let last = self.sizes.len() - 1;
         let mut rest = rank;
         for (d, &stride) in cursor.digits.iter_mut().zip(&self.strides) {
             *d = rest / stride;
