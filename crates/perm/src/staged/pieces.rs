@@ -207,6 +207,16 @@ struct SetSpace {
     shares: Vec<Vec<u32>>,
 }
 
+/// A worker's place in a [`SetSpace`]: the last rank it decoded, that rank's digits, and
+/// the part of its successors' ranks that all but the last piece give. The builder asks for
+/// ranks in increasing order within a chunk, most often a few apart, so a rank is usually
+/// the last one with only its last digit moved on: no division, and one row of shares added.
+struct SetCursor {
+    rank: usize,
+    digits: Vec<usize>,
+    base: Vec<u32>,
+}
+
 impl SetSpace {
     fn new(plan: &PiecePlan, set: &[usize]) -> SetSpace {
         let sizes: Vec<usize> = set.iter().map(|&i| plan.sizes[i]).collect();
@@ -239,19 +249,7 @@ impl SetSpace {
             shares,
         }
     }
-}
 
-/// A worker's place in a [`SetSpace`]: the last rank it decoded, that rank's digits, and
-/// the part of its successors' ranks that all but the last piece give. The builder asks for
-/// ranks in increasing order within a chunk, most often a few apart, so a rank is usually
-/// the last one with only its last digit moved on: no division, and one row of shares added.
-struct SetCursor {
-    rank: usize,
-    digits: Vec<usize>,
-    base: Vec<u32>,
-}
-
-impl SetSpace {
     /// Points `cursor` at `rank`: its digits, and its successors' shares but the last piece's.
     #[inline(always)]
     fn seek(&self, rank: usize, cursor: &mut SetCursor) {
