@@ -323,6 +323,8 @@ pub struct Staged {
     phases: Vec<Phase>,
     /// The phases of a chain of pieces placed, where there is no chain of subgroups.
     pieces: Vec<pieces::PiecePhase>,
+    /// The entries of the chain of pieces' tables, each table once.
+    piece_entries: usize,
     nodes: u64,
     retry_nodes: u64,
     retries: usize,
@@ -1049,6 +1051,8 @@ impl Search<'_> {
 
 /// The version of the tables' layout, in their cache key.
 const VERSION: u32 = 1;
+/// The version of the chain of pieces' table file (each distinct table once).
+const PIECE_TABLES_VERSION: u32 = 2;
 
 /// A phase's moves, as [`Staged::build`] finds them before its tables.
 struct Plan {
@@ -1361,6 +1365,7 @@ impl Staged {
             puzzle: puzzle.clone(),
             phases,
             pieces: Vec::new(),
+            piece_entries: 0,
             nodes: budget.nodes,
             retry_nodes: budget.retry_nodes,
             retries: budget.retries,
@@ -1404,16 +1409,30 @@ impl Staged {
             }
         };
         let plans = pieces::plans(puzzle, &skeleton, budget);
-        let entries = plans.iter().map(pieces::PiecePlan::entries).sum();
+        // Every table, one after another at four bits an entry, each once however many
+        // phases read it: where each phase's sets' tables begin, and the (phase, set) of
+        // each table built.
+        let mut starts: Vec<Vec<usize>> = Vec::with_capacity(plans.len());
+        let mut built: Vec<(usize, usize)> = Vec::new();
+        let (mut entries, mut total) = (0, 0);
+        let mut keys = HashMap::new();
+        for (p, plan) in plans.iter().enumerate() {
+            let mut phase_starts = Vec::with_capacity(plan.sets().len());
+            for (s, set) in plan.sets().iter().enumerate() {
+                let start = *keys.entry(plan.table_key(set)).or_insert_with(|| {
+                    let (len, start) = (plan.table_len(set), total);
+                    entries += len;
+                    total += Width::Four.bytes(len as u64) as usize;
+                    built.push((p, s));
+                    start
+                });
+                phase_starts.push(start);
+            }
+            starts.push(phase_starts);
+        }
         if entries > budget.piece_total_entries {
             return Err(NotStaged::TooLarge(entries));
         }
-        // Every table of every phase, one after another, four bits an entry.
-        let total: usize = plans
-            .iter()
-            .flat_map(|plan| plan.sets().iter().map(|set| plan.table_len(set)))
-            .map(|len| Width::Four.bytes(len as u64) as usize)
-            .sum();
         let build = || {
             let mut shared = Budget {
                 entries: budget.piece_entries,
@@ -1422,11 +1441,10 @@ impl Staged {
                 builder,
             };
             let mut bytes = Vec::with_capacity(total);
-            for plan in &plans {
-                for set in plan.sets() {
-                    shared.take(plan.table_len(set), 0)?;
-                    bytes.extend_from_slice(plan.build_table(set, builder)?.bytes());
-                }
+            for &(p, s) in &built {
+                let (plan, set) = (&plans[p], &plans[p].sets()[s]);
+                shared.take(plan.table_len(set), 0)?;
+                bytes.extend_from_slice(plan.build_table(set, builder)?.bytes());
             }
             Ok(bytes)
         };
@@ -1435,7 +1453,7 @@ impl Staged {
             Some(cache) => {
                 let chain: Vec<String> = plans.iter().map(pieces::PiecePlan::describe).collect();
                 let key = format!(
-                    "perm staged pieces v{VERSION} {} entries {} total {} chain [{}]",
+                    "perm staged pieces v{PIECE_TABLES_VERSION} {} entries {} total {} chain [{}]",
                     Model::new(puzzle, Metric::Htm).fingerprint(),
                     budget.piece_entries,
                     budget.piece_total_entries,
@@ -1454,19 +1472,16 @@ impl Staged {
             }
         };
         let bytes = Arc::new(bytes);
-        let mut offset = 0;
         let pieces = plans
             .into_iter()
-            .map(|plan| {
-                let phase = pieces::PiecePhase::new(plan, Arc::clone(&bytes), offset);
-                offset += phase.bytes();
-                phase
-            })
+            .zip(&starts)
+            .map(|(plan, starts)| pieces::PiecePhase::new(plan, Arc::clone(&bytes), starts))
             .collect();
         Ok(Staged {
             puzzle: puzzle.clone(),
             phases: Vec::new(),
             pieces,
+            piece_entries: entries,
             nodes: budget.nodes,
             retry_nodes: budget.retry_nodes,
             retries: budget.retries,
@@ -1514,11 +1529,7 @@ impl Staged {
                 tables + atoms
             })
             .sum::<usize>()
-            + self
-                .pieces
-                .iter()
-                .map(|p| p.plan().entries())
-                .sum::<usize>()
+            + self.piece_entries
     }
 
     /// The chain of pieces placed's moves for `position`, and the position they leave (none

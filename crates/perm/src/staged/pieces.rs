@@ -173,23 +173,42 @@ impl PiecePlan {
         )
     }
 
-    /// The number of entries of the phase's tables.
-    pub(super) fn entries(&self) -> usize {
-        self.sets.iter().map(|s| self.table_len(s)).sum()
-    }
-
     /// The table of `set`: its distances from every piece at home, by the table toolkit's
     /// builder, four bits an entry (15 for 15 moves or more, still a lower bound).
     pub(super) fn build_table(&self, set: &[usize], builder: &Builder) -> Result<Table, Limit> {
         let space = SetSpace::new(self, set);
-        let home = set
-            .iter()
-            .zip(&space.strides)
-            .map(|(&i, &stride)| self.local[i][usize::from(self.refs[i])] as usize * stride)
-            .sum();
-        let distances = builder.build(&space, &[home])?;
+        let distances = builder.build(&space, &[self.home(set, &space)])?;
         Ok(Table::pack(&distances, Width::Four))
     }
+
+    /// What the table of `set` is made from: two sets (of this phase or another) with the
+    /// same key have the same table, so that it is built and stored once.
+    pub(super) fn table_key(&self, set: &[usize]) -> TableKey {
+        let space = SetSpace::new(self, set);
+        TableKey {
+            home: self.home(set, &space),
+            sizes: space.sizes,
+            shares: space.shares,
+        }
+    }
+
+    /// The rank of `set`'s pieces all at home in `space`, the table's.
+    fn home(&self, set: &[usize], space: &SetSpace) -> usize {
+        set.iter()
+            .zip(&space.strides)
+            .map(|(&i, &stride)| self.local[i][usize::from(self.refs[i])] as usize * stride)
+            .sum()
+    }
+}
+
+/// A table's space (each piece's places and where each step takes them) and the rank its
+/// breadth-first search starts from: all that its distances depend on. A later phase that
+/// keeps an earlier one's moves and restores its pieces has tables of the same key.
+#[derive(PartialEq, Eq, Hash)]
+pub(super) struct TableKey {
+    home: usize,
+    sizes: Vec<usize>,
+    shares: Vec<Vec<u32>>,
 }
 
 /// The states of a set of pieces as table ranks: the place of each piece's reference
@@ -691,17 +710,15 @@ const ANSWERS: usize = 256;
 const WEIGHING: u64 = 100_000;
 
 impl PiecePhase {
-    /// The phase of `plan` with its tables, which begin at `offset` in `bytes` (one a set,
-    /// in the plan's order), the tables that say most first: a search reads them in this
-    /// order and stops at the first that cuts a state off.
-    pub(super) fn new(mut plan: PiecePlan, bytes: Arc<TableBytes>, offset: usize) -> PiecePhase {
-        let mut at = offset;
+    /// The phase of `plan` with its tables, the table of each set (in the plan's order)
+    /// beginning at its entry of `starts` in `bytes`, the tables that say most first: a
+    /// search reads them in this order and stops at the first that cuts a state off.
+    pub(super) fn new(mut plan: PiecePlan, bytes: Arc<TableBytes>, starts: &[usize]) -> PiecePhase {
         let mut order: Vec<(usize, usize, Vec<usize>)> = std::mem::take(&mut plan.sets)
             .into_iter()
-            .map(|set| {
+            .zip(starts)
+            .map(|(set, &start)| {
                 let len = plan.table_len(&set);
-                let start = at;
-                at += Width::Four.bytes(len as u64) as usize;
                 // The mean of a sample of the table's entries.
                 let step = (len / 4096).max(1);
                 let sum: usize = (0..len)
@@ -756,15 +773,6 @@ impl PiecePhase {
             .iter()
             .enumerate()
             .map(|(j, &i)| shares[j * n + usize::from(state[i])] as usize)
-            .sum()
-    }
-
-    /// The bytes of the phase's tables.
-    pub(super) fn bytes(&self) -> usize {
-        self.plan
-            .sets
-            .iter()
-            .map(|set| Width::Four.bytes(self.plan.table_len(set) as u64) as usize)
             .sum()
     }
 
@@ -1078,6 +1086,13 @@ mod tests {
             }
         }
         assert!(checked > 10_000, "{checked} states");
+        // A phase that restores an earlier one's pieces with its moves reads that one's
+        // tables (checked above as each phase reads them), stored once.
+        let starts: Vec<usize> = (staged.pieces.iter())
+            .flat_map(|phase| phase.offsets.iter().copied())
+            .collect();
+        let distinct: std::collections::HashSet<usize> = starts.iter().copied().collect();
+        assert!(distinct.len() < starts.len(), "{} tables", starts.len());
     }
 
     #[test]
