@@ -1052,7 +1052,7 @@ impl Search<'_> {
 /// The version of the tables' layout, in their cache key.
 const VERSION: u32 = 1;
 /// The version of the chain of pieces' table file (each distinct table once).
-const PIECE_TABLES_VERSION: u32 = 2;
+const PIECE_TABLES_VERSION: u32 = 3;
 
 /// A phase's moves, as [`Staged::build`] finds them before its tables.
 struct Plan {
@@ -1410,25 +1410,36 @@ impl Staged {
         };
         let plans = pieces::plans(puzzle, &skeleton, budget);
         // Every table, one after another at four bits an entry, each once however many
-        // phases read it: where each phase's sets' tables begin, and the (phase, set) of
-        // each table built.
-        let mut starts: Vec<Vec<usize>> = Vec::with_capacity(plans.len());
-        let mut built: Vec<(usize, usize)> = Vec::new();
+        // phases read it, directly or relabeled: how each phase's sets read their tables,
+        // and the (phase, set) and start of each table built.
+        let mut views: Vec<Vec<pieces::TableView>> = Vec::with_capacity(plans.len());
+        let mut built: Vec<(usize, usize, usize)> = Vec::new();
         let (mut entries, mut total) = (0, 0);
         let mut keys = HashMap::new();
         for (p, plan) in plans.iter().enumerate() {
-            let mut phase_starts = Vec::with_capacity(plan.sets().len());
+            let mut phase_views = Vec::with_capacity(plan.sets().len());
             for (s, set) in plan.sets().iter().enumerate() {
-                let start = *keys.entry(plan.table_key(set)).or_insert_with(|| {
-                    let (len, start) = (plan.table_len(set), total);
+                let len = plan.table_len(set);
+                let key = plan.table_key(set);
+                let found = match keys.get(&key) {
+                    Some(&start) => Some(plan.own_view(set, start)),
+                    None => (built.iter())
+                        .filter(|&&(kp, ks, _)| plans[kp].table_len(&plans[kp].sets()[ks]) == len)
+                        .find_map(|&(kp, ks, start)| {
+                            plan.view_onto(set, &plans[kp], &plans[kp].sets()[ks], start)
+                        }),
+                };
+                let view = found.unwrap_or_else(|| {
+                    let start = total;
+                    built.push((p, s, start));
+                    keys.insert(key, start);
                     entries += len;
                     total += Width::Four.bytes(len as u64) as usize;
-                    built.push((p, s));
-                    start
+                    plan.own_view(set, start)
                 });
-                phase_starts.push(start);
+                phase_views.push(view);
             }
-            starts.push(phase_starts);
+            views.push(phase_views);
         }
         if entries > budget.piece_total_entries {
             return Err(NotStaged::TooLarge(entries));
@@ -1441,7 +1452,7 @@ impl Staged {
                 builder,
             };
             let mut bytes = Vec::with_capacity(total);
-            for &(p, s) in &built {
+            for &(p, s, _) in &built {
                 let (plan, set) = (&plans[p], &plans[p].sets()[s]);
                 shared.take(plan.table_len(set), 0)?;
                 bytes.extend_from_slice(plan.build_table(set, builder)?.bytes());
@@ -1474,8 +1485,8 @@ impl Staged {
         let bytes = Arc::new(bytes);
         let pieces = plans
             .into_iter()
-            .zip(&starts)
-            .map(|(plan, starts)| pieces::PiecePhase::new(plan, Arc::clone(&bytes), starts))
+            .zip(views)
+            .map(|(plan, views)| pieces::PiecePhase::new(plan, Arc::clone(&bytes), views))
             .collect();
         Ok(Staged {
             puzzle: puzzle.clone(),

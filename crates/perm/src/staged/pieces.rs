@@ -211,6 +211,234 @@ pub(super) struct TableKey {
     shares: Vec<Vec<u32>>,
 }
 
+/// The most generators of a phase whose tables are matched with other phases' under
+/// relabelings of the generators ([`PiecePlan::view_onto`]): the relabelings are tried one
+/// by one, 384 of them for three generators of order 5.
+const RELABELED_ITEMS: usize = 4;
+
+/// How a phase reads a table: where the table begins, and for each piece of the phase's set
+/// (in the set's order) its digit's weight in the table's rank and the table's place for
+/// each of the piece's places.
+#[derive(Clone, Debug)]
+pub(super) struct TableView {
+    pub(super) start: usize,
+    digits: Vec<(u32, Vec<u32>)>,
+}
+
+impl PiecePlan {
+    /// The view of `set`'s own table, built for it at `start`.
+    pub(super) fn own_view(&self, set: &[usize], start: usize) -> TableView {
+        let space = SetSpace::new(self, set);
+        let digits = set
+            .iter()
+            .zip(&space.strides)
+            .map(|(&i, &stride)| (stride as u32, (0..self.sizes[i] as u32).collect()))
+            .collect();
+        TableView { start, digits }
+    }
+
+    /// Each item's generator as a map of piece `i`'s places (`None` if an item moves
+    /// nothing, so has no step).
+    fn generator_places(&self, i: usize) -> Option<Vec<Vec<u32>>> {
+        (0..self.items.len())
+            .map(|item| {
+                let step = (self.steps.iter())
+                    .position(|s| usize::from(s.item) == item && s.power == 1)?;
+                Some(self.step_places(i, step))
+            })
+            .collect()
+    }
+
+    /// Step `step` as a map of piece `i`'s places.
+    fn step_places(&self, i: usize, step: usize) -> Vec<u32> {
+        let mut places = vec![0; self.sizes[i]];
+        for (p, &place) in self.local[i].iter().enumerate() {
+            if place != u32::MAX {
+                places[place as usize] = self.local[i][usize::from(self.maps[step][p])];
+            }
+        }
+        places
+    }
+
+    /// The place of piece `i` at home.
+    fn home_place(&self, i: usize) -> u32 {
+        self.local[i][usize::from(self.refs[i])]
+    }
+
+    /// A view of the table of `kept`'s set `kept_set`, which begins at `start`, that reads
+    /// as the table of this phase's `set` would, if there is one: a map of the generators of
+    /// this phase to powers of `kept`'s (each onto another, of the same order, by a power
+    /// prime to it) and a map of the set's pieces and their places onto `kept_set`'s that
+    /// take the set's start to the other's and its moves to the other's moves. The two
+    /// tables' state graphs are then the same, and so are their distances: a puzzle's
+    /// symmetry that keeps the phase's generators maps one set's pieces onto another's so.
+    pub(super) fn view_onto(
+        &self,
+        set: &[usize],
+        kept: &PiecePlan,
+        kept_set: &[usize],
+        start: usize,
+    ) -> Option<TableView> {
+        let items = self.items.len();
+        let mut sizes: Vec<usize> = set.iter().map(|&i| self.sizes[i]).collect();
+        let mut kept_sizes: Vec<usize> = kept_set.iter().map(|&i| kept.sizes[i]).collect();
+        sizes.sort_unstable();
+        kept_sizes.sort_unstable();
+        if items > RELABELED_ITEMS || kept.items.len() != items || sizes != kept_sizes {
+            return None;
+        }
+        let powers = |plan: &PiecePlan, item: usize| {
+            (plan.steps.iter())
+                .filter(|s| usize::from(s.item) == item)
+                .count()
+        };
+        let search = Relabeling {
+            plan: self,
+            set,
+            kept,
+            kept_set,
+            generators: (set.iter())
+                .map(|&i| self.generator_places(i))
+                .collect::<Option<_>>()?,
+            kept_steps: (kept_set.iter())
+                .map(|&i| {
+                    (0..kept.steps.len())
+                        .map(|s| kept.step_places(i, s))
+                        .collect()
+                })
+                .collect(),
+            // For each item of `kept`, its steps that generate what it does.
+            candidates: (0..items)
+                .map(|item| {
+                    let order = powers(kept, item) + 1;
+                    (0..kept.steps.len())
+                        .filter(|&s| {
+                            let step = &kept.steps[s];
+                            usize::from(step.item) == item
+                                && (2..=order)
+                                    .all(|d| order % d != 0 || usize::from(step.power) % d != 0)
+                        })
+                        .collect()
+                })
+                .collect(),
+            orders: (0..items).map(|item| powers(self, item)).collect(),
+            kept_orders: (0..items).map(|item| powers(kept, item)).collect(),
+        };
+        let mut chosen = Vec::with_capacity(items);
+        let digits = search.items(&mut chosen, &mut vec![false; items])?;
+        Some(TableView { start, digits })
+    }
+}
+
+/// The search for a [`PiecePlan::view_onto`].
+struct Relabeling<'a> {
+    plan: &'a PiecePlan,
+    set: &'a [usize],
+    kept: &'a PiecePlan,
+    kept_set: &'a [usize],
+    /// Each piece of the set's generators as maps of its places.
+    generators: Vec<Vec<Vec<u32>>>,
+    /// Each piece of `kept_set`'s steps as maps of its places.
+    kept_steps: Vec<Vec<Vec<u32>>>,
+    /// The steps of `kept` each item may be mapped onto, by `kept`'s item.
+    candidates: Vec<Vec<usize>>,
+    /// Each item's number of powers, in the plan and in `kept`.
+    orders: Vec<usize>,
+    kept_orders: Vec<usize>,
+}
+
+impl Relabeling<'_> {
+    /// Maps the plan's items from `chosen.len()` on to steps of `kept`'s items not `used`,
+    /// then the pieces; the view, if some choice works.
+    fn items(&self, chosen: &mut Vec<usize>, used: &mut [bool]) -> Option<Vec<(u32, Vec<u32>)>> {
+        let item = chosen.len();
+        if item == self.orders.len() {
+            let mut digits = vec![None; self.set.len()];
+            return self.pieces(chosen, 0, &mut digits, &mut vec![false; self.set.len()]);
+        }
+        for onto in 0..used.len() {
+            if used[onto] || self.kept_orders[onto] != self.orders[item] {
+                continue;
+            }
+            used[onto] = true;
+            for &step in &self.candidates[onto] {
+                chosen.push(step);
+                if let Some(view) = self.items(chosen, used) {
+                    return Some(view);
+                }
+                chosen.pop();
+            }
+            used[onto] = false;
+        }
+        None
+    }
+
+    /// Matches the set's pieces from `j` on with `kept_set`'s not `taken`, the items
+    /// mapped onto `steps`; the view, if a matching works.
+    fn pieces(
+        &self,
+        steps: &[usize],
+        j: usize,
+        digits: &mut Vec<Option<(u32, Vec<u32>)>>,
+        taken: &mut [bool],
+    ) -> Option<Vec<(u32, Vec<u32>)>> {
+        if j == self.set.len() {
+            return digits.iter().cloned().collect();
+        }
+        let i = self.set[j];
+        for k in 0..self.kept_set.len() {
+            let kept_i = self.kept_set[k];
+            if taken[k] || self.kept.sizes[kept_i] != self.plan.sizes[i] {
+                continue;
+            }
+            let Some(places) = self.places(j, k, steps) else {
+                continue;
+            };
+            let weight: usize = (self.kept_set[k + 1..].iter())
+                .map(|&l| self.kept.sizes[l])
+                .product();
+            taken[k] = true;
+            digits[j] = Some((weight as u32, places));
+            if let Some(view) = self.pieces(steps, j + 1, digits, taken) {
+                return Some(view);
+            }
+            taken[k] = false;
+        }
+        None
+    }
+
+    /// The map of the places of the set's piece `j` onto those of `kept_set`'s piece `k`
+    /// that takes home to home and each generator to its step of `steps`, if there is one.
+    fn places(&self, j: usize, k: usize, steps: &[usize]) -> Option<Vec<u32>> {
+        let (i, kept_i) = (self.set[j], self.kept_set[k]);
+        let size = self.plan.sizes[i];
+        let mut places = vec![u32::MAX; size];
+        let mut used = vec![false; size];
+        let home = self.plan.home_place(i) as usize;
+        places[home] = self.kept.home_place(kept_i);
+        used[places[home] as usize] = true;
+        let mut stack = vec![home];
+        while let Some(q) = stack.pop() {
+            let r = places[q] as usize;
+            for (generator, &step) in self.generators[j].iter().zip(steps) {
+                let (q2, r2) = (generator[q] as usize, self.kept_steps[k][step][r]);
+                if places[q2] == u32::MAX {
+                    if used[r2 as usize] {
+                        return None;
+                    }
+                    places[q2] = r2;
+                    used[r2 as usize] = true;
+                    stack.push(q2);
+                } else if places[q2] != r2 {
+                    return None;
+                }
+            }
+        }
+        // The places are one orbit of the phase's moves: all are reached from home.
+        Some(places)
+    }
+}
+
 /// The states of a set of pieces as table ranks: the place of each piece's reference
 /// facet in its orbit under the phase's moves, the first piece the most significant digit.
 struct SetSpace {
@@ -710,46 +938,46 @@ const ANSWERS: usize = 256;
 const WEIGHING: u64 = 100_000;
 
 impl PiecePhase {
-    /// The phase of `plan` with its tables, the table of each set (in the plan's order)
-    /// beginning at its entry of `starts` in `bytes`, the tables that say most first: a
-    /// search reads them in this order and stops at the first that cuts a state off.
-    pub(super) fn new(mut plan: PiecePlan, bytes: Arc<TableBytes>, starts: &[usize]) -> PiecePhase {
-        let mut order: Vec<(usize, usize, Vec<usize>)> = std::mem::take(&mut plan.sets)
+    /// The phase of `plan` with its tables, the table of each set (in the plan's order) read
+    /// through its entry of `views` in `bytes`, the tables that say most first: a search
+    /// reads them in this order and stops at the first that cuts a state off.
+    pub(super) fn new(
+        mut plan: PiecePlan,
+        bytes: Arc<TableBytes>,
+        views: Vec<TableView>,
+    ) -> PiecePhase {
+        let mut order: Vec<(usize, TableView, Vec<usize>)> = std::mem::take(&mut plan.sets)
             .into_iter()
-            .zip(starts)
-            .map(|(set, &start)| {
+            .zip(views)
+            .map(|(set, view)| {
                 let len = plan.table_len(&set);
                 // The mean of a sample of the table's entries.
                 let step = (len / 4096).max(1);
                 let sum: usize = (0..len)
                     .step_by(step)
-                    .map(|i| nibble(&bytes, start, i))
+                    .map(|i| nibble(&bytes, view.start, i))
                     .sum();
-                (sum * 4096 / (len / step).max(1), start, set)
+                (sum * 4096 / (len / step).max(1), view, set)
             })
             .collect();
-        order.sort_by_key(|&(strength, _, _)| Reverse(strength));
-        let (offsets, sets): (Vec<usize>, Vec<Vec<usize>>) = order
-            .into_iter()
-            .map(|(_, start, set)| (start, set))
-            .unzip();
+        order.sort_by_key(|(strength, _, _)| Reverse(*strength));
         let n = plan.local.first().map_or(0, Vec::len);
-        let shares = sets
-            .iter()
-            .map(|set| {
-                let mut stride = 1u32;
-                let mut shares = vec![0u32; set.len() * n];
-                for (j, &i) in set.iter().enumerate().rev() {
-                    for (p, &place) in plan.local[i].iter().enumerate() {
-                        if place != u32::MAX {
-                            shares[j * n + p] = place * stride;
-                        }
+        let mut offsets = Vec::with_capacity(order.len());
+        let mut shares = Vec::with_capacity(order.len());
+        let mut sets = Vec::with_capacity(order.len());
+        for (_, view, set) in order {
+            let mut table_shares = vec![0u32; set.len() * n];
+            for (j, (&i, (weight, places))) in set.iter().zip(&view.digits).enumerate() {
+                for (p, &place) in plan.local[i].iter().enumerate() {
+                    if place != u32::MAX {
+                        table_shares[j * n + p] = places[place as usize] * weight;
                     }
-                    stride *= plan.sizes[i] as u32;
                 }
-                shares
-            })
-            .collect();
+            }
+            offsets.push(view.start);
+            shares.push(table_shares);
+            sets.push(set);
+        }
         plan.sets = sets;
         PiecePhase {
             plan,
@@ -992,11 +1220,11 @@ impl PiecePhase {
 
 #[cfg(test)]
 mod tests {
-    use super::{cover, decode, encode, skeleton};
+    use super::{cover, decode, encode, perms, skeleton, support, Item, PiecePlan, SetSpace};
     use crate::preset;
     use crate::puzzle::Puzzle;
     use crate::staged::{Staged, StagedBudget};
-    use frontier_tables::Builder;
+    use frontier_tables::{Builder, Coordinates, Table};
 
     /// The Pyraminx forced onto a chain of pieces (no subgroup step within 2^4 elements).
     fn pyraminx_chain() -> (Puzzle, Staged) {
@@ -1093,6 +1321,70 @@ mod tests {
             .collect();
         let distinct: std::collections::HashSet<usize> = starts.iter().copied().collect();
         assert!(distinct.len() < starts.len(), "{} tables", starts.len());
+    }
+
+    #[test]
+    fn a_table_read_through_another_sets_view_holds_its_own_distances() {
+        // The 3x3x3's <U, R, F>: the turns of the corner those faces share (and the mirrors
+        // through it) keep the three faces, mapping pairs of its pieces onto other pairs.
+        // Every view found between two pairs reads the other pair's table as the pair's own.
+        let cube = preset("cube3").unwrap().puzzle();
+        let gens: Vec<usize> = ["U", "R", "F"]
+            .iter()
+            .map(|name| {
+                cube.generators()
+                    .iter()
+                    .position(|g| g.name == *name)
+                    .unwrap()
+            })
+            .collect();
+        let moved = support(
+            cube.points(),
+            &perms(
+                &cube,
+                &gens
+                    .iter()
+                    .map(|&g| Item {
+                        generator: g as u8,
+                        step: 1,
+                    })
+                    .collect::<Vec<_>>(),
+            ),
+        );
+        let placed: Vec<Vec<u8>> = (super::pieces(&cube).into_iter())
+            .filter(|piece| moved[usize::from(piece[0])])
+            .collect();
+        let plan = PiecePlan::new(&cube, &gens, &placed, &[], &StagedBudget::default());
+        let pairs: Vec<[usize; 2]> = (0..placed.len())
+            .flat_map(|a| (a + 1..placed.len()).map(move |b| [a, b]))
+            .collect();
+        let builder = Builder::new();
+        let tables: Vec<Table> = (pairs.iter())
+            .map(|pair| plan.build_table(pair, &builder).unwrap())
+            .collect();
+        let mut views = 0;
+        for (x, pair) in pairs.iter().enumerate() {
+            for (y, kept) in pairs.iter().enumerate().filter(|&(y, _)| y != x) {
+                let Some(view) = plan.view_onto(pair, &plan, kept, 0) else {
+                    continue;
+                };
+                views += 1;
+                let own = SetSpace::new(&plan, pair);
+                for rank in 0..own.len() {
+                    let digits = [rank / own.strides[0], rank % own.strides[0]];
+                    let read: u32 = (digits.iter().zip(&view.digits))
+                        .map(|(&d, (weight, places))| places[d] * weight)
+                        .sum();
+                    assert_eq!(
+                        tables[y].get(read as usize),
+                        tables[x].get(rank),
+                        "{pair:?} read as {kept:?}, rank {rank}"
+                    );
+                }
+            }
+        }
+        // (492 of the 14,280 ordered pairs of pairs here.)
+        assert!(views > 100, "{views} views");
     }
 
     #[test]
