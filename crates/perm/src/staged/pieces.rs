@@ -216,6 +216,11 @@ pub(super) struct TableKey {
 /// by one, 384 of them for three generators of order 5.
 const RELABELED_ITEMS: usize = 4;
 
+/// The most relabelings of the generators tried for one pair of tables, so that generators
+/// of large orders (many powers to map each onto) cost a bounded time: past it the table is
+/// built.
+const RELABELINGS: usize = 4096;
+
 /// How a phase reads a table: where the table begins, and for each piece of the phase's set
 /// (in the set's order) its digit's weight in the table's rank and the table's place for
 /// each of the piece's places.
@@ -323,6 +328,7 @@ impl PiecePlan {
                 .collect(),
             orders: (0..items).map(|item| powers(self, item)).collect(),
             kept_orders: (0..items).map(|item| powers(kept, item)).collect(),
+            tries: std::cell::Cell::new(RELABELINGS),
         };
         let mut chosen = Vec::with_capacity(items);
         let digits = search.items(&mut chosen, &mut vec![false; items])?;
@@ -345,14 +351,20 @@ struct Relabeling<'a> {
     /// Each item's number of powers, in the plan and in `kept`.
     orders: Vec<usize>,
     kept_orders: Vec<usize>,
+    /// The relabelings left to try ([`RELABELINGS`]).
+    tries: std::cell::Cell<usize>,
 }
 
 impl Relabeling<'_> {
     /// Maps the plan's items from `chosen.len()` on to steps of `kept`'s items not `used`,
     /// then the pieces; the view, if some choice works.
     fn items(&self, chosen: &mut Vec<usize>, used: &mut [bool]) -> Option<Vec<(u32, Vec<u32>)>> {
+        if self.tries.get() == 0 {
+            return None;
+        }
         let item = chosen.len();
         if item == self.orders.len() {
+            self.tries.set(self.tries.get() - 1);
             let mut digits = vec![None; self.set.len()];
             return self.pieces(chosen, 0, &mut digits, &mut vec![false; self.set.len()]);
         }
