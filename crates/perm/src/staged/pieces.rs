@@ -196,8 +196,16 @@ impl PiecePlan {
     fn home(&self, set: &[usize], space: &SetSpace) -> usize {
         set.iter()
             .zip(&space.strides)
-            .map(|(&i, &stride)| self.local[i][usize::from(self.refs[i])] as usize * stride)
+            .map(|(&i, &stride)| self.home_place(i) as usize * stride)
             .sum()
+    }
+
+    /// Each piece's digit weight in the ranks of `set`'s table: the first piece the most
+    /// significant.
+    fn strides(&self, set: &[usize]) -> Vec<usize> {
+        (0..set.len())
+            .map(|k| set[k + 1..].iter().map(|&i| self.sizes[i]).product())
+            .collect()
     }
 }
 
@@ -233,11 +241,10 @@ pub(super) struct TableView {
 impl PiecePlan {
     /// The view of `set`'s own table, built for it at `start`.
     pub(super) fn own_view(&self, set: &[usize], start: usize) -> TableView {
-        let space = SetSpace::new(self, set);
         let digits = set
             .iter()
-            .zip(&space.strides)
-            .map(|(&i, &stride)| (stride as u32, (0..self.sizes[i] as u32).collect()))
+            .zip(self.strides(set))
+            .map(|(&i, stride)| (stride as u32, (0..self.sizes[i] as u32).collect()))
             .collect();
         TableView { start, digits }
     }
@@ -312,6 +319,7 @@ impl PiecePlan {
                         .collect()
                 })
                 .collect(),
+            kept_strides: kept.strides(kept_set),
             // For each item of `kept`, its steps that generate what it does.
             candidates: (0..items)
                 .map(|item| {
@@ -344,8 +352,9 @@ struct Relabeling<'a> {
     kept_set: &'a [usize],
     /// Each piece of the set's generators as maps of its places.
     generators: Vec<Vec<Vec<u32>>>,
-    /// Each piece of `kept_set`'s steps as maps of its places.
+    /// Each piece of `kept_set`'s steps as maps of its places, and its digit weight.
     kept_steps: Vec<Vec<Vec<u32>>>,
+    kept_strides: Vec<usize>,
     /// The steps of `kept` each item may be mapped onto, by `kept`'s item.
     candidates: Vec<Vec<usize>>,
     /// Each item's number of powers, in the plan and in `kept`.
@@ -406,11 +415,8 @@ impl Relabeling<'_> {
             let Some(places) = self.places(j, k, steps) else {
                 continue;
             };
-            let weight: usize = (self.kept_set[k + 1..].iter())
-                .map(|&l| self.kept.sizes[l])
-                .product();
             taken[k] = true;
-            digits[j] = Some((weight as u32, places));
+            digits[j] = Some((self.kept_strides[k] as u32, places));
             if let Some(view) = self.pieces(steps, j + 1, digits, taken) {
                 return Some(view);
             }
@@ -479,9 +485,7 @@ struct SetCursor {
 impl SetSpace {
     fn new(plan: &PiecePlan, set: &[usize]) -> SetSpace {
         let sizes: Vec<usize> = set.iter().map(|&i| plan.sizes[i]).collect();
-        let strides: Vec<usize> = (0..set.len())
-            .map(|k| sizes[k + 1..].iter().product())
-            .collect();
+        let strides = plan.strides(set);
         let steps = plan.maps.len();
         let shares = set
             .iter()
