@@ -226,7 +226,7 @@ pub fn read(path: &Path, spec: &TableSpec) -> Result<Vec<u8>, TableError> {
 }
 
 /// [`read()`] into memory of the caller's making: `make(len)` gives room for the table's `len`
-/// bytes (huge pages, say).
+/// bytes (huge pages, say). A large table is read in parts on rayon's threads.
 pub fn read_into<B: AsMut<[u8]>>(
     path: &Path,
     spec: &TableSpec,
