@@ -83,6 +83,9 @@ pub struct Builder<'a> {
     pub(crate) backwards: bool,
     pub(crate) stop: Option<&'a (dyn Fn() -> Option<Limit> + Sync)>,
     pub(crate) progress: Option<&'a (dyn Fn(BuildProgress) + Sync)>,
+    /// The bytes of a table past which a forward layer gathers successors, if not
+    /// [`GATHERED_BYTES`] (tests gather on small tables).
+    pub(crate) gather_past: Option<u64>,
 }
 
 impl std::fmt::Debug for Builder<'_> {
@@ -140,15 +143,17 @@ impl<'a> Builder<'a> {
     /// the space are ignored), or the limit that stopped the build.
     pub fn build<C: Coordinates>(&self, space: &C, starts: &[usize]) -> Result<Vec<u8>, Limit> {
         let dist: Vec<AtomicU8> = (0..space.len()).map(|_| AtomicU8::new(UNREACHED)).collect();
-        self.sweep(&Distances(&dist), space, starts)?;
+        self.sweep(&Distances(&dist), dist.len() as u64, space, starts)?;
         Ok(dist.into_iter().map(AtomicU8::into_inner).collect())
     }
 
-    /// Fills `entries` by the engine's sweep over `space`'s successors from `starts`, on the
-    /// builder's workers, under its limit check, with its progress and direction.
+    /// Fills `entries` (`bytes` of memory) by the engine's sweep over `space`'s successors
+    /// from `starts`, on the builder's workers, under its limit check, with its progress and
+    /// direction.
     pub(crate) fn sweep<E: Entries, C: Coordinates>(
         &self,
         entries: &E,
+        bytes: u64,
         space: &C,
         starts: &[usize],
     ) -> Result<(), Limit> {
@@ -160,6 +165,7 @@ impl<'a> Builder<'a> {
         let expander = Expander {
             space,
             backwards: self.backwards,
+            gathered: bytes > self.gather_past.unwrap_or(GATHERED_BYTES),
         };
         let starts = starts.iter().map(|&start| (start as u64, 1));
         let run = |parallel| {
@@ -234,6 +240,11 @@ impl Entries for Distances<'_> {
     fn reached(&self, rank: u64) -> bool {
         self.0[rank as usize].load(Ordering::Relaxed) != UNREACHED
     }
+
+    #[inline]
+    fn prefetch(&self, rank: u64) {
+        frontier_search::prefetch(self.0.as_ptr().wrapping_add(rank as usize));
+    }
 }
 
 /// A builder's limit check and progress, as the sweep's control.
@@ -277,27 +288,44 @@ impl Control for Reports<'_, '_> {
     }
 }
 
+/// The bytes of a table past which a forward layer gathers each rank's successors and
+/// prefetches their entries before claiming any: beyond the caches' reach every claim waits
+/// on memory, and those waits then overlap; within it, gathering only costs. (A backward
+/// layer looks at a rank's neighbours one by one: it mostly stops at one of the first few,
+/// and making the others costs more than the waits it would overlap.)
+const GATHERED_BYTES: u64 = 64 << 20;
+
 /// A coordinate space's successors, for the sweep.
 struct Expander<'c, C> {
     space: &'c C,
     backwards: bool,
+    /// Whether a forward layer gathers each rank's successors first ([`GATHERED_BYTES`]).
+    gathered: bool,
 }
 
 impl<C: Coordinates> Expand for Expander<'_, C> {
-    type Worker = C::Cursor;
+    /// The space's cursor, and the successors gathered of the rank at hand.
+    type Worker = (C::Cursor, Vec<u64>);
 
-    fn worker(&self) -> C::Cursor {
-        self.space.cursor()
+    fn worker(&self) -> Self::Worker {
+        (self.space.cursor(), Vec::new())
     }
 
     #[inline]
     fn expand<E: Entries>(
         &self,
-        cursor: &mut C::Cursor,
+        (cursor, successors): &mut Self::Worker,
         rank: u64,
         marker: &mut Marker<'_, E>,
     ) -> ControlFlow<()> {
-        (self.space).each_successor(rank as usize, cursor, &mut Forward(marker))
+        if !self.gathered {
+            return (self.space).each_successor(rank as usize, cursor, &mut Forward(marker));
+        }
+        successors.clear();
+        let mut gather = Gather(marker, successors);
+        // Gathering never stops early: its `Continue` says nothing.
+        let _ = (self.space).each_successor(rank as usize, cursor, &mut gather);
+        marker.visit_batch(successors, |&rank| rank, |_| 1)
     }
 
     /// Once the ranks left are fewer than a third of what a forward layer would look at.
@@ -308,12 +336,30 @@ impl<C: Coordinates> Expand for Expander<'_, C> {
     #[inline]
     fn parent<E: Entries>(
         &self,
-        cursor: &mut C::Cursor,
+        (cursor, _): &mut Self::Worker,
         rank: u64,
         marker: &mut Marker<'_, E>,
     ) -> Option<u64> {
         let near = (self.space).each_successor(rank as usize, cursor, &mut Backward(marker));
         near.is_break().then_some(1)
+    }
+}
+
+/// A forward layer's visitor for a large table: gathers a rank's successors, starting to
+/// load their entries.
+struct Gather<'m, 'a, 's, E>(&'m Marker<'a, E>, &'s mut Vec<u64>);
+
+impl<E: Entries> Visit for Gather<'_, '_, '_, E> {
+    #[inline]
+    fn visit(&mut self, rank: usize) -> ControlFlow<()> {
+        self.0.prefetch(rank as u64);
+        self.1.push(rank as u64);
+        ControlFlow::Continue(())
+    }
+
+    #[inline]
+    fn reached(&self, rank: usize) -> bool {
+        self.0.reached(rank as u64)
     }
 }
 

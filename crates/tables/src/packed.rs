@@ -86,6 +86,11 @@ impl Entries for Packed<'_> {
     fn reached(&self, rank: u64) -> bool {
         self.get(rank) != 3
     }
+
+    #[inline(always)]
+    fn prefetch(&self, rank: u64) {
+        frontier_search::prefetch(self.0.as_ptr().wrapping_add((rank >> 2) as usize));
+    }
 }
 
 impl<'a> Builder<'a> {
@@ -141,7 +146,7 @@ impl<'a> Builder<'a> {
         table.fill(0xFF);
         let len = space.len();
         let packed = Packed(atomic(table), len as u64);
-        let swept = self.sweep(&packed, space, starts);
+        let swept = self.sweep(&packed, packed.0.len() as u64, space, starts);
         // The bits past the last entry are zeros, as [`crate::Table::pack`] leaves them.
         if let (Some(byte), true) = (packed.0.last(), !len.is_multiple_of(4)) {
             byte.fetch_and((1u8 << (2 * (len % 4))) - 1, Ordering::Relaxed);
@@ -212,18 +217,31 @@ mod tests {
         for backwards in [false, true] {
             let builder = Builder::new().backwards(backwards);
             let distances = builder.build(&space, &starts).unwrap();
-            for threads in [1, 2] {
-                let mut table = vec![0u8; Width::Two.bytes(space.len() as u64) as usize];
-                builder
-                    .threads(threads)
-                    .build_mod3(&space, &starts, &mut table)
-                    .unwrap();
-                let packed = crate::Table::pack(&distances, Width::Two);
-                assert_eq!(
-                    table,
-                    packed.bytes(),
-                    "backwards {backwards}, {threads} threads"
+            let packed = crate::Table::pack(&distances, Width::Two);
+            // Gathering each rank's successors first, as for a table past the caches, and
+            // not.
+            for gather_past in [None, Some(0)] {
+                let builder = Builder {
+                    gather_past,
+                    ..builder
+                };
+                let gathered = builder.threads(2).build(&space, &starts).unwrap();
+                assert!(
+                    gathered == distances,
+                    "bytes, gathered past {gather_past:?}"
                 );
+                for threads in [1, 2] {
+                    let mut table = vec![0u8; Width::Two.bytes(space.len() as u64) as usize];
+                    builder
+                        .threads(threads)
+                        .build_mod3(&space, &starts, &mut table)
+                        .unwrap();
+                    assert_eq!(
+                        table,
+                        packed.bytes(),
+                        "backwards {backwards}, {threads} threads, gathered past {gather_past:?}"
+                    );
+                }
             }
         }
     }
