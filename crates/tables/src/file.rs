@@ -534,13 +534,20 @@ pub(crate) mod tests {
         (0..spec.data_bytes()).map(|i| (i * 7) as u8).collect()
     }
 
-    #[test]
-    fn a_table_read_in_parts_is_the_table_written() {
-        let dir = temp_dir("parts");
+    /// The test table written to a fresh directory: the directory, the spec, the file's
+    /// path and the table's bytes.
+    fn written(name: &str) -> (PathBuf, TableSpec, PathBuf, Vec<u8>) {
+        let dir = temp_dir(name);
         let spec = spec();
         let path = dir.join(&spec.file);
         let table = data(&spec);
         write(&path, &spec, &table).unwrap();
+        (dir, spec, path, table)
+    }
+
+    #[test]
+    fn a_table_read_in_parts_is_the_table_written() {
+        let (dir, spec, path, table) = written("parts");
         let (file, _, key) = open_checked(&path, &spec).unwrap();
         let start = (HEADER + key.len()) as u64;
         // Parts that do not divide the table, so that the last one is short.
@@ -556,11 +563,7 @@ pub(crate) mod tests {
 
     #[test]
     fn a_table_round_trips_and_every_kind_of_damage_is_named() {
-        let dir = temp_dir("damage");
-        let spec = spec();
-        let path = dir.join(&spec.file);
-        let table = data(&spec);
-        write(&path, &spec, &table).unwrap();
+        let (dir, spec, path, table) = written("damage");
         let good = fs::read(&path).unwrap();
         assert_eq!(good.len() as u64, spec.file_bytes());
         assert_eq!(read(&path, &spec).unwrap(), table);
