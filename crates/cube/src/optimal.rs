@@ -1230,14 +1230,6 @@ impl Optimal {
         }
     }
 
-    /// The node after move `m`, with its distance.
-    #[inline(always)]
-    pub(crate) fn child(&self, node: &AxisNode, m: usize) -> AxisNode {
-        let mut child = self.moved(node, m);
-        child.distance = self.distance_after(node.distance, self.entry_of(&child));
-        child
-    }
-
     /// The exact phase-1 distance of coordinates: walk towards G1, one move closer at each
     /// step (the neighbour whose stored remainder is one less), counting the moves. Each
     /// step reads its neighbours' entries in two rounds, all of them at each (their classes,
@@ -1418,9 +1410,11 @@ impl Optimal {
     ///
     /// Limits: `config.max_depth` (no longer solution is looked for: [`Limit::Depth`]),
     /// `config.timeout` ([`Limit::Time`]) and `config.cancel` ([`Limit::Cancelled`]). It
-    /// stores nothing, so `max_states` does not apply. With `config.threads` above one, the
-    /// workers share out the subtrees three moves down (those nearest to solved first); which
-    /// of several shortest solutions is returned may then vary from run to run.
+    /// stores no states but each bound's nodes five moves down (some 577,000 in HTM, 55 MB,
+    /// within what its table took to build), so `max_states` does not apply. With
+    /// `config.threads` above one, the workers share out those subtrees (the nearest to
+    /// solved first); which of several shortest solutions is returned may then vary from run
+    /// to run.
     pub fn solve(&self, cube: Cube, config: &Config) -> Outcome<Cube, Move> {
         self.search(cube, config, false, self.symmetric).0
     }
@@ -1612,27 +1606,67 @@ impl Shared<'_> {
         true
     }
 
-    /// Searches every sequence of `bound` moves from the root, the subtrees three moves down
+    /// Searches every sequence of `bound` moves from the root, the subtrees five moves down
     /// shared out among the workers. Returns the nodes expanded and generated.
     fn search(&self, root: Node, bound: usize) -> (u64, u64) {
-        // The subtrees three moves down, some 3,000: few enough to list, and many enough that
-        // no worker waits long for the last one. The ones whose nodes look nearest to solved
-        // go first (the least bound, then the least sum of the six views' distances): a
-        // bound that holds a solution ends at the first one found, which comes sooner there.
-        let mut planner = Worker::new(self);
-        let mut tasks = Vec::new();
-        planner.plan(root, 0, bound.min(SPLIT), bound, &mut tasks);
-        tasks.sort_by_key(|task| {
+        // A bound that holds a solution ends at the first one found, so the subtrees whose
+        // nodes look nearest to solved go first (the least bound, then the least sum of the
+        // six views' distances): the finer the subtrees so ordered, the sooner a solution
+        // comes (`benches/RESULTS.md`). Five moves down there are up to some 500,000: they
+        // are listed by the workers, each from the subtrees three moves down (some 3,000,
+        // listed first on one thread), then sorted as one list.
+        let root = Task {
+            moves: [Move::ALL[0]; SPLIT],
+            depth: 0,
+            node: root,
+        };
+        let mut counts = (0, 0);
+        let mut tasks = vec![root];
+        for depth in [PLANNED, SPLIT].map(|d| d.min(bound)) {
+            if tasks.iter().all(|task| task.depth >= depth) {
+                break;
+            }
+            let threads = match tasks.len() {
+                1 => 1,
+                _ => self.config.threads,
+            };
+            let (found, expanded, generated) = self.run(&tasks, threads, bound, depth);
+            counts = (counts.0 + expanded, counts.1 + generated);
+            tasks = found;
+        }
+        // One number a task: its bound, its sum, then its moves (5 bits each), so that ties
+        // fall in move order, whatever order the workers listed them in.
+        tasks.sort_by_cached_key(|task| {
             let node = &task.node;
-            let sum = (node.axes.iter().map(|axis| u32::from(axis.distance)))
-                .chain(node.inverse.iter().map(|&d| u32::from(d)))
-                .sum::<u32>();
-            (self.solver.node_bound(node), sum)
+            let sum = (node.axes.iter().map(|axis| u64::from(axis.distance)))
+                .chain(node.inverse.iter().map(|&d| u64::from(d)))
+                .sum::<u64>();
+            let moves = (task.moves.iter()).fold(0, |key, mv| key << 5 | mv.index() as u64);
+            (self.solver.node_bound(node) as u64) << 58 | sum << 50 | moves
         });
+        let (_, expanded, generated) = self.run(&tasks, self.config.threads, bound, LONGEST + 1);
+        self.done.store(
+            self.watch.stopped().is_some() || !lock(&self.found).is_empty(),
+            Ordering::Relaxed,
+        );
+        (counts.0 + expanded, counts.1 + generated)
+    }
+
+    /// Searches the subtrees of `tasks` to `bound` in order on `threads` workers, each down
+    /// to `depth` moves from the root, where its nodes are listed as tasks instead. Returns
+    /// those tasks, and the nodes expanded and generated.
+    fn run(
+        &self,
+        tasks: &[Task],
+        threads: usize,
+        bound: usize,
+        depth: usize,
+    ) -> (Vec<Task>, u64, u64) {
         let next = AtomicUsize::new(0);
-        let threads = self.config.threads.max(1).min(tasks.len().max(1));
+        let threads = threads.max(1).min(tasks.len().max(1));
         let work = || {
             let mut worker = Worker::new(self);
+            worker.list_at = depth;
             loop {
                 let i = next.fetch_add(1, Ordering::Relaxed);
                 if i >= tasks.len() || self.done.load(Ordering::Relaxed) {
@@ -1643,31 +1677,30 @@ impl Shared<'_> {
                 worker.path[..depth].copy_from_slice(&task.moves[..depth]);
                 worker.dive(task.node, depth, bound - depth);
             }
-            (worker.expanded, worker.generated)
+            (worker.listed, worker.expanded, worker.generated)
         };
-        let mut counts = vec![(0, 0); threads];
-        let work = &work;
+        let mut results: Vec<(Vec<Task>, u64, u64)> = Vec::new();
         std::thread::scope(|scope| {
-            let (first, others) = counts.split_at_mut(1);
-            for count in others.iter_mut() {
-                scope.spawn(move || *count = work());
+            let others: Vec<_> = (1..threads).map(|_| scope.spawn(work)).collect();
+            results.push(work());
+            for other in others {
+                results.push(other.join().expect("a search worker does not panic"));
             }
-            first[0] = work();
         });
-        self.done.store(
-            self.watch.stopped().is_some() || !lock(&self.found).is_empty(),
-            Ordering::Relaxed,
-        );
-        counts
-            .into_iter()
-            .fold((planner.expanded, planner.generated), |(e, g), (a, b)| {
-                (e + a, g + b)
-            })
+        let mut listed = Vec::new();
+        let (mut expanded, mut generated) = (0, 0);
+        for (tasks, e, g) in results {
+            listed.extend(tasks);
+            (expanded, generated) = (expanded + e, generated + g);
+        }
+        (listed, expanded, generated)
     }
 }
 
-/// The moves above the subtrees the workers share out.
-const SPLIT: usize = 3;
+/// How many moves down the subtrees first listed on one thread lie.
+const PLANNED: usize = 3;
+/// How many moves down the subtrees the workers share out lie.
+const SPLIT: usize = 5;
 
 /// A subtree of the search that one worker searches: the node after `moves[..depth]`.
 struct Task {
@@ -1680,6 +1713,11 @@ struct Task {
 struct Worker<'a> {
     shared: &'a Shared<'a>,
     path: [Move; LONGEST + 1],
+    /// The depth whose nodes it lists as tasks instead of searching below them (past
+    /// [`LONGEST`]: none).
+    list_at: usize,
+    /// The nodes listed.
+    listed: Vec<Task>,
     expanded: u64,
     generated: u64,
 }
@@ -1690,73 +1728,21 @@ impl Worker<'_> {
         Worker {
             shared,
             path: [Move::ALL[0]; LONGEST + 1],
+            list_at: LONGEST + 1,
+            listed: Vec::new(),
             expanded: 0,
             generated: 0,
         }
     }
 
-    /// Lists the nodes `split` moves below `node` (after `depth` moves of a search to
-    /// `bound`) that the search would reach, pruning as it would, each with its moves: the
-    /// subtrees the workers share out.
-    fn plan(
-        &mut self,
-        node: Node,
-        depth: usize,
-        split: usize,
-        bound: usize,
-        tasks: &mut Vec<Task>,
-    ) {
-        if depth == split {
-            let mut moves = [Move::ALL[0]; SPLIT];
-            moves[..depth].copy_from_slice(&self.path[..depth]);
-            tasks.push(Task { moves, depth, node });
-            return;
-        }
-        if self.count() {
-            return;
-        }
-        let solver = self.shared.solver;
-        let metric = solver.metric;
-        let first = solver.first_moves(&node, bound - depth);
-        for &mv in metric.moves() {
-            if depth > 0 && !metric.may_follow(self.path[depth - 1], mv) {
-                continue;
-            }
-            self.generated += 1;
-            if first & (1 << mv.index()) == 0 {
-                continue;
-            }
-            let Some(next) = self.step(&node, mv, bound - depth) else {
-                continue;
-            };
-            self.path[depth] = mv;
-            if !self.shared.mapped_onto_earlier(&self.path[..=depth]) {
-                self.plan(next, depth + 1, split, bound, tasks);
-            }
-        }
-    }
-
-    /// The node after `mv`, or `None` if the bound cuts it off with `left` moves to make
-    /// before `mv`.
-    #[inline(always)]
-    fn step(&self, node: &Node, mv: Move, left: usize) -> Option<Node> {
-        let solver = self.shared.solver;
-        let m = mv.index();
-        let mut next = *node;
-        for axis in 0..3 {
-            let seen = usize::from(solver.axis_moves[axis][m]);
-            next.axes[axis] = solver.child(&node.axes[axis], seen);
-            next.views[axis] = node.views[axis].apply(Move::ALL[seen]);
-            if usize::from(next.axes[axis].distance) >= left {
-                return None;
-            }
-        }
-        next.inverse = solver.inverse_distances(&next.views).unwrap_or_default();
-        (solver.node_bound(&next) < left).then_some(next)
-    }
-
     /// Searches below `node` after `depth` moves with `left` more to make.
     fn dive(&mut self, node: Node, depth: usize, left: usize) -> bool {
+        if depth == self.list_at {
+            let mut moves = [Move::ALL[0]; SPLIT];
+            moves[..depth].copy_from_slice(&self.path[..depth]);
+            self.listed.push(Task { moves, depth, node });
+            return false;
+        }
         let nodes = node.axes;
         if left == 0 {
             if !nodes.iter().all(|n| self.shared.solver.in_g1(n)) {
@@ -2366,7 +2352,8 @@ mod tests {
                 if last.is_some_and(|l| !small.metric.may_follow(l, mv)) {
                     continue;
                 }
-                let child = small.child(&node, mv.index());
+                let mut child = small.moved(&node, mv.index());
+                child.distance = small.distance_after(node.distance, small.entry_of(&child));
                 if usize::from(child.distance) < left
                     && dive(small, cube.apply(mv), child, Some(mv), left - 1, at_goal)
                 {
