@@ -1630,21 +1630,29 @@ impl Shared<'_> {
                 1 => 1,
                 _ => self.config.threads,
             };
-            let (found, expanded, generated) = self.run(&tasks, threads, bound, depth);
+            let order: Vec<u32> = (0..tasks.len() as u32).collect();
+            let (found, expanded, generated) = self.run(&tasks, &order, threads, bound, depth);
             counts = (counts.0 + expanded, counts.1 + generated);
             tasks = found;
         }
-        // One number a task: its bound, its sum, then its moves (5 bits each), so that ties
-        // fall in move order, whatever order the workers listed them in.
-        tasks.sort_by_cached_key(|task| {
-            let node = &task.node;
-            let sum = (node.axes.iter().map(|axis| u64::from(axis.distance)))
-                .chain(node.inverse.iter().map(|&d| u64::from(d)))
-                .sum::<u64>();
-            let moves = (task.moves.iter()).fold(0, |key, mv| key << 5 | mv.index() as u64);
-            (self.solver.node_bound(node) as u64) << 58 | sum << 50 | moves
-        });
-        let (_, expanded, generated) = self.run(&tasks, self.config.threads, bound, LONGEST + 1);
+        // The tasks stay where they are and their indices are sorted, by one number a task:
+        // its bound, its sum, then its moves (5 bits each), so that ties fall in move order,
+        // whatever order the workers listed them in.
+        let mut keyed: Vec<(u64, u32)> = (tasks.iter().enumerate())
+            .map(|(i, task)| {
+                let node = &task.node;
+                let sum = (node.axes.iter().map(|axis| u64::from(axis.distance)))
+                    .chain(node.inverse.iter().map(|&d| u64::from(d)))
+                    .sum::<u64>();
+                let moves = (task.moves.iter()).fold(0, |key, mv| key << 5 | mv.index() as u64);
+                let bound = self.solver.node_bound(node) as u64;
+                (bound << 58 | sum << 50 | moves, i as u32)
+            })
+            .collect();
+        keyed.sort_unstable();
+        let order: Vec<u32> = keyed.into_iter().map(|(_, i)| i).collect();
+        let threads = self.config.threads;
+        let (_, expanded, generated) = self.run(&tasks, &order, threads, bound, LONGEST + 1);
         self.done.store(
             self.watch.stopped().is_some() || !lock(&self.found).is_empty(),
             Ordering::Relaxed,
@@ -1652,12 +1660,13 @@ impl Shared<'_> {
         (counts.0 + expanded, counts.1 + generated)
     }
 
-    /// Searches the subtrees of `tasks` to `bound` in order on `threads` workers, each down
-    /// to `depth` moves from the root, where its nodes are listed as tasks instead. Returns
-    /// those tasks, and the nodes expanded and generated.
+    /// Searches the subtrees of `tasks` to `bound` in `order` (indices into `tasks`) on
+    /// `threads` workers, each down to `depth` moves from the root, where its nodes are
+    /// listed as tasks instead. Returns those tasks, and the nodes expanded and generated.
     fn run(
         &self,
         tasks: &[Task],
+        order: &[u32],
         threads: usize,
         bound: usize,
         depth: usize,
@@ -1669,10 +1678,10 @@ impl Shared<'_> {
             worker.list_at = depth;
             loop {
                 let i = next.fetch_add(1, Ordering::Relaxed);
-                if i >= tasks.len() || self.done.load(Ordering::Relaxed) {
+                if i >= order.len() || self.done.load(Ordering::Relaxed) {
                     break;
                 }
-                let task = &tasks[i];
+                let task = &tasks[order[i] as usize];
                 let depth = task.depth;
                 worker.path[..depth].copy_from_slice(&task.moves[..depth]);
                 worker.dive(task.node, depth, bound - depth);
@@ -1689,8 +1698,11 @@ impl Shared<'_> {
         });
         let mut listed = Vec::new();
         let (mut expanded, mut generated) = (0, 0);
-        for (tasks, e, g) in results {
-            listed.extend(tasks);
+        for (mut tasks, e, g) in results {
+            match listed.is_empty() {
+                true => listed = tasks,
+                false => listed.append(&mut tasks),
+            }
             (expanded, generated) = (expanded + e, generated + g);
         }
         (listed, expanded, generated)
