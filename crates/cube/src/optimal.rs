@@ -1612,9 +1612,10 @@ impl Shared<'_> {
         // A bound that holds a solution ends at the first one found, so the subtrees whose
         // nodes look nearest to solved go first (the least bound, then the least sum of the
         // six views' distances): the finer the subtrees so ordered, the sooner a solution
-        // comes (`benches/RESULTS.md`). Five moves down there are up to some 500,000: they
-        // are listed by the workers, each from the subtrees three moves down (some 3,000,
-        // listed first on one thread), then sorted as one list.
+        // comes (`benches/RESULTS.md`). Five moves down there are up to 577,368 (every
+        // canonical sequence of five face turns): the workers list them from the subtrees
+        // three moves down (some 3,000, listed first on one thread), with the search's own
+        // reads, then their indices are sorted as one list.
         let root = Task {
             moves: [Move::ALL[0]; SPLIT],
             depth: 0,
@@ -1672,7 +1673,7 @@ impl Shared<'_> {
         depth: usize,
     ) -> (Vec<Task>, u64, u64) {
         let next = AtomicUsize::new(0);
-        let threads = threads.max(1).min(tasks.len().max(1));
+        let threads = threads.max(1).min(order.len().max(1));
         let work = || {
             let mut worker = Worker::new(self);
             worker.list_at = depth;
