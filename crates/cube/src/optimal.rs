@@ -1458,6 +1458,7 @@ impl Optimal {
             },
         };
         let mut counts = (0, 0);
+        let mut listing = None;
         let mut status = Status::Limit(Limit::Depth);
         let mut bound = self.first_bound(cube, &root);
         if cube.is_solved() {
@@ -1472,7 +1473,7 @@ impl Optimal {
                 break;
             }
             shared.bound.store(bound, Ordering::Relaxed);
-            let (expanded, generated) = shared.search(root, bound);
+            let (expanded, generated) = shared.search(root, bound, &mut listing);
             counts.0 += expanded;
             counts.1 += generated;
             // A limit hit during the bound may leave some of its solutions unfound: with
@@ -1607,18 +1608,45 @@ impl Shared<'_> {
     }
 
     /// Searches every sequence of `bound` moves from the root, the subtrees five moves down
-    /// shared out among the workers. Returns the nodes expanded and generated.
-    fn search(&self, root: Node, bound: usize) -> (u64, u64) {
-        // A bound that holds a solution ends at the first one found, so the subtrees whose
-        // nodes look nearest to solved go first (the least bound, then the least sum of the
-        // six views' distances): the finer the subtrees so ordered, the sooner a solution
-        // comes (`benches/RESULTS.md`). Five moves down there are up to 577,368 (every
-        // canonical sequence of five face turns): the workers list them from the subtrees
-        // three moves down (some 3,000, listed first on one thread), with the search's own
-        // reads, then their indices are sorted as one list.
+    /// shared out among the workers; `listing` holds those subtrees, listed for this bound
+    /// or an earlier one. Returns the nodes expanded and generated.
+    fn search(&self, root: Node, bound: usize, listing: &mut Option<Listing>) -> (u64, u64) {
+        let mut counts = (0, 0);
+        if listing.as_ref().is_none_or(|l| l.bound < bound) {
+            let (listed, expanded, generated) = self.list(root, bound + reach(bound));
+            counts = (expanded, generated);
+            *listing = Some(listed);
+        }
+        let listing = listing.as_ref().expect("listed");
+        // The subtrees of this bound, in the listing's order.
+        let order: Vec<u32> = (listing.order.iter().copied())
+            .filter(|&i| listing.tasks[i as usize].searched_at(bound))
+            .collect();
+        let threads = self.config.threads;
+        let run = self.run(&listing.tasks, &order, threads, bound, LONGEST + 1);
+        self.done.store(
+            self.watch.stopped().is_some() || !lock(&self.found).is_empty(),
+            Ordering::Relaxed,
+        );
+        (counts.0 + run.1, counts.1 + run.2)
+    }
+
+    /// The nodes five moves down of every bound up to `bound`, nearest-looking first, and the
+    /// nodes expanded and generated to list them.
+    ///
+    /// A bound that holds a solution ends at the first one found, so the subtrees whose
+    /// nodes look nearest to solved go first (the least bound, then the least sum of the six
+    /// views' distances): the finer the subtrees so ordered, the sooner a solution comes
+    /// (`benches/RESULTS.md`). Five moves down there are up to 577,368 (every canonical
+    /// sequence of five face turns): the workers list them from the subtrees three moves down
+    /// (some 3,000, listed first on one thread), with the search's own reads, then their
+    /// indices are sorted as one list. Listed to a bound, they serve every bound below it
+    /// ([`Task::searched_at`]), so that the bounds that take longest list once.
+    fn list(&self, root: Node, bound: usize) -> (Listing, u64, u64) {
         let root = Task {
             moves: [Move::ALL[0]; SPLIT],
             depth: 0,
+            need: self.solver.node_bound(&root) as u8,
             node: root,
         };
         let mut counts = (0, 0);
@@ -1651,14 +1679,13 @@ impl Shared<'_> {
             })
             .collect();
         keyed.sort_unstable();
-        let order: Vec<u32> = keyed.into_iter().map(|(_, i)| i).collect();
-        let threads = self.config.threads;
-        let (_, expanded, generated) = self.run(&tasks, &order, threads, bound, LONGEST + 1);
-        self.done.store(
-            self.watch.stopped().is_some() || !lock(&self.found).is_empty(),
-            Ordering::Relaxed,
-        );
-        (counts.0 + expanded, counts.1 + generated)
+        let order = keyed.into_iter().map(|(_, i)| i).collect();
+        let listing = Listing {
+            bound,
+            tasks,
+            order,
+        };
+        (listing, counts.0, counts.1)
     }
 
     /// Searches the subtrees of `tasks` to `bound` in `order` (indices into `tasks`) on
@@ -1685,6 +1712,7 @@ impl Shared<'_> {
                 let task = &tasks[order[i] as usize];
                 let depth = task.depth;
                 worker.path[..depth].copy_from_slice(&task.moves[..depth]);
+                worker.need[depth] = task.need;
                 worker.dive(task.node, depth, bound - depth);
             }
             (worker.listed, worker.expanded, worker.generated)
@@ -1715,11 +1743,40 @@ const PLANNED: usize = 3;
 /// How many moves down the subtrees the workers share out lie.
 const SPLIT: usize = 5;
 
+/// How many bounds past the one searched the nodes five moves down are listed for: none
+/// while the bounds are quick, three from bound 15 on (most random cubes end at 17 or 18,
+/// which then list once).
+fn reach(bound: usize) -> usize {
+    match bound {
+        0..15 => 0,
+        _ => 3,
+    }
+}
+
 /// A subtree of the search that one worker searches: the node after `moves[..depth]`.
 struct Task {
     moves: [Move; SPLIT],
     depth: usize,
+    /// The least bound whose search reaches the node: the most, over the nodes of its path,
+    /// of a node's bound and its depth. (The moves that may not start a solution,
+    /// [`Optimal::first_moves`], lead to nodes that their bound cuts off too.)
+    need: u8,
     node: Node,
+}
+
+impl Task {
+    /// Whether the search to `bound` reaches the node.
+    fn searched_at(&self, bound: usize) -> bool {
+        usize::from(self.need) <= bound
+    }
+}
+
+/// The nodes five moves down that the searches of the bounds up to `bound` reach, and the
+/// order they are searched in (indices into `tasks`).
+struct Listing {
+    bound: usize,
+    tasks: Vec<Task>,
+    order: Vec<u32>,
 }
 
 /// One worker's depth-first search.
@@ -1731,6 +1788,8 @@ struct Worker<'a> {
     list_at: usize,
     /// The nodes listed.
     listed: Vec<Task>,
+    /// While listing, the [`Task::need`] of each node along the path.
+    need: [u8; LONGEST + 2],
     expanded: u64,
     generated: u64,
 }
@@ -1743,6 +1802,7 @@ impl Worker<'_> {
             path: [Move::ALL[0]; LONGEST + 1],
             list_at: LONGEST + 1,
             listed: Vec::new(),
+            need: [0; LONGEST + 2],
             expanded: 0,
             generated: 0,
         }
@@ -1753,7 +1813,12 @@ impl Worker<'_> {
         if depth == self.list_at {
             let mut moves = [Move::ALL[0]; SPLIT];
             moves[..depth].copy_from_slice(&self.path[..depth]);
-            self.listed.push(Task { moves, depth, node });
+            self.listed.push(Task {
+                moves,
+                depth,
+                need: self.need[depth],
+                node,
+            });
             return false;
         }
         let nodes = node.axes;
@@ -1876,6 +1941,10 @@ impl Worker<'_> {
             if self.shared.mapped_onto_earlier(&self.path[..=depth]) {
                 continue;
             }
+            if self.list_at <= SPLIT {
+                let bound = solver.node_bound(&children[k]) + depth + 1;
+                self.need[depth + 1] = self.need[depth].max(bound as u8);
+            }
             if self.dive(children[k], depth + 1, left - 1) {
                 return true;
             }
@@ -1907,6 +1976,7 @@ mod tests {
     use crate::{random_scramble, Facelets, Notation, SymmetricCubeSpace, SYMMETRIES};
     use frontier_search::bidirectional;
     use frontier_tables::Origin;
+    use std::collections::BTreeSet;
     use std::sync::atomic::AtomicBool;
     use std::sync::Arc;
     use std::time::Duration;
@@ -2439,6 +2509,49 @@ mod tests {
     /// The superflip: every edge flipped in place; 20 face turns (Reid 1995) and 24 quarter
     /// turns (Reid 1998) optimally.
     const SUPERFLIP: &str = "U R2 F B R B2 R U2 L B2 R U' D' R2 F R' L B2 U2 F2";
+
+    #[test]
+    fn a_listing_for_a_later_bound_holds_each_earlier_bounds_subtrees() {
+        // The nodes five moves down that a bound's search reaches are those that a listing
+        // for that bound holds, and those that a listing for a later bound says it reaches:
+        // the later bounds reuse their listing.
+        let solver = solver(Metric::Htm);
+        let moves = |task: &Task| task.moves.map(|mv| mv.index());
+        for seed in 0..16u64 {
+            let cube = Cube::SOLVED.apply_all(&random_scramble(seed, 8, Metric::Htm));
+            let config = Config::default().threads(1 + seed as usize % 2);
+            let shared = Shared {
+                solver,
+                cube,
+                config: &config,
+                watch: Watch::new(&config),
+                found: Mutex::new(Vec::new()),
+                all: false,
+                done: AtomicBool::new(false),
+                bound: AtomicUsize::new(0),
+                symmetries: Vec::new(),
+            };
+            let root = solver.root(cube);
+            let first = solver.first_bound(cube, &root);
+            for bound in first.max(SPLIT)..first.max(SPLIT) + 3 {
+                let (own, ..) = shared.list(root, bound);
+                let reached: BTreeSet<_> = own.tasks.iter().map(moves).collect();
+                assert!(own.tasks.iter().all(|task| task.searched_at(bound)));
+                for later in bound + 1..=bound + 3 {
+                    let (listing, ..) = shared.list(root, later);
+                    let kept: BTreeSet<_> = (listing.tasks.iter())
+                        .filter(|task| task.searched_at(bound))
+                        .map(moves)
+                        .collect();
+                    assert_eq!(
+                        kept, reached,
+                        "seed {seed}, bound {bound} listed for {later}"
+                    );
+                    assert!(listing.tasks.len() >= own.tasks.len());
+                }
+            }
+        }
+    }
 
     #[test]
     fn symmetric_cubes_search_one_of_each_set_of_mapped_sequences() {
