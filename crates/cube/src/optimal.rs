@@ -1612,12 +1612,14 @@ impl Shared<'_> {
     /// or an earlier one. Returns the nodes expanded and generated.
     fn search(&self, root: Node, bound: usize, listing: &mut Option<Listing>) -> (u64, u64) {
         let mut counts = (0, 0);
-        if listing.as_ref().is_none_or(|l| l.bound < bound) {
-            let (listed, expanded, generated) = self.list(root, bound + reach(bound));
-            counts = (expanded, generated);
-            *listing = Some(listed);
-        }
-        let listing = listing.as_ref().expect("listed");
+        let listing = match listing {
+            Some(listed) if listed.bound >= bound => listed,
+            _ => {
+                let (listed, expanded, generated) = self.list(root, bound + reach(bound));
+                counts = (expanded, generated);
+                listing.insert(listed)
+            }
+        };
         // The subtrees of this bound, in the listing's order.
         let order: Vec<u32> = (listing.order.iter().copied())
             .filter(|&i| listing.tasks[i as usize].searched_at(bound))
@@ -1655,11 +1657,8 @@ impl Shared<'_> {
             if tasks.iter().all(|task| task.depth >= depth) {
                 break;
             }
-            let threads = match tasks.len() {
-                1 => 1,
-                _ => self.config.threads,
-            };
             let order: Vec<u32> = (0..tasks.len() as u32).collect();
+            let threads = self.config.threads;
             let (found, expanded, generated) = self.run(&tasks, &order, threads, bound, depth);
             counts = (counts.0 + expanded, counts.1 + generated);
             tasks = found;
@@ -1789,7 +1788,7 @@ struct Worker<'a> {
     /// The nodes listed.
     listed: Vec<Task>,
     /// While listing, the [`Task::need`] of each node along the path.
-    need: [u8; LONGEST + 2],
+    need: [u8; SPLIT + 1],
     expanded: u64,
     generated: u64,
 }
@@ -1802,7 +1801,7 @@ impl Worker<'_> {
             path: [Move::ALL[0]; LONGEST + 1],
             list_at: LONGEST + 1,
             listed: Vec::new(),
-            need: [0; LONGEST + 2],
+            need: [0; SPLIT + 1],
             expanded: 0,
             generated: 0,
         }
